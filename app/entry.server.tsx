@@ -1,0 +1,61 @@
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
+import { RemixServer } from '@remix-run/react'
+import * as Sentry from '@sentry/remix'
+import { isbot } from 'isbot'
+import { renderToPipeableStream } from 'react-dom/server'
+import { logger } from './utils/logger.server.ts'
+import { NonceProvider } from './utils/nonce-provider.ts'
+
+export const streamTimeout = 5_000
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const nonce = loadContext.cspNonce ?? ''
+  // Bots (and no-JavaScript clients reading the whole page) get the page once it is complete.
+  const waitForAll = isbot(request.headers.get('user-agent')) || remixContext.isSpaMode
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [waitForAll ? 'onAllReady' : 'onShellReady']() {
+          shellRendered = true
+          const body = new PassThrough()
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          )
+          pipe(body)
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          // Errors after the shell are streamed to the error boundary; log them once here.
+          if (shellRendered) logger.error({ err: error }, 'error while streaming a page')
+        },
+      },
+    )
+    setTimeout(abort, streamTimeout + 1_000)
+  })
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  // Aborted requests (the browser navigated away) are not errors of ours.
+  if (request.signal.aborted) return
+  logger.error({ err: error, url: request.url }, 'unhandled error in a loader or action')
+  if (process.env.SENTRY_DSN) Sentry.captureException(error)
+}

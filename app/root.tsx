@@ -1,0 +1,78 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+  type MetaFunction,
+} from '@remix-run/react'
+import { type LinksFunction } from '@remix-run/node'
+import { useEffect, type ReactNode } from 'react'
+import { ErrorScreen, NotFoundScreen } from './components/error-screens.tsx'
+import appStylesHref from './styles/app.css?url'
+import { isChunkLoadError } from './utils/chunk-error.ts'
+import { getPublicEnv } from './utils/env.server.ts'
+import { useNonce } from './utils/nonce-provider.ts'
+
+export async function loader() {
+  return { ENV: getPublicEnv() }
+}
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: appStylesHref },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export const meta: MetaFunction = () => [
+  { title: 'Stampwise — loyalty stamp cards for small businesses' },
+  {
+    name: 'description',
+    content: 'Digital stamp cards your customers keep on their phone, with push messages that bring them back.',
+  },
+]
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce()
+  const data = useRouteLoaderData<typeof loader>('root')
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#17233b" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <script
+          nonce={nonce}
+          // Public settings only (getPublicEnv): no secret ever reaches the page.
+          dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(data?.ENV ?? {})}` }}
+        />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  useLoaderData<typeof loader>()
+  return <Outlet />
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  useEffect(() => {
+    // Only unexpected errors are reported; a 404 or 403 answer is the app working as intended.
+    if (isRouteErrorResponse(error) || !window.ENV?.SENTRY_DSN) return
+    void import('./utils/monitoring.client.ts').then(({ reportBoundaryError }) => reportBoundaryError(error))
+  }, [error])
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />
+  return <ErrorScreen autoReload={isChunkLoadError(error)} />
+}

@@ -1,0 +1,17 @@
+import { type MetaFunction } from '@remix-run/react'
+import { NotFoundScreen } from '#app/components/error-screens.tsx'
+
+// Any address no other route claims: answer 404 (not a soft 200) and show the not-found page inside the site chrome.
+export async function loader() {
+  throw new Response('Not found', { status: 404 })
+}
+
+export default function NotFound() {
+  return <NotFoundScreen />
+}
+
+export const meta: MetaFunction = () => [{ title: 'Page not found — Stampwise' }]
+
+export function ErrorBoundary() {
+  return <NotFoundScreen />
+}

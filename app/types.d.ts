@@ -1,0 +1,5 @@
+type PublicEnv = { SENTRY_DSN?: string; MODE: string }
+
+interface Window {
+  ENV: PublicEnv
+}

@@ -1,0 +1,142 @@
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
+
+/**
+ * The embedded PostgreSQL (PGlite) behind one Unix socket inside DATA_DIR.
+ *
+ * PGlite is a single-connection database that takes no lock on its files, so exactly one process
+ * may open a data folder: a lock file guards it, and every client — the app's own pools, and commands
+ * run while the server is up — connects through the socket server of the process that holds it
+ * (DECISIONS.md, "Limits, values and texts").
+ */
+
+/** node-postgres finds a Unix socket as `${host}/.s.PGSQL.${port}`: keep that name so `host` is the folder. */
+export const EMBEDDED_SOCKET_PORT = 5432
+const LOCK_FILE = 'stampwise.lock'
+
+export function embeddedSocketPath(dataDir: string) {
+  return path.join(path.resolve(dataDir), `.s.PGSQL.${EMBEDDED_SOCKET_PORT}`)
+}
+
+export function embeddedPgDataDir(dataDir: string) {
+  return path.join(path.resolve(dataDir), 'pgdata')
+}
+
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(`The data folder ${dataDir} is already open in process ${pid}; stop that process or use another DATA_DIR`)
+  }
+}
+
+function isProcessAlive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The pid holding the data folder, or undefined when no live process holds it. */
+export function readLockHolder(dataDir: string): number | undefined {
+  const lockPath = path.join(path.resolve(dataDir), LOCK_FILE)
+  let content: string
+  try {
+    content = fs.readFileSync(lockPath, 'utf8')
+  } catch {
+    return undefined
+  }
+  const pid = Number.parseInt(content, 10)
+  return Number.isInteger(pid) && pid > 0 && isProcessAlive(pid) ? pid : undefined
+}
+
+/** Takes the lock file, replacing a stale one left by a process that died; returns its release function. */
+export function acquireDataDirLock(dataDir: string): () => void {
+  const dir = path.resolve(dataDir)
+  fs.mkdirSync(dir, { recursive: true })
+  const lockPath = path.join(dir, LOCK_FILE)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = fs.openSync(lockPath, 'wx')
+      fs.writeSync(fd, `${process.pid}\n`)
+      fs.closeSync(fd)
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8').trim() === String(process.pid)) fs.unlinkSync(lockPath)
+        } catch {
+          // Already gone: nothing to release.
+        }
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const holder = readLockHolder(dir)
+      if (holder !== undefined && holder !== process.pid) throw new DataDirInUseError(dir, holder)
+      fs.rmSync(lockPath, { force: true })
+    }
+  }
+  throw new Error(`Could not take the lock file ${lockPath}`)
+}
+
+/** True when a server process answers on the data folder's socket. */
+export function isEmbeddedServerRunning(dataDir: string): Promise<boolean> {
+  if (readLockHolder(dataDir) === undefined) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const socket = net.connect(embeddedSocketPath(dataDir))
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+export type EmbeddedDatabase = {
+  db: PGlite
+  socketDir: string
+  close: () => Promise<void>
+}
+
+/**
+ * Opens the data folder (creating the database on first use) and serves it on its socket.
+ * `maxConnections` must be above the sum of every pool that connects, or connections wait in line.
+ */
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  { maxConnections = 64, loadDataDir }: { maxConnections?: number; loadDataDir?: Blob } = {},
+): Promise<EmbeddedDatabase> {
+  const release = acquireDataDirLock(dataDir)
+  let db: PGlite | undefined
+  let server: PGLiteSocketServer | undefined
+  try {
+    db = await PGlite.create({ dataDir: embeddedPgDataDir(dataDir), loadDataDir })
+    const socketPath = embeddedSocketPath(dataDir)
+    fs.rmSync(socketPath, { force: true }) // left by a process that died; we hold the lock now
+    server = new PGLiteSocketServer({ db, path: socketPath, maxConnections })
+    await server.start()
+  } catch (error) {
+    await server?.stop().catch(() => {})
+    await db?.close().catch(() => {})
+    release()
+    throw error
+  }
+  const openDb = db
+  const openServer = server
+  let closing: Promise<void> | undefined
+  return {
+    db: openDb,
+    socketDir: path.resolve(dataDir),
+    close: () =>
+      (closing ??= (async () => {
+        await openServer.stop().catch(() => {})
+        await openDb.close()
+        release()
+      })()),
+  }
+}

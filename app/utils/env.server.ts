@@ -1,0 +1,99 @@
+import { z } from 'zod'
+
+/**
+ * Every setting Stampwise reads from the environment (DECISIONS.md, "Configuration").
+ * Parsed once at start: a wrong value stops the process with one clear line instead of
+ * failing later in the middle of a request.
+ */
+const optional = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional()
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    APP_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    DATABASE_URL: optional.pipe(
+      z
+        .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+        .optional(),
+    ),
+    DATA_DIR: z.string().trim().min(1).default('./data'),
+    SESSION_SECRET: optional,
+    SMTP_URL: optional.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// URL' }).optional()),
+    MAIL_FROM: z.string().trim().min(3).default('Stampwise <hello@localhost>'),
+    VAPID_PUBLIC_KEY: optional,
+    VAPID_PRIVATE_KEY: optional,
+    GOOGLE_CLIENT_ID: optional,
+    GOOGLE_CLIENT_SECRET: optional,
+    GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+    APPLE_CLIENT_ID: optional,
+    APPLE_TEAM_ID: optional,
+    APPLE_KEY_ID: optional,
+    APPLE_PRIVATE_KEY: optional,
+    APPLE_ISSUER: z.url().default('https://appleid.apple.com'),
+    PUSH_ALLOWED_HOSTS: optional,
+    SENTRY_DSN: optional.pipe(z.url().optional()),
+    SUPPORT_EMAIL: z.email().default('support@localhost'),
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    RATE_LIMIT_FACTOR: z.coerce.number().positive().default(1),
+    METRICS_TOKEN: optional,
+    PAYMENT_INSTRUCTIONS: optional,
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+    }
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['VAPID_PRIVATE_KEY'],
+        message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together',
+      })
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    isProduction: env.NODE_ENV === 'production',
+    pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
+  }))
+
+export type Env = z.infer<typeof EnvSchema>
+
+/** Parses an environment; throws an Error whose message is one readable line. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source)
+  if (result.success) return result.data
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || 'environment'
+    return `${name} ${issue.message}`
+  })
+  throw new Error(`Invalid configuration: ${problems.join('; ')}`)
+}
+
+let cached: Env | undefined
+
+/** The process's configuration, parsed on first use. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env)
+  return cached
+}
+
+/** Tests and commands that change process.env call this to read it again. */
+export function resetEnvForTests() {
+  cached = undefined
+}
+
+/** The few values the browser may see (rendered into window.ENV by the root loader). */
+export function getPublicEnv() {
+  const env = getEnv()
+  return { SENTRY_DSN: env.SENTRY_DSN, MODE: env.NODE_ENV }
+}

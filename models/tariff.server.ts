@@ -1,0 +1,51 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+} from 'sequelize'
+import { getSequelize } from '#app/utils/db.server.ts'
+
+/** A paid plan (DECISIONS.md, "Plans, trial and limits"). Prices are in cents. */
+export class Tariff extends Model<InferAttributes<Tariff>, InferCreationAttributes<Tariff>> {
+  declare id: CreationOptional<number>
+  declare tier: 1 | 2 | 3
+  declare name: string
+  declare monthlyPriceCents: number
+  declare yearlyPriceCents: number
+  declare cardLimit: number
+  declare monthlyPushLimit: number
+  declare createdAt: CreationOptional<Date>
+  declare updatedAt: CreationOptional<Date>
+}
+
+Tariff.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+    tier: { type: DataTypes.INTEGER, allowNull: false },
+    name: { type: DataTypes.TEXT, allowNull: false },
+    monthlyPriceCents: { type: DataTypes.INTEGER, allowNull: false },
+    yearlyPriceCents: { type: DataTypes.INTEGER, allowNull: false },
+    cardLimit: { type: DataTypes.INTEGER, allowNull: false },
+    monthlyPushLimit: { type: DataTypes.INTEGER, allowNull: false },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize: getSequelize(), tableName: 'tariffs', underscored: true },
+)
+
+export type PublicTariff = Pick<
+  InferAttributes<Tariff>,
+  'tier' | 'name' | 'monthlyPriceCents' | 'yearlyPriceCents' | 'cardLimit' | 'monthlyPushLimit'
+>
+
+/** The plans as the pricing tables show them, cheapest first. */
+export async function listTariffs(): Promise<PublicTariff[]> {
+  const rows = await Tariff.findAll({
+    attributes: ['tier', 'name', 'monthlyPriceCents', 'yearlyPriceCents', 'cardLimit', 'monthlyPushLimit'],
+    order: [['tier', 'ASC']],
+    raw: true,
+  })
+  return rows as PublicTariff[]
+}

@@ -1,0 +1,190 @@
+import crypto from 'node:crypto'
+import { type Server } from 'node:http'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { createRequestHandler } from '@remix-run/express'
+import { type ServerBuild } from '@remix-run/node'
+import * as Sentry from '@sentry/remix'
+import closeWithGrace from 'close-with-grace'
+import compression from 'compression'
+import express, { type Express } from 'express'
+import helmet from 'helmet'
+import { pinoHttp } from 'pino-http'
+import { isDatabaseHealthy } from '#app/utils/db.server.ts'
+import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
+import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
+import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { logger } from '#app/utils/logger.server.ts'
+
+/*
+ * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
+ * handler and graceful shutdown. Nothing about the product lives here.
+ */
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url))
+const CLIENT_BUILD = path.join(ROOT, 'build/client')
+const SERVER_BUILD = path.join(ROOT, 'build/server/index.js')
+
+type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
+
+declare module '@remix-run/node' {
+  interface AppLoadContext {
+    cspNonce: string
+  }
+}
+
+function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
+  const https = env.APP_URL.startsWith('https://')
+  const sentryOrigin = env.SENTRY_DSN ? new URL(env.SENTRY_DSN).origin : null
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        // Remix's inline scripts carry the per-request nonce; nothing else inline may run.
+        'script-src': ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'font-src': ["'self'"],
+        'connect-src': ["'self'", ...(sentryOrigin ? [sentryOrigin] : []), ...(dev ? ['ws:'] : [])],
+        'worker-src': ["'self'", 'blob:'],
+        'manifest-src': ["'self'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'base-uri': ["'self'"],
+        'object-src': ["'none'"],
+        ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+      },
+    },
+    // HSTS only where the app is served over TLS; on a private http:// address it would lock browsers out.
+    strictTransportSecurity: https ? { maxAge: 63072000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'same-origin' },
+  })
+}
+
+/** The Express app around a Remix build (or, in development, a function that loads it through Vite). */
+export function createApp({ build, env = getEnv(), vite }: { build: BuildSource; env?: Env; vite?: { middlewares: express.RequestHandler } }): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', env.TRUST_PROXY)
+
+  // Answered before logging and headers: load balancers call it every few seconds.
+  app.get('/healthz', async (_req, res) => {
+    const healthy = await isDatabaseHealthy()
+    res
+      .status(healthy ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({ status: healthy ? 'ok' : 'unavailable', database: healthy ? 'up' : 'down' })
+  })
+
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = crypto.randomBytes(16).toString('base64')
+    next()
+  })
+  app.use(securityHeaders(env, Boolean(vite)))
+  app.use(compression())
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id']
+        const id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID()
+        res.setHeader('X-Request-Id', id)
+        return id
+      },
+      autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      serializers: {
+        req: (req) => ({ method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  )
+
+  if (vite) {
+    app.use(vite.middlewares)
+  } else {
+    // Hashed file names never change content: cache them for a year.
+    app.use('/assets', express.static(path.join(CLIENT_BUILD, 'assets'), { immutable: true, maxAge: '1y' }))
+    app.use(express.static(CLIENT_BUILD, { maxAge: '1h' }))
+  }
+
+  const handler = env.SENTRY_DSN
+    ? Sentry.wrapExpressCreateRequestHandler(createRequestHandler)
+    : createRequestHandler
+  app.all(
+    '*',
+    handler({
+      build: typeof build === 'function' ? build : () => build,
+      mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+    }) as express.RequestHandler,
+  )
+  return app
+}
+
+async function loadBuild(dev: boolean) {
+  if (!dev) {
+    return { build: (await import(pathToFileURL(SERVER_BUILD).href)) as ServerBuild, vite: undefined }
+  }
+  const { createServer } = await import('vite')
+  const vite = await createServer({ server: { middlewareMode: true } })
+  return {
+    build: () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>,
+    vite,
+  }
+}
+
+async function main() {
+  let env: Env
+  try {
+    env = getEnv()
+  } catch (error) {
+    console.error((error as Error).message)
+    process.exit(1)
+  }
+  const dev = process.argv.includes('--dev')
+  if (env.SENTRY_DSN) {
+    Sentry.init({ dsn: env.SENTRY_DSN, environment: env.NODE_ENV, tracesSampleRate: 1 })
+  }
+
+  const started = Date.now()
+  const { database, applied } = await openAndMigrate(env, { role: 'server' }, logger)
+  if (applied.length) logger.info({ applied }, 'migrations applied')
+  if (!env.isProduction) {
+    const demo = await ensureDemoAccount()
+    if (demo) {
+      console.log(`\n  Demo account created — sign in at ${env.APP_URL}/login\n  e-mail: ${demo.email}\n  password: ${demo.password}\n`)
+    }
+  }
+
+  const { build, vite } = await loadBuild(dev)
+  const app = createApp({ build, env, vite })
+  const server: Server = app.listen(env.PORT, () => {
+    logger.info(
+      { port: env.PORT, database: database.description, startupMs: Date.now() - started },
+      `Stampwise is listening on ${env.APP_URL}`,
+    )
+  })
+
+  closeWithGrace({ delay: 10_000, logger }, async ({ signal, err }) => {
+    if (err) logger.error({ err }, 'shutting down after an error')
+    else logger.info({ signal }, 'shutting down')
+    // Stop accepting, let requests in flight finish, then release the database.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeIdleConnections()
+    })
+    await vite?.close()
+    await database.close()
+    if (env.SENTRY_DSN) await Sentry.close(2_000)
+  })
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  })
+}
