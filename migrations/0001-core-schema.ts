@@ -1,4 +1,4 @@
-import { sqlMigration } from '#app/utils/migrate.server.ts'
+import { sqlMigration } from './sql-migration.ts'
 
 // The core schema. Later features add tables and columns in new migrations; this file never changes once landed.
 // Only PostgreSQL 15 features: the same SQL runs on the server and on the embedded PGlite.

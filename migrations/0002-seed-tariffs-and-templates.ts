@@ -1,4 +1,4 @@
-import { sqlMigration } from '#app/utils/migrate.server.ts'
+import { sqlMigration } from './sql-migration.ts'
 
 // Plans and prices from DECISIONS.md ("Plans, trial and limits"); prices in cents.
 // Shared push templates (user_id null) that every owner can start a message from.

@@ -60,3 +60,11 @@ export async function isDatabaseHealthy(timeoutMs = 2_000): Promise<boolean> {
     clearTimeout(timer)
   }
 }
+
+/** Tests point each file at its own database: close the shared instance and let the next call create a new one. */
+export async function forgetSequelizeForTests() {
+  const g = globalThis as { __remember_epic_web?: Map<string, unknown> }
+  const existing = g.__remember_epic_web?.get('sequelize') as Sequelize | undefined
+  g.__remember_epic_web?.delete('sequelize')
+  await existing?.close().catch(() => {})
+}

@@ -1,13 +1,9 @@
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { type QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { type QueryTypes, type Sequelize } from 'sequelize'
 import { Umzug, type UmzugStorage } from 'umzug'
+import { migrations } from '#migrations/index.ts'
+import { type MigrationContext } from '#migrations/sql-migration.ts'
 
-/** What every migration's up() and down() receive: run each query with `{ transaction }`. */
-export type MigrationContext = { sequelize: Sequelize; transaction: Transaction }
-export type Migration = (params: { context: MigrationContext }) => Promise<void>
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations')
 // Any fixed number: serialises migrations when several processes start against one PostgreSQL server.
 const MIGRATION_LOCK_KEY = 724_061_001
 
@@ -53,7 +49,7 @@ async function withMigrator<T>(
       { transaction },
     )
     const umzug = new Umzug<MigrationContext>({
-      migrations: { glob: ['[0-9]*.ts', { cwd: MIGRATIONS_DIR }] },
+      migrations: migrations.map(({ name, up, down }) => ({ name, up, down })),
       context: { sequelize, transaction },
       storage: new TransactionalStorage(),
       logger: logger ? { info: (event) => logger.info(`migration ${JSON.stringify(event)}`), warn: () => {}, error: () => {}, debug: () => {} } : undefined,
@@ -72,14 +68,3 @@ export async function migrateDown(sequelize: Sequelize, count = 1, logger?: Logg
   return withMigrator(sequelize, logger, async (umzug) => (await umzug.down({ step: count })).map((m) => m.name))
 }
 
-/** A migration written as two SQL scripts, each run in the migration transaction. */
-export function sqlMigration(upSql: string, downSql: string): { up: Migration; down: Migration } {
-  return {
-    up: async ({ context: { sequelize, transaction } }) => {
-      await sequelize.query(upSql, { transaction })
-    },
-    down: async ({ context: { sequelize, transaction } }) => {
-      await sequelize.query(downSql, { transaction })
-    },
-  }
-}

@@ -1,0 +1,11 @@
+import * as coreSchema from './0001-core-schema.ts'
+import * as seedTariffsAndTemplates from './0002-seed-tariffs-and-templates.ts'
+
+/**
+ * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
+ * vitest and a bundler alike; a test fails when a file in this folder is missing here.
+ */
+export const migrations = [
+  { name: '0001-core-schema', ...coreSchema },
+  { name: '0002-seed-tariffs-and-templates', ...seedTariffsAndTemplates },
+]

@@ -1,0 +1,54 @@
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+// End-to-end tests drive Debian's Chromium (Playwright cannot download its own browsers here) against the built
+// app on a fresh embedded database. Every flow runs twice: with JavaScript, and with JavaScript turned off.
+const PORT = Number(process.env.E2E_PORT ?? 4173)
+const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `stampwise-e2e-${process.pid}`)
+export const E2E_BASE_URL = `http://localhost:${PORT}`
+
+const chromium = {
+  browserName: 'chromium' as const,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: { baseURL: E2E_BASE_URL, trace: 'retain-on-failure' },
+  projects: [
+    { name: 'js', use: { ...chromium, javaScriptEnabled: true } },
+    { name: 'no-js', use: { ...chromium, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
+    url: `${E2E_BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'test',
+      PORT: String(PORT),
+      APP_URL: E2E_BASE_URL,
+      DATA_DIR,
+      RATE_LIMIT_FACTOR: '100',
+    },
+  },
+})

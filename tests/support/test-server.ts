@@ -1,0 +1,25 @@
+import { type AddressInfo } from 'node:net'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { type ServerBuild } from '@remix-run/node'
+import { createApp } from '../../server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+
+/** The real Express app around the built Remix app, on a free loopback port, for HTTP-level tests. */
+export async function startTestServer() {
+  const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as ServerBuild
+  const app = createApp({ build, env: getEnv() })
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+  const { port } = server.address() as AddressInfo
+  const baseUrl = `http://127.0.0.1:${port}`
+  return {
+    baseUrl,
+    fetch: (pathname: string, init?: RequestInit) => fetch(new URL(pathname, baseUrl), { redirect: 'manual', ...init }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

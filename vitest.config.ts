@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config'
+
+// Two projects: unit tests beside the code (no database), and integration tests in tests/integration, each
+// file on its own copy of a migrated database (embedded, or the PostgreSQL server when TEST_DATABASE_URL is set).
+export default defineConfig({
+  test: {
+    env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['app/**/*.test.{ts,tsx}', 'models/**/*.test.ts', 'scripts/**/*.test.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/setup/global-setup.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/integration-setup.ts'],
+        },
+      },
+    ],
+  },
+})
