@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+
+/** Starts the built server as a child process on a fresh embedded database (or DATABASE_URL) and waits for it. */
+export async function startServer({
+  port,
+  env = {},
+}: {
+  port: number
+  env?: Record<string, string>
+}): Promise<{ child: ChildProcess; baseUrl: string; startupMs: number; dataDir: string; stop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-bench-'))
+  const baseUrl = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'bench-secret-not-for-production-use-0123456789',
+      PORT: String(port),
+      APP_URL: baseUrl,
+      DATA_DIR: dataDir,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+    try {
+      const response = await fetch(`${baseUrl}/`)
+      if (response.status === 200) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not answer within 60 s')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const startupMs = Date.now() - started
+  return {
+    child,
+    baseUrl,
+    startupMs,
+    dataDir,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return Math.round((kib / 1024) * 10) / 10
+}
+
+export async function load(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: 10, duration: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result)))
+  })
+}
+
+export function summarize(name: string, result: autocannon.Result) {
+  const non2xx = result.non2xx + result.errors + result.timeouts
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    failures: non2xx,
+  }
+}
