@@ -15,6 +15,7 @@ import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
 import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/logger.server.ts'
+import { startMailWorker } from '#app/utils/mail.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -110,15 +111,19 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     app.use(express.static(CLIENT_BUILD, { maxAge: '1h' }))
   }
 
-  const handler = env.SENTRY_DSN
-    ? Sentry.wrapExpressCreateRequestHandler(createRequestHandler)
-    : createRequestHandler
+  // The client address as Express sees it (honouring TRUST_PROXY), for rate limits; any incoming copy is replaced.
+  app.use((req, _res, next) => {
+    req.headers['x-stampwise-client-ip'] = req.ip ?? 'unknown'
+    next()
+  })
+
+  const remixBuild = typeof build === 'function' ? build : async () => build
   app.all(
     '*',
-    handler({
-      build: typeof build === 'function' ? build : () => build,
+    createRequestHandler({
+      build: env.SENTRY_DSN ? Sentry.instrumentBuild(remixBuild, { instrumentTracing: true }) : remixBuild,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
-      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (_req: express.Request, res: express.Response) => ({ cspNonce: res.locals.cspNonce as string }),
     }) as express.RequestHandler,
   )
   return app
@@ -159,6 +164,7 @@ async function main() {
     }
   }
 
+  const stopMailWorker = startMailWorker()
   const { build, vite } = await loadBuild(dev)
   const app = createApp({ build, env, vite })
   const server: Server = app.listen(env.PORT, () => {
@@ -176,6 +182,7 @@ async function main() {
       server.close(() => resolve())
       server.closeIdleConnections()
     })
+    stopMailWorker()
     await vite?.close()
     await database.close()
     if (env.SENTRY_DSN) await Sentry.close(2_000)
