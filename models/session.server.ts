@@ -1,0 +1,69 @@
+import crypto from 'node:crypto'
+import { DataTypes, Model, Op, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize'
+import { getSequelize } from '#app/utils/db.server.ts'
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
+
+/** A signed-in browser. The cookie carries a random token; only its SHA-256 is stored, so a leaked table signs nobody in. */
+export class Session extends Model<InferAttributes<Session>, InferCreationAttributes<Session>> {
+  declare id: CreationOptional<string>
+  declare userId: string
+  declare tokenHash: string
+  declare expiresAt: Date
+  declare userAgent: string | null
+  declare ip: string | null
+  declare createdAt: CreationOptional<Date>
+  declare updatedAt: CreationOptional<Date>
+}
+
+Session.init(
+  {
+    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+    userId: { type: DataTypes.UUID, allowNull: false },
+    tokenHash: { type: DataTypes.TEXT, allowNull: false },
+    expiresAt: { type: DataTypes.DATE, allowNull: false },
+    userAgent: { type: DataTypes.TEXT, allowNull: true },
+    ip: { type: DataTypes.TEXT, allowNull: true },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize: getSequelize(), tableName: 'sessions', underscored: true },
+)
+
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url')
+
+export async function createSession(input: { userId: string; userAgent?: string | null; ip?: string | null }) {
+  const token = crypto.randomBytes(32).toString('base64url')
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS)
+  await Session.create({
+    userId: input.userId,
+    tokenHash: hashToken(token),
+    expiresAt,
+    userAgent: input.userAgent?.slice(0, 300) ?? null,
+    ip: input.ip ?? null,
+  })
+  return { token, expiresAt }
+}
+
+/** The user id behind a session token, when the session is live and its user not disabled. */
+export async function findSessionUser(token: string): Promise<{ sessionId: string; userId: string } | null> {
+  const [row] = await getSequelize().query<{ session_id: string; user_id: string }>(
+    `select s.id as session_id, s.user_id from sessions s join users u on u.id = s.user_id
+     where s.token_hash = :hash and s.expires_at > now() and u.disabled_at is null`,
+    { replacements: { hash: hashToken(token) }, type: 'SELECT' as never },
+  )
+  return row ? { sessionId: row.session_id, userId: row.user_id } : null
+}
+
+export async function deleteSessionByToken(token: string) {
+  await Session.destroy({ where: { tokenHash: hashToken(token) } })
+}
+
+/** Ends every session of a user except, optionally, the one making the request (password change). */
+export async function deleteUserSessions(userId: string, { except }: { except?: string } = {}) {
+  await Session.destroy({ where: { userId, ...(except ? { id: { [Op.ne]: except } } : {}) } })
+}
+
+export async function deleteExpiredSessions() {
+  return Session.destroy({ where: { expiresAt: { [Op.lt]: new Date() } } })
+}

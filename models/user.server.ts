@@ -1,0 +1,127 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Transaction,
+} from 'sequelize'
+import { getSequelize } from '#app/utils/db.server.ts'
+
+export type Role = 'owner' | 'admin'
+
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+  declare id: CreationOptional<string>
+  declare role: CreationOptional<Role>
+  declare email: string
+  declare passwordHash: string | null
+  declare emailConfirmedAt: Date | null
+  declare logo: CreationOptional<Buffer | null>
+  declare logoContentType: CreationOptional<string | null>
+  declare logoUpdatedAt: CreationOptional<Date | null>
+  declare googleSubject: CreationOptional<string | null>
+  declare appleSubject: CreationOptional<string | null>
+  declare isPremade: CreationOptional<boolean>
+  declare disabledAt: CreationOptional<Date | null>
+  declare createdAt: CreationOptional<Date>
+  declare updatedAt: CreationOptional<Date>
+}
+
+User.init(
+  {
+    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+    role: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'owner' },
+    email: { type: DataTypes.TEXT, allowNull: false },
+    passwordHash: { type: DataTypes.TEXT, allowNull: true },
+    emailConfirmedAt: { type: DataTypes.DATE, allowNull: true },
+    logo: { type: DataTypes.BLOB, allowNull: true },
+    logoContentType: { type: DataTypes.TEXT, allowNull: true },
+    logoUpdatedAt: { type: DataTypes.DATE, allowNull: true },
+    googleSubject: { type: DataTypes.TEXT, allowNull: true },
+    appleSubject: { type: DataTypes.TEXT, allowNull: true },
+    isPremade: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+    disabledAt: { type: DataTypes.DATE, allowNull: true },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize: getSequelize(), tableName: 'users', underscored: true },
+)
+
+/** E-mail addresses are stored trimmed and lower-cased, so lookups and the unique index agree. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+/** What sign-in needs: never leaves the server (it carries the password hash). */
+export type Credentials = Pick<
+  InferAttributes<User>,
+  'id' | 'email' | 'role' | 'passwordHash' | 'emailConfirmedAt' | 'isPremade' | 'disabledAt'
+>
+
+export async function findCredentialsByEmail(email: string): Promise<Credentials | null> {
+  return User.findOne({
+    attributes: ['id', 'email', 'role', 'passwordHash', 'emailConfirmedAt', 'isPremade', 'disabledAt'],
+    where: { email: normalizeEmail(email) },
+    raw: true,
+  }) as Promise<Credentials | null>
+}
+
+export async function findUserIdByEmail(email: string): Promise<string | null> {
+  const row = await User.findOne({ attributes: ['id'], where: { email: normalizeEmail(email) }, raw: true })
+  return row?.id ?? null
+}
+
+/** The signed-in user as pages and JSON calls may show them (no hash, no logo bytes). */
+export type PublicUser = {
+  id: string
+  email: string
+  role: Role
+  emailConfirmed: boolean
+  hasLogo: boolean
+  isPremade: boolean
+}
+
+export async function getPublicUser(userId: string): Promise<PublicUser | null> {
+  const row = (await User.findOne({
+    attributes: ['id', 'email', 'role', 'emailConfirmedAt', 'logoUpdatedAt', 'isPremade', 'disabledAt'],
+    where: { id: userId },
+    raw: true,
+  })) as Pick<InferAttributes<User>, 'id' | 'email' | 'role' | 'emailConfirmedAt' | 'logoUpdatedAt' | 'isPremade' | 'disabledAt'> | null
+  if (!row || row.disabledAt) return null
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    emailConfirmed: row.emailConfirmedAt !== null,
+    hasLogo: row.logoUpdatedAt !== null,
+    isPremade: row.isPremade,
+  }
+}
+
+export async function createUser(
+  input: { email: string; passwordHash: string | null; emailConfirmedAt?: Date | null; googleSubject?: string; appleSubject?: string; isPremade?: boolean },
+  transaction?: Transaction,
+): Promise<{ id: string; email: string }> {
+  const user = await User.create(
+    {
+      email: normalizeEmail(input.email),
+      passwordHash: input.passwordHash,
+      emailConfirmedAt: input.emailConfirmedAt ?? null,
+      googleSubject: input.googleSubject ?? null,
+      appleSubject: input.appleSubject ?? null,
+      isPremade: input.isPremade ?? false,
+    },
+    { transaction },
+  )
+  return { id: user.id, email: user.email }
+}
+
+export async function setPassword(userId: string, passwordHash: string, transaction?: Transaction) {
+  await User.update({ passwordHash, isPremade: false }, { where: { id: userId }, transaction })
+}
+
+export async function confirmEmail(userId: string, transaction?: Transaction): Promise<boolean> {
+  const [count] = await User.update(
+    { emailConfirmedAt: new Date() },
+    { where: { id: userId, emailConfirmedAt: null }, transaction },
+  )
+  return count > 0
+}
