@@ -10,16 +10,19 @@ import {
   useRouteLoaderData,
   type MetaFunction,
 } from '@remix-run/react'
-import { type LinksFunction } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useEffect, type ReactNode } from 'react'
 import { ErrorScreen, NotFoundScreen } from './components/error-screens.tsx'
+import { Toaster } from './components/toaster.tsx'
 import appStylesHref from './styles/app.css?url'
 import { isChunkLoadError } from './utils/chunk-error.ts'
 import { getPublicEnv } from './utils/env.server.ts'
 import { useNonce } from './utils/nonce-provider.ts'
+import { readToast } from './utils/toast.server.ts'
 
-export async function loader() {
-  return { ENV: getPublicEnv() }
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, clearHeader } = await readToast(request)
+  return data({ ENV: getPublicEnv(), toast }, clearHeader ? { headers: { 'Set-Cookie': clearHeader } } : undefined)
 }
 
 export const links: LinksFunction = () => [
@@ -62,8 +65,13 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  useLoaderData<typeof loader>()
-  return <Outlet />
+  const { toast } = useLoaderData<typeof loader>()
+  return (
+    <>
+      <Outlet />
+      <Toaster toast={toast} />
+    </>
+  )
 }
 
 export function ErrorBoundary() {
