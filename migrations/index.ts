@@ -1,5 +1,6 @@
 import * as coreSchema from './0001-core-schema.ts'
 import * as seedTariffsAndTemplates from './0002-seed-tariffs-and-templates.ts'
+import * as oauthStates from './0003-oauth-states.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -8,4 +9,5 @@ import * as seedTariffsAndTemplates from './0002-seed-tariffs-and-templates.ts'
 export const migrations = [
   { name: '0001-core-schema', ...coreSchema },
   { name: '0002-seed-tariffs-and-templates', ...seedTariffsAndTemplates },
+  { name: '0003-oauth-states', ...oauthStates },
 ]
