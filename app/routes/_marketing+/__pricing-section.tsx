@@ -1,0 +1,94 @@
+import { Link } from '@remix-run/react'
+import type { PublicTariff } from '#models/tariff.server.ts'
+
+export type TrialTerms = { days: number; cardLimit: number; monthlyPushLimit: number }
+
+const PLAN_AUDIENCE: Record<number, string> = {
+  1: 'One shop, one card: everything you need to replace paper.',
+  2: 'A few offers at once, or two or three branches.',
+  3: 'Busy businesses and small chains that talk to customers often.',
+}
+const RECOMMENDED_TIER = 2
+
+/** Cents as dollars for people: 1900 → "$19", 1950 → "$19.50". */
+export function formatDollars(cents: number) {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+  }).format(cents / 100)
+}
+
+export const cardsText = (count: number) => `${count} active card${count === 1 ? '' : 's'}`
+export const pushesText = (count: number) => `${count} push message${count === 1 ? '' : 's'} a month`
+
+export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; trial: TrialTerms }) {
+  return (
+    <section id="pricing" className="section section--tinted" aria-labelledby="pricing-title">
+      <div className="container">
+        <header className="section-header">
+          <p className="eyebrow">Pricing</p>
+          <h2 id="pricing-title">Simple plans, no surprises</h2>
+          <p className="lead">
+            Start with a free {trial.days}-day trial. Then pay monthly, or yearly and save. Every plan has unlimited card
+            holders.
+          </p>
+        </header>
+        <ul className="plans" role="list">
+          <li className="plan">
+            <h3 className="plan__name">Free trial</h3>
+            <p className="plan__for">Try everything at your counter before you pay anything.</p>
+            <p className="plan__price">
+              <span className="plan__amount">$0</span> for {trial.days} days
+            </p>
+            <p className="plan__alt">No payment details needed</p>
+            <PlanFeatures cards={trial.cardLimit} pushes={trial.monthlyPushLimit} />
+            <Link to="/sign-up" className="button button--ghost button--block">
+              Start free trial
+            </Link>
+          </li>
+          {tariffs.map((tariff) => {
+            const saving = tariff.monthlyPriceCents * 12 - tariff.yearlyPriceCents
+            const recommended = tariff.tier === RECOMMENDED_TIER
+            return (
+              <li key={tariff.tier} className={recommended ? 'plan plan--recommended' : 'plan'}>
+                <h3 className="plan__name">
+                  {tariff.name}
+                  {recommended ? <span className="plan__badge">Recommended</span> : null}
+                </h3>
+                <p className="plan__for">{PLAN_AUDIENCE[tariff.tier]}</p>
+                <p className="plan__price">
+                  <span className="plan__amount">{formatDollars(tariff.monthlyPriceCents)}</span>/month
+                </p>
+                <p className="plan__alt">
+                  or {formatDollars(tariff.yearlyPriceCents)}/year
+                  {saving > 0 ? ` (save ${formatDollars(saving)})` : null}
+                </p>
+                <PlanFeatures cards={tariff.cardLimit} pushes={tariff.monthlyPushLimit} />
+                <Link to="/sign-up" className={`button button--block${recommended ? '' : ' button--ghost'}`}>
+                  Try {tariff.name} free
+                </Link>
+              </li>
+            )
+          })}
+        </ul>
+        <p className="plans__note">
+          Prices in US dollars, plus VAT where it applies. Paid plans are billed by invoice and bank transfer. A push
+          message counts once however many customers receive it. Cancel any time: your plan runs until the end of the
+          period you paid for.
+        </p>
+      </div>
+    </section>
+  )
+}
+
+function PlanFeatures({ cards, pushes }: { cards: number; pushes: number }) {
+  return (
+    <ul className="plan__features">
+      <li>{cardsText(cards)}</li>
+      <li>{pushesText(pushes)}</li>
+      <li>Unlimited card holders</li>
+      <li>QR poster, scanning and short codes</li>
+    </ul>
+  )
+}
