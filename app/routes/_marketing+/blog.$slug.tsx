@@ -1,0 +1,52 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { NotFoundScreen } from '#app/components/error-screens.tsx'
+import { getPost } from '#app/utils/blog.server.ts'
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const post = getPost(params.slug ?? '')
+  if (!post) throw new Response('Post not found', { status: 404 })
+  return { post }
+}
+
+export default function BlogPost() {
+  const { post } = useLoaderData<typeof loader>()
+  return (
+    <main className="container page">
+      <article className="post">
+        <p className="back-link-row">
+          <Link to="/blog" className="back-link">
+            <span aria-hidden="true">←</span> All posts
+          </Link>
+        </p>
+        <header className="page-header">
+          <h1>{post.title}</h1>
+          <p className="post-meta">
+            <time dateTime={post.date}>{post.dateLabel}</time> · {post.readingMinutes} min read · {post.author}
+          </p>
+          <p className="lead">{post.description}</p>
+        </header>
+        <div className="prose" dangerouslySetInnerHTML={{ __html: post.html }} />
+        <aside className="post-cta">
+          <h2>Try it at your counter</h2>
+          <p>Design a stamp card and print its QR code today. Free for 14 days, no payment details needed.</p>
+          <Link to="/sign-up" className="button">
+            Start your free trial
+          </Link>
+        </aside>
+      </article>
+    </main>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [{ title: `${data.post.title} — Stampwise` }, { name: 'description', content: data.post.description }]
+    : [{ title: 'Post not found — Stampwise' }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  // A missing post shows the not-found page inside the site chrome; anything else goes on to the root boundary.
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />
+  throw error
+}
