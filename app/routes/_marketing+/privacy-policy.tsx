@@ -74,12 +74,21 @@ function privacySections(supportEmail: string): LegalSection[] {
       id: 'cookies',
       title: 'Cookies',
       body: (
-        <p>
-          We use a single cookie: a session cookie that keeps you signed in. It is set only when you sign in, cannot be
-          read by scripts on the page, and is strictly necessary, so it needs no consent. We use no analytics,
-          advertising or third-party tracking cookies. A card holder’s card stores a copy of itself in the browser so
-          that it opens quickly, but sets no cookie.
-        </p>
+        <>
+          <p>
+            We use only cookies that the service cannot work without, so they need no consent. None can be read by
+            scripts on the page, and none is used for analytics, advertising or tracking:
+          </p>
+          <ul>
+            <li>a session cookie that keeps you signed in, for up to 30 days or until you sign out;</li>
+            <li>a message cookie that carries a confirmation (such as “Email has been sent successfully”) to the next page, for at most a minute;</li>
+            <li>a sign-in cookie that protects a sign-in with Google or Apple, for at most 10 minutes.</li>
+          </ul>
+          <p>
+            Card holders get no cookie at all. Their card stores a copy of itself in the browser so that it opens
+            quickly.
+          </p>
+        </>
       ),
     },
     {
@@ -119,7 +128,7 @@ function privacySections(supportEmail: string): LegalSection[] {
           <li>Cards and card holders’ data: until the business deletes the card or closes its account. Push subscriptions are removed as soon as the push service reports them ended.</li>
           <li>Invoices and payment records: six years after the end of the financial year they belong to, as UK law requires.</li>
           <li>Contact and feedback messages: two years.</li>
-          <li>Server logs: 30 days. Sessions: until you sign out or they expire.</li>
+          <li>Server logs: 30 days. Sessions: until you sign out, and at most 30 days.</li>
         </ul>
       ),
     },
