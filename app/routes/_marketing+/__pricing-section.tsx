@@ -54,7 +54,7 @@ export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; tr
               <li key={tariff.tier} className={recommended ? 'plan plan--recommended' : 'plan'}>
                 <h3 className="plan__name">
                   {tariff.name}
-                  {recommended ? <span className="plan__badge">Recommended</span> : null}
+                  {recommended ? <span className="plan__badge"> Recommended</span> : null}
                 </h3>
                 <p className="plan__for">{PLAN_AUDIENCE[tariff.tier]}</p>
                 <p className="plan__price">
