@@ -42,11 +42,11 @@ export type TokenState =
   | { state: 'expired' | 'unknown' }
 
 /** What a token is, without using it (the change-password page checks its link on load). */
-export async function inspectToken(token: string, kind: TokenKind): Promise<TokenState> {
+export async function inspectToken(token: string, kind: TokenKind, transaction?: Transaction): Promise<TokenState> {
   const [row] = await getSequelize().query<{ user_id: string; payload: Record<string, unknown>; used: boolean; expired: boolean }>(
     `select user_id, payload, used_at is not null as used, expires_at <= now() as expired
      from one_time_tokens where token_hash = :hash and kind = :kind`,
-    { replacements: { hash: hashToken(token), kind }, type: QueryTypes.SELECT },
+    { replacements: { hash: hashToken(token), kind }, type: QueryTypes.SELECT, transaction },
   )
   if (!row) return { state: 'unknown' }
   if (row.used) return { state: 'used', userId: row.user_id }
@@ -66,7 +66,8 @@ export async function consumeToken(token: string, kind: TokenKind, transaction?:
     { replacements: { hash: hashToken(token), kind }, type: QueryTypes.SELECT, transaction },
   )
   if (row) return { state: 'valid', userId: row.user_id, payload: row.payload }
-  return inspectToken(token, kind)
+  // Inside the caller's transaction: with the embedded database a second connection would wait for this one.
+  return inspectToken(token, kind, transaction)
 }
 
 /** A new link replaces the old ones of the same kind (a second reset e-mail makes the first link void). */

@@ -106,22 +106,26 @@ export async function checkPasswordResetToken({ token, ip }: { token: string; ip
   return inspectToken(token, 'password_reset')
 }
 
-export type ChangePasswordResult = { status: 'success'; userId: string } | { status: 'error'; message: string }
+export type ChangePasswordResult =
+  | { status: 'success'; userId: string; premade: boolean }
+  | { status: 'error'; message: string }
 
 /** Sets a new password from a reset (or pre-made) link and signs the account out everywhere. */
 export async function changePasswordWithToken({ token, password, ip }: { token: string; password: string; ip: string }): Promise<ChangePasswordResult> {
   await consumeRateLimit(RATE_LIMITS.tokenChecksPerIp, ip)
   const passwordHash = await hashPassword(password)
   const sequelize = getSequelize()
-  return sequelize.transaction(async (transaction) => {
+  const result = await sequelize.transaction(async (transaction): Promise<ChangePasswordResult> => {
     const state = await consumeToken(token, 'password_reset', transaction)
-    if (state.state !== 'valid') return { status: 'error' as const, message: tokenError(state)! }
+    if (state.state !== 'valid') return { status: 'error', message: tokenError(state)! }
     await setPassword(state.userId, passwordHash, transaction)
     // The link came by e-mail, so the address is proven too.
     await confirmEmail(state.userId, transaction)
-    await deleteUserSessions(state.userId)
-    return { status: 'success' as const, userId: state.userId }
+    return { status: 'success', userId: state.userId, premade: state.payload.premade === true }
   })
+  // After the commit: inside the transaction, a second connection would wait forever on the embedded database.
+  if (result.status === 'success') await deleteUserSessions(result.userId)
+  return result
 }
 
 export type ConfirmResult = { status: 'success'; message: string } | { status: 'error'; message: string }
