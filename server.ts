@@ -31,6 +31,8 @@ type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
 declare module '@remix-run/node' {
   interface AppLoadContext {
     cspNonce: string
+    /** From the env createApp was given, so a test can run one app in production mode. */
+    isProduction: boolean
   }
 }
 
@@ -123,7 +125,10 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     createRequestHandler({
       build: env.SENTRY_DSN ? Sentry.instrumentBuild(remixBuild, { instrumentTracing: true }) : remixBuild,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
-      getLoadContext: (_req: express.Request, res: express.Response) => ({ cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (_req: express.Request, res: express.Response) => ({
+        cspNonce: res.locals.cspNonce as string,
+        isProduction: env.NODE_ENV === 'production',
+      }),
     }) as express.RequestHandler,
   )
   return app
