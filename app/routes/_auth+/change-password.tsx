@@ -1,0 +1,119 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { SubmitButton } from '#app/components/forms.tsx'
+import { ChangePasswordSchema, TokenSchema } from '#app/utils/auth-schemas.ts'
+import { changePasswordWithToken, checkPasswordResetToken, TOKEN_MESSAGES, tokenError } from '#app/utils/auth.server.ts'
+import { requireAnonymous } from '#app/utils/guest.server.ts'
+import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
+import {
+  FormErrors,
+  HIDDEN_FIELDS,
+  NEW_PASSWORD_HINT,
+  PasswordField,
+  ShowPasswordToggle,
+  useShowPassword,
+} from './__auth-form.tsx'
+import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
+import { type AuthHandle } from './_layout.tsx'
+
+export const handle: AuthHandle = { backTo: '/login' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request)
+  const parsed = TokenSchema.safeParse({ token: new URL(request.url).searchParams.get('token') ?? undefined })
+  if (!parsed.success) return data({ token: null, premade: false, tokenError: TOKEN_MESSAGES.unknown }, { status: 400 })
+  const state = await unlessRateLimited(checkPasswordResetToken({ token: parsed.data.token, ip: clientAddress(request) }))
+  if (state instanceof RateLimitedError) {
+    return data({ token: null, premade: false, tokenError: state.message }, { status: 429, headers: retryAfter(state) })
+  }
+  if (state.state !== 'valid') return data({ token: null, premade: false, tokenError: tokenError(state) }, { status: 400 })
+  return data({ token: parsed.data.token, premade: state.payload.premade === true, tokenError: null })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
+  }
+  const { token, password } = submission.value
+  const result = await unlessRateLimited(changePasswordWithToken({ token, password, ip: clientAddress(request) }))
+  if (result instanceof RateLimitedError) {
+    return data(
+      { result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }) },
+      { status: 429, headers: retryAfter(result) },
+    )
+  }
+  if (result.status === 'error') {
+    return data(
+      { result: submission.reply({ fieldErrors: { password: [result.message] }, hideFields: HIDDEN_FIELDS }) },
+      { status: 400 },
+    )
+  }
+  return redirect(result.premade ? '/password-updated?premade=1' : '/password-updated')
+}
+
+export default function ChangePassword() {
+  const { token, premade, tokenError } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  // After a failed post the link may be used up, but the form stays, with the answer under the password field.
+  const postedToken = actionData?.result.initialValue?.token
+  const formToken = token ?? (typeof postedToken === 'string' ? postedToken : null)
+  if (!formToken) {
+    return (
+      <>
+        <h1>This link does not work</h1>
+        <p role="alert" className="form-message form-message--error">
+          {tokenError}
+        </p>
+        <Link to="/forgot-password" className="button button--block">
+          Request a new link
+        </Link>
+      </>
+    )
+  }
+  return <ChangePasswordForm token={formToken} premade={premade} />
+}
+
+function ChangePasswordForm({ token, premade }: { token: string; premade: boolean }) {
+  const actionData = useActionData<typeof action>()
+  const { shown, setShown } = useShowPassword(actionData?.result)
+  const [form, fields] = useForm({
+    id: 'change-password-form',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ChangePasswordSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <>
+      <h1>{premade ? 'Choose your password' : 'Choose a new password'}</h1>
+      {premade ? <p className="auth-lead">Replace the one-time password from your invitation with your own.</p> : null}
+      <Form method="POST" className="form" {...getFormProps(form)}>
+        <input type="hidden" name="token" value={token} />
+        <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.token.errors ?? [])]} />
+        <PasswordField
+          meta={fields.password}
+          label="New password"
+          shown={shown}
+          autoComplete="new-password"
+          hint={NEW_PASSWORD_HINT}
+        />
+        <PasswordField meta={fields.confirmPassword} label="Confirm password" shown={shown} autoComplete="new-password" />
+        <ShowPasswordToggle shown={shown} onToggle={setShown} />
+        <SubmitButton pendingLabel="Saving…">Save new password</SubmitButton>
+      </Form>
+      <p className="auth-switch">
+        Link not working? <Link to="/forgot-password">Request a new one</Link>
+      </p>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Change password — Stampwise' }]
+
+export const headers = passRetryAfter

@@ -1,0 +1,65 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, type MetaFunction } from '@remix-run/react'
+import { InputField, SubmitButton } from '#app/components/forms.tsx'
+import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
+import { ForgotPasswordSchema } from '#app/utils/auth-schemas.ts'
+import { requestPasswordReset } from '#app/utils/auth.server.ts'
+import { requireAnonymous } from '#app/utils/guest.server.ts'
+import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
+import { FormErrors } from './__auth-form.tsx'
+import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
+import { type AuthHandle } from './_layout.tsx'
+
+export const handle: AuthHandle = { backTo: '/login' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request)
+  return null
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  if (isHoneypotFilled(formData)) return redirect('/reset-password-link')
+  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const result = await unlessRateLimited(requestPasswordReset({ email: submission.value.email, ip: clientAddress(request) }))
+  if (result instanceof RateLimitedError) {
+    return data({ result: submission.reply({ formErrors: [result.message] }) }, { status: 429, headers: retryAfter(result) })
+  }
+  // The same answer whether or not the address has an account.
+  return redirect('/reset-password-link')
+}
+
+export default function ForgotPassword() {
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'forgot-password-form',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ForgotPasswordSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <>
+      <h1>Forgot password?</h1>
+      <p className="auth-lead">Enter the e-mail address of your account and we will send you a link to choose a new password.</p>
+      <Form method="POST" className="form" {...getFormProps(form)}>
+        <HoneypotField />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <InputField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <SubmitButton pendingLabel="Sending…">Send reset link</SubmitButton>
+      </Form>
+      <p className="auth-switch">
+        Remembered it? <Link to="/login">Log in</Link>
+      </p>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Forgot password — Stampwise' }]
+
+export const headers = passRetryAfter

@@ -1,0 +1,103 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { InputField, SubmitButton } from '#app/components/forms.tsx'
+import { SocialSignIn } from '#app/components/social-sign-in.tsx'
+import { LoginSchema } from '#app/utils/auth-schemas.ts'
+import { logIn } from '#app/utils/auth.server.ts'
+import { landingPath, requireAnonymous } from '#app/utils/guest.server.ts'
+import { getConfiguredProviders } from '#app/utils/oidc-config.server.ts'
+import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { clientAddress, safeRedirectPath, signIn } from '#app/utils/session.server.ts'
+import { FormErrors, HIDDEN_FIELDS, PasswordField, ShowPasswordToggle, useShowPassword } from './__auth-form.tsx'
+import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
+import { type AuthHandle } from './_layout.tsx'
+
+export const handle: AuthHandle = { backTo: '/' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request, { toLanding: true })
+  // An unsafe redirectTo (another site) is dropped here, and checked again in the action.
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'), '')
+  return { providers: getConfiguredProviders(), redirectTo: redirectTo || null }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: LoginSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }), unconfirmedEmail: null }, { status: 400 })
+  }
+  const { email, password, redirectTo } = submission.value
+  const result = await unlessRateLimited(logIn({ email, password, ip: clientAddress(request) }))
+  if (result instanceof RateLimitedError) {
+    return data(
+      { result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }), unconfirmedEmail: null },
+      { status: 429, headers: retryAfter(result) },
+    )
+  }
+  if (result.status === 'premaid') return redirect(`/change-password?${new URLSearchParams({ token: result.token })}`)
+  if (result.status === 'error') {
+    const unconfirmed = result.code === 'unconfirmed'
+    return data(
+      {
+        result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }),
+        unconfirmedEmail: unconfirmed ? email : null,
+      },
+      { status: unconfirmed ? 403 : 401 },
+    )
+  }
+  const to = safeRedirectPath(redirectTo, await landingPath(result.userId))
+  return redirect(to, { headers: { 'Set-Cookie': await signIn(request, result.userId) } })
+}
+
+export default function Login() {
+  const { providers, redirectTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { shown, setShown } = useShowPassword(actionData?.result)
+  const [form, fields] = useForm({
+    id: 'login-form',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const unconfirmedEmail = actionData?.unconfirmedEmail
+  return (
+    <>
+      <h1>Welcome back!</h1>
+      <Form method="POST" className="form" {...getFormProps(form)}>
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <FormErrors id={form.errorId} errors={form.errors}>
+          {unconfirmedEmail ? (
+            <p>
+              <Link to={`/verify-email?${new URLSearchParams({ email: unconfirmedEmail })}`}>
+                Send me a new confirmation link
+              </Link>
+            </p>
+          ) : null}
+        </FormErrors>
+        <InputField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <PasswordField meta={fields.password} label="Password" shown={shown} autoComplete="current-password" />
+        <div className="auth-row">
+          <ShowPasswordToggle shown={shown} onToggle={setShown} />
+          <Link to="/forgot-password">Forgot password?</Link>
+        </div>
+        <SubmitButton pendingLabel="Logging in…">Login</SubmitButton>
+      </Form>
+      <p className="auth-divider">
+        <span>or</span>
+      </p>
+      <SocialSignIn providers={providers} />
+      <p className="auth-switch">
+        New to Stampwise? <Link to="/sign-up">Create an account</Link>
+      </p>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Log in — Stampwise' }]
+
+export const headers = passRetryAfter

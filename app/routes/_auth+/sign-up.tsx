@@ -1,0 +1,98 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { InputField, SubmitButton } from '#app/components/forms.tsx'
+import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
+import { SocialSignIn } from '#app/components/social-sign-in.tsx'
+import { SignupSchema } from '#app/utils/auth-schemas.ts'
+import { signUp } from '#app/utils/auth.server.ts'
+import { requireAnonymous } from '#app/utils/guest.server.ts'
+import { getConfiguredProviders } from '#app/utils/oidc-config.server.ts'
+import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
+import { FormErrors, HIDDEN_FIELDS, NEW_PASSWORD_HINT, PasswordField, ShowPasswordToggle, useShowPassword } from './__auth-form.tsx'
+import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
+import { type AuthHandle } from './_layout.tsx'
+
+export const handle: AuthHandle = { backTo: '/login' }
+
+const verifyEmailPath = (email: string) => `/verify-email?${new URLSearchParams({ email })}`
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request)
+  return { providers: getConfiguredProviders() }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: SignupSchema })
+  if (isHoneypotFilled(formData)) {
+    const email = formData.get('email')
+    return redirect(typeof email === 'string' ? verifyEmailPath(email.trim()) : '/verify-email')
+  }
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
+  }
+  const { email, password } = submission.value
+  const result = await unlessRateLimited(signUp({ email, password, ip: clientAddress(request) }))
+  if (result instanceof RateLimitedError) {
+    return data(
+      { result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }) },
+      { status: 429, headers: retryAfter(result) },
+    )
+  }
+  if (result.status === 'error') {
+    return data(
+      { result: submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: HIDDEN_FIELDS }) },
+      { status: 400 },
+    )
+  }
+  return redirect(verifyEmailPath(result.email))
+}
+
+export default function SignUp() {
+  const { providers } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { shown, setShown } = useShowPassword(actionData?.result)
+  const [form, fields] = useForm({
+    id: 'sign-up-form',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(SignupSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <>
+      <h1>Create your account</h1>
+      <p className="auth-lead">Start your free 14-day trial. No card details needed.</p>
+      <Form method="POST" className="form" {...getFormProps(form)}>
+        <HoneypotField />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <InputField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <PasswordField
+          meta={fields.password}
+          label="Password"
+          shown={shown}
+          autoComplete="new-password"
+          hint={NEW_PASSWORD_HINT}
+        />
+        <PasswordField meta={fields.confirmPassword} label="Repeat password" shown={shown} autoComplete="new-password" />
+        <ShowPasswordToggle shown={shown} onToggle={setShown} />
+        <SubmitButton pendingLabel="Creating your account…">Continue</SubmitButton>
+      </Form>
+      <p className="auth-divider">
+        <span>or</span>
+      </p>
+      <SocialSignIn providers={providers} />
+      <p className="auth-switch">
+        Already have an account? <Link to="/login">Log in</Link>
+      </p>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Sign up — Stampwise' }]
+
+export const headers = passRetryAfter
