@@ -56,11 +56,12 @@ export type Credentials = Pick<
   'id' | 'email' | 'role' | 'passwordHash' | 'emailConfirmedAt' | 'isPremade' | 'disabledAt'
 >
 
-export async function findCredentialsByEmail(email: string): Promise<Credentials | null> {
+export async function findCredentialsByEmail(email: string, transaction?: Transaction): Promise<Credentials | null> {
   return User.findOne({
     attributes: ['id', 'email', 'role', 'passwordHash', 'emailConfirmedAt', 'isPremade', 'disabledAt'],
     where: { email: normalizeEmail(email) },
     raw: true,
+    transaction,
   }) as Promise<Credentials | null>
 }
 
@@ -122,6 +123,38 @@ export async function confirmEmail(userId: string, transaction?: Transaction): P
   const [count] = await User.update(
     { emailConfirmedAt: new Date() },
     { where: { id: userId, emailConfirmedAt: null }, transaction },
+  )
+  return count > 0
+}
+
+export type SocialProvider = 'google' | 'apple'
+const SUBJECT_ATTRIBUTE = { google: 'googleSubject', apple: 'appleSubject' } as const
+
+/** The account a Google or Apple subject is linked to. */
+export async function findUserBySubject(
+  provider: SocialProvider,
+  subject: string,
+  transaction?: Transaction,
+): Promise<{ id: string; disabledAt: Date | null } | null> {
+  return User.findOne({
+    attributes: ['id', 'disabledAt'],
+    where: { [SUBJECT_ATTRIBUTE[provider]]: subject },
+    raw: true,
+    transaction,
+  }) as Promise<{ id: string; disabledAt: Date | null } | null>
+}
+
+/** Links a provider's subject to an account; false when the account is already linked to another subject. */
+export async function linkSubject(
+  userId: string,
+  provider: SocialProvider,
+  subject: string,
+  transaction?: Transaction,
+): Promise<boolean> {
+  const attribute = SUBJECT_ATTRIBUTE[provider]
+  const [count] = await User.update(
+    { [attribute]: subject },
+    { where: { id: userId, [attribute]: null }, transaction },
   )
   return count > 0
 }
