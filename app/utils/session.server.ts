@@ -58,7 +58,7 @@ export async function requireUserId(request: Request): Promise<string> {
 export async function requireApiUserId(request: Request): Promise<string> {
   const userId = await getUserId(request)
   if (userId) return userId
-  throw Response.json({ status: 'error', message: 'Please sign in', msg: 'Please sign in' }, { status: 401 })
+  throw Response.json({ status: 'error', message: 'Please sign in', msg: 'Please sign in', errors: {} }, { status: 401 })
 }
 
 export async function signIn(request: Request, userId: string): Promise<string> {
