@@ -158,3 +158,9 @@ export async function linkSubject(
   )
   return count > 0
 }
+
+/** When the user's logo last changed (the version in its address), or null when they have none. */
+export async function getUserLogoUpdatedAt(userId: string): Promise<Date | null> {
+  const row = await User.findOne({ attributes: ['logoUpdatedAt'], where: { id: userId }, raw: true })
+  return row?.logoUpdatedAt ?? null
+}

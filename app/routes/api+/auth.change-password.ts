@@ -1,0 +1,16 @@
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { ChangePasswordSchema } from '#app/utils/auth-schemas.ts'
+import { changePasswordWithToken } from '#app/utils/auth.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
+
+const PASSWORD_UPDATED = 'Your password has been updated. Please log in with your new password.'
+
+/** Sets a new password from a reset or pre-made link; every session of the account ends. */
+export const action = apiAction(async ({ request }) => {
+  const { password, token } = await parseBody(request, ChangePasswordSchema)
+  const result = await changePasswordWithToken({ token, password, ip: clientAddress(request) })
+  if (result.status === 'error') return apiError(400, result.message, { errors: { token: [result.message] } })
+  return apiSuccess(PASSWORD_UPDATED)
+})
+
+export const loader = postOnlyLoader

@@ -1,0 +1,32 @@
+import { apiAction, apiAnswer, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { LoginSchema } from '#app/utils/auth-schemas.ts'
+import { logIn } from '#app/utils/auth.server.ts'
+import { clientAddress, signIn } from '#app/utils/session.server.ts'
+import { countOwnerCards } from '#models/card.server.ts'
+
+const PREMADE_MESSAGE = 'Please choose your own password to continue'
+
+/**
+ * Signs in with e-mail and password. `total_cards` lets the client choose /main (no card yet) or /account;
+ * a pre-made account answers 'premaid' with the token for /change-password?token=.
+ */
+export const action = apiAction(async ({ request }) => {
+  const { email, password } = await parseBody(request, LoginSchema)
+  const result = await logIn({ email, password, ip: clientAddress(request) })
+  if (result.status === 'premaid') {
+    return apiAnswer('premaid', PREMADE_MESSAGE, { data: { token: result.token } })
+  }
+  if (result.status === 'error' && result.code === 'unconfirmed') {
+    return apiError(403, result.message, {
+      errors: { email: [result.message] },
+      data: { verify_email_url: `/verify-email?${new URLSearchParams({ email })}` },
+    })
+  }
+  if (result.status === 'error') return apiError(401, result.message, { errors: { password: [result.message] } })
+
+  const cookie = await signIn(request, result.userId)
+  const totalCards = await countOwnerCards(result.userId)
+  return apiSuccess('You are signed in', { total_cards: totalCards }, { headers: { 'Set-Cookie': cookie } })
+})
+
+export const loader = postOnlyLoader

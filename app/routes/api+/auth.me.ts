@@ -1,0 +1,28 @@
+import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
+import { requireApiUserId } from '#app/utils/session.server.ts'
+import { countOwnerCards } from '#models/card.server.ts'
+import { getPublicUser, getUserLogoUpdatedAt } from '#models/user.server.ts'
+
+/** The signed-in user (DECISIONS.md, "JSON answers"); 401 for a guest. */
+export const loader = apiLoader(async ({ request }) => {
+  const userId = await requireApiUserId(request)
+  const [user, totalCards, logoUpdatedAt] = await Promise.all([
+    getPublicUser(userId),
+    countOwnerCards(userId),
+    getUserLogoUpdatedAt(userId),
+  ])
+  if (!user) return apiError(401, 'Please sign in')
+  return apiSuccess('Signed in', {
+    user: {
+      id: user.id,
+      email: user.email,
+      role: user.role,
+      total_cards: totalCards,
+      email_confirmed: user.emailConfirmed,
+      // The version changes with the logo, so browsers may cache each address for good.
+      user_logo: logoUpdatedAt ? `/images/users/${user.id}/logo?v=${logoUpdatedAt.getTime()}` : null,
+    },
+  })
+})
+
+export const action = getOnlyAction

@@ -1,0 +1,14 @@
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { SignupSchema } from '#app/utils/auth-schemas.ts'
+import { signUp } from '#app/utils/auth.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
+
+/** Creates an account with a trial and mails the confirmation link; the client goes on to /verify-email?email=. */
+export const action = apiAction(async ({ request }) => {
+  const { email, password } = await parseBody(request, SignupSchema)
+  const result = await signUp({ email, password, ip: clientAddress(request) })
+  if (result.status === 'error') return apiError(400, result.message, { errors: { [result.field]: [result.message] } })
+  return apiSuccess('We sent you a link to confirm your email', { email: result.email }, { status: 201 })
+})
+
+export const loader = postOnlyLoader

@@ -1,0 +1,14 @@
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { TokenSchema } from '#app/utils/auth-schemas.ts'
+import { checkPasswordResetToken, tokenError } from '#app/utils/auth.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
+
+/** Tells the change-password page whether its link still works, without using it. */
+export const action = apiAction(async ({ request }) => {
+  const { token } = await parseBody(request, TokenSchema)
+  const problem = tokenError(await checkPasswordResetToken({ token, ip: clientAddress(request) }))
+  if (problem) return apiError(400, problem, { errors: { token: [problem] } })
+  return apiSuccess('This link is valid')
+})
+
+export const loader = postOnlyLoader

@@ -1,0 +1,14 @@
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { TokenSchema } from '#app/utils/auth-schemas.ts'
+import { confirmEmailWithToken } from '#app/utils/auth.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
+
+/** Confirms an e-mail address from its link; idempotent, so opening the link twice still answers success. */
+export const action = apiAction(async ({ request }) => {
+  const { token } = await parseBody(request, TokenSchema)
+  const result = await confirmEmailWithToken({ token, ip: clientAddress(request) })
+  if (result.status === 'error') return apiError(400, result.message, { errors: { token: [result.message] } })
+  return apiSuccess(result.message)
+})
+
+export const loader = postOnlyLoader
