@@ -3,12 +3,15 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type ServerBuild } from '@remix-run/node'
 import { createApp } from '../../server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv, type Env } from '#app/utils/env.server.ts'
 
-/** The real Express app around the built Remix app, on a free loopback port, for HTTP-level tests. */
-export async function startTestServer() {
+/**
+ * The real Express app around the built Remix app, on a free loopback port, for HTTP-level tests.
+ * `env` overrides what server.ts reads (TRUST_PROXY, say); the Remix build still reads getEnv().
+ */
+export async function startTestServer({ env }: { env?: Partial<Env> } = {}) {
   const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as ServerBuild
-  const app = createApp({ build, env: getEnv() })
+  const app = createApp({ build, env: { ...getEnv(), ...env } })
   const server = app.listen(0, '127.0.0.1')
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
