@@ -8,13 +8,14 @@ import { type ReactNode } from 'react'
  */
 type TextFieldMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
+/**
+ * Always rendered, with a line's height reserved: an error that appears when a field loses focus must not push the
+ * submit button away between the press and the release of a click.
+ */
 export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null
   return (
     <div id={id} className="field-error">
-      {errors.map((error) => (
-        <p key={error}>{error}</p>
-      ))}
+      {errors?.map((error) => <p key={error}>{error}</p>)}
     </div>
   )
 }
