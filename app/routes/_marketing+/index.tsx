@@ -1,4 +1,5 @@
-import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { Link, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
+import { useEffect } from 'react'
 import { getEnv } from '#app/utils/env.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { HelpCenter } from './__help-center.tsx'
@@ -50,8 +51,20 @@ export async function loader() {
   return { tariffs: await listTariffs(), supportEmail: getEnv().SUPPORT_EMAIL }
 }
 
+/**
+ * The menu's /#section links are plain anchors. With scripts on, the router treats the jump as a history pop and
+ * puts back the scroll position it saved for the entry, which undoes the jump; go to the section once it has.
+ */
+function useScrollToHashAfterRestore() {
+  const { hash } = useLocation()
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView()
+  }, [hash])
+}
+
 export default function Landing() {
   const { tariffs, supportEmail } = useLoaderData<typeof loader>()
+  useScrollToHashAfterRestore()
   return (
     <main>
       <section className="hero">
