@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 
 /**
@@ -16,6 +17,36 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 /** node-postgres finds a Unix socket as `${host}/.s.PGSQL.${port}`: keep that name so `host` is the folder. */
 export const EMBEDDED_SOCKET_PORT = 5432
 const LOCK_FILE = 'stampwise.lock'
+
+type NodefsStream = { nfd?: number }
+type Nodefs = { stream_ops: { fsync?: (stream: NodefsStream) => number }; tryFSOperation: <T>(run: () => T) => T }
+
+/**
+ * PGlite starts PostgreSQL with fsync off (`-F`), and emscripten's Node filesystem has no fsync: a commit reaches
+ * the kernel, so it survives the process being killed, but not the disk, so an OS crash or power cut could lose
+ * it or corrupt the database. This filesystem gives NODEFS a real fsync (fdatasync is a no-op in emscripten,
+ * hence wal_sync_method=fsync). Measured cost and the SIGKILL test: docs/decisions/003-durability.md.
+ */
+class DurableNodeFS extends NodeFS {
+  override async init(...args: Parameters<NodeFS['init']>) {
+    const result = await super.init(...args)
+    const options = result.emscriptenOpts
+    options.preRun = [
+      ...(options.preRun ?? []),
+      (mod) => {
+        const nodefs = mod.FS.filesystems.NODEFS as unknown as Nodefs
+        nodefs.stream_ops.fsync = (stream) => {
+          const fd = stream.nfd
+          if (fd !== undefined) nodefs.tryFSOperation(() => fs.fsyncSync(fd))
+          return 0
+        }
+      },
+    ]
+    return result
+  }
+}
+
+const DURABLE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'fsync=on', '-c', 'wal_sync_method=fsync']
 
 export function embeddedSocketPath(dataDir: string) {
   return path.join(path.resolve(dataDir), `.s.PGSQL.${EMBEDDED_SOCKET_PORT}`)
@@ -115,7 +146,11 @@ export async function startEmbeddedDatabase(
   let db: PGlite | undefined
   let server: PGLiteSocketServer | undefined
   try {
-    db = await PGlite.create({ dataDir: embeddedPgDataDir(dataDir), loadDataDir })
+    db = await PGlite.create({
+      fs: new DurableNodeFS(embeddedPgDataDir(dataDir)),
+      loadDataDir,
+      startParams: DURABLE_START_PARAMS,
+    })
     const socketPath = embeddedSocketPath(dataDir)
     fs.rmSync(socketPath, { force: true }) // left by a process that died; we hold the lock now
     server = new PGLiteSocketServer({ db, path: socketPath, maxConnections })
