@@ -1,0 +1,15 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { authenticateWithProvider } from '#app/utils/social-sign-in.server.ts'
+
+/**
+ * Apple's answer: a cross-site form POST (response_mode=form_post) with code, state, and on the first sign-in a
+ * `user` field, or `error`. It carries none of our cookies; the state is checked against the database instead.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return authenticateWithProvider('apple', request)
+}
+
+/** A GET (a reload, a bookmark, or Apple answering by query string) goes through the same checks. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return authenticateWithProvider('apple', request)
+}
