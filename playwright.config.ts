@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
@@ -7,6 +8,15 @@ import { defineConfig } from '@playwright/test'
 const PORT = Number(process.env.E2E_PORT ?? 4173)
 const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `stampwise-e2e-${process.pid}`)
 export const E2E_BASE_URL = `http://localhost:${PORT}`
+// Google and Apple are local OpenID providers (tests/support/oidc-provider-server.ts), each in its own process.
+const OIDC_PORTS = {
+  google: Number(process.env.E2E_GOOGLE_OIDC_PORT ?? 4510),
+  apple: Number(process.env.E2E_APPLE_OIDC_PORT ?? 4511),
+}
+const APPLE_PRIVATE_KEY = crypto
+  .generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString()
 
 const chromium = {
   browserName: 'chromium' as const,
@@ -36,19 +46,45 @@ export default defineConfig({
     { name: 'js', use: { ...chromium, javaScriptEnabled: true } },
     { name: 'no-js', use: { ...chromium, javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
-    url: `${E2E_BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      NODE_ENV: 'test',
-      PORT: String(PORT),
-      APP_URL: E2E_BASE_URL,
-      DATA_DIR,
-      RATE_LIMIT_FACTOR: '100',
+  webServer: [
+    {
+      command: `node --import tsx tests/support/oidc-provider-server.ts google ${OIDC_PORTS.google}`,
+      url: `http://127.0.0.1:${OIDC_PORTS.google}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: `node --import tsx tests/support/oidc-provider-server.ts apple ${OIDC_PORTS.apple}`,
+      url: `http://127.0.0.1:${OIDC_PORTS.apple}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
+      url: `${E2E_BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        NODE_ENV: 'test',
+        PORT: String(PORT),
+        APP_URL: E2E_BASE_URL,
+        DATA_DIR,
+        RATE_LIMIT_FACTOR: '100',
+        GOOGLE_CLIENT_ID: 'stampwise-e2e.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'e2e-google-secret',
+        GOOGLE_ISSUER: `http://127.0.0.1:${OIDC_PORTS.google}`,
+        APPLE_CLIENT_ID: 'com.stampwise.e2e',
+        APPLE_TEAM_ID: 'E2ETEAM123',
+        APPLE_KEY_ID: 'E2EKEY1234',
+        APPLE_PRIVATE_KEY,
+        APPLE_ISSUER: `http://127.0.0.1:${OIDC_PORTS.apple}`,
+      },
+    },
+  ],
 })

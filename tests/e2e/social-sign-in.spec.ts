@@ -1,0 +1,26 @@
+import { expect, test } from '@playwright/test'
+
+// Google and Apple are local OpenID providers here (tests/support/oidc-provider-server.ts, started by Playwright):
+// their account page asks which e-mail to sign in as. Each run signs in a new owner, who lands on /main.
+for (const provider of ['Google', 'Apple'] as const) {
+  test(`'Login with ${provider}' on /login signs a new owner in and lands on /main`, async ({ page }, testInfo) => {
+    const email = `${provider.toLowerCase()}-${testInfo.project.name}-${Date.now()}@example.com`
+    await page.goto('/login')
+    await page.getByRole('link', { name: `Login with ${provider}` }).click()
+
+    await expect(page.getByRole('heading', { name: 'Choose an account' })).toBeVisible()
+    await page.getByLabel('E-mail').fill(email)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    if (provider === 'Apple') {
+      // Apple answers with a form POST from its own site back to /auth_apple.
+      await expect(page.getByRole('heading', { name: 'Continue' })).toBeVisible()
+      await page.getByRole('button', { name: 'Continue' }).click()
+    }
+
+    await expect(page).toHaveURL('/main')
+    await expect(page.getByRole('heading', { name: 'Welcome to Stampwise!' })).toBeVisible()
+    await page.goto('/account')
+    await expect(page).toHaveURL('/account')
+    await expect(page.getByText(email)).toBeVisible()
+  })
+}
