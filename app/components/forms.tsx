@@ -20,6 +20,18 @@ export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   )
 }
 
+/** Errors about the whole form rather than one field (a limit reached, say). */
+export function FormErrors({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null
+  return (
+    <div id={id} role="alert" className="form-message form-message--error">
+      {errors.map((error) => (
+        <p key={error}>{error}</p>
+      ))}
+    </div>
+  )
+}
+
 function FieldHint({ id, children }: { id: string; children?: ReactNode }) {
   return children ? (
     <p id={id} className="field-hint">

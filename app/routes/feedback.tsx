@@ -3,8 +3,9 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
-import { InputField, RadioGroupField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
+import { FormErrors, InputField, RadioGroupField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
+import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { Logo } from '#app/components/logo.tsx'
 import { createFeedbackMessage } from '#models/feedback-message.server.ts'
 
@@ -51,6 +52,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply() }, { status: 400 })
   }
+  const limitMessage = await publicFormLimitMessage(request)
+  if (limitMessage) return data({ result: submission.reply({ formErrors: [limitMessage] }) }, { status: 429 })
   const { email, message, rating } = submission.value
   await createFeedbackMessage({
     source: 'feedback',
@@ -111,6 +114,7 @@ function FeedbackForm() {
   return (
     <Form method="POST" className="form" {...getFormProps(form)}>
       <HoneypotField />
+      <FormErrors id={form.errorId} errors={form.errors} />
       <RadioGroupField meta={fields.rating} legend="How would you rate Stampwise? (optional)" options={RATINGS} />
       <TextareaField meta={fields.message} label="Your feedback" rows={6} />
       <InputField

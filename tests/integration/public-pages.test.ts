@@ -203,3 +203,24 @@ describe('feedback form', () => {
     expect(await fromElsewhere.text()).toMatch(/href="\/"[^>]*class="back-link"|class="back-link"[^>]*href="\/"/)
   })
 })
+
+describe('rate limit', () => {
+  // Runs last in this file: it uses up the hour's allowance of public-form messages for the test's address.
+  test('one address stores a limited number of messages an hour, then gets 429 with a message to wait', async () => {
+    let status = 303
+    for (let attempt = 0; attempt < 30 && status === 303; attempt++) {
+      status = (await postForm('/feedback', { message: `Note number ${attempt}` })).status
+    }
+    expect(status).toBe(429)
+
+    const stored = await countMessages('feedback')
+    const refused = await postForm('/feedback', { message: 'One more note' })
+    expect(refused.status).toBe(429)
+    const html = await refused.text()
+    expect(textOf(html)).toMatch(/Too many attempts\. Please try again in \d+ minutes\./)
+    expect(html).toContain('One more note')
+    expect(await countMessages('feedback')).toBe(stored)
+    // The allowance is shared by both public forms.
+    expect((await postForm('/contacts', { name: 'A', email: 'a@example.com', subject: 'S', message: 'M' })).status).toBe(429)
+  })
+})

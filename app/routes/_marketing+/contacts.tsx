@@ -3,8 +3,9 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
-import { InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
+import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
+import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { company } from '#app/utils/company.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { createFeedbackMessage } from '#models/feedback-message.server.ts'
@@ -36,6 +37,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply() }, { status: 400 })
   }
+  const limitMessage = await publicFormLimitMessage(request)
+  if (limitMessage) return data({ result: submission.reply({ formErrors: [limitMessage] }) }, { status: 429 })
   await createFeedbackMessage({ source: 'contacts', ...submission.value })
   return redirect('/contacts?sent=1', 303)
 }
@@ -90,6 +93,7 @@ function ContactForm() {
   return (
     <Form method="POST" className="form" {...getFormProps(form)}>
       <HoneypotField />
+      <FormErrors id={form.errorId} errors={form.errors} />
       <InputField meta={fields.name} label="Your name" autoComplete="name" />
       <InputField
         meta={fields.email}
