@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { resetEnvForTests } from '#app/utils/env.server.ts'
 import { readToast } from '#app/utils/toast.server.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 // Its own file: the built app reads the environment once, and oidc.test.ts configures both providers.
 let server: Awaited<ReturnType<typeof startTestServer>>
 beforeAll(async () => {
+  for (const name of Object.keys(process.env)) if (/^(GOOGLE|APPLE)_/.test(name)) delete process.env[name]
+  resetEnvForTests()
   server = await startTestServer()
 })
 afterAll(async () => {
