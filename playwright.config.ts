@@ -2,12 +2,15 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { e2eMailPorts } from './tests/support/smtp-peer.ts'
 
 // End-to-end tests drive Debian's Chromium (Playwright cannot download its own browsers here) against the built
 // app on a fresh embedded database. Every flow runs twice: with JavaScript, and with JavaScript turned off.
 const PORT = Number(process.env.E2E_PORT ?? 4173)
 const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `stampwise-e2e-${process.pid}`)
 export const E2E_BASE_URL = `http://localhost:${PORT}`
+// The app sends its mail over SMTP to a peer the tests read (tests/support/smtp-peer-server.ts).
+const MAIL_PORTS = e2eMailPorts()
 // Google and Apple are local OpenID providers (tests/support/oidc-provider-server.ts), each in its own process.
 const OIDC_PORTS = {
   google: Number(process.env.E2E_GOOGLE_OIDC_PORT ?? 4510),
@@ -64,6 +67,15 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
+      command: 'node --import tsx tests/support/smtp-peer-server.ts',
+      url: `http://127.0.0.1:${MAIL_PORTS.http}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_SMTP_PORT: String(MAIL_PORTS.smtp), E2E_SMTP_HTTP_PORT: String(MAIL_PORTS.http) },
+    },
+    {
       command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
       url: `${E2E_BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -76,6 +88,7 @@ export default defineConfig({
         APP_URL: E2E_BASE_URL,
         DATA_DIR,
         RATE_LIMIT_FACTOR: '100',
+        SMTP_URL: `smtp://127.0.0.1:${MAIL_PORTS.smtp}`,
         GOOGLE_CLIENT_ID: 'stampwise-e2e.apps.googleusercontent.com',
         GOOGLE_CLIENT_SECRET: 'e2e-google-secret',
         GOOGLE_ISSUER: `http://127.0.0.1:${OIDC_PORTS.google}`,
