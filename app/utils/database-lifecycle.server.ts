@@ -1,5 +1,5 @@
 import { getSequelize } from './db.server.ts'
-import { isEmbeddedServerRunning, startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-db.server.ts'
+import { startEmbeddedDatabase, waitForEmbeddedServer, type EmbeddedDatabase } from './embedded-db.server.ts'
 import { type Env } from './env.server.ts'
 import { migrateUp } from './migrate.server.ts'
 
@@ -28,7 +28,7 @@ export async function openDatabase(
     return { description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => sequelize.close() }
   }
   let embedded: EmbeddedDatabase | undefined
-  if (role === 'server' || !(await isEmbeddedServerRunning(env.DATA_DIR))) {
+  if (role === 'server' || !(await waitForEmbeddedServer(env.DATA_DIR))) {
     embedded = await startEmbeddedDatabase(env.DATA_DIR, { maxConnections })
   }
   return {

@@ -128,6 +128,20 @@ export function isEmbeddedServerRunning(dataDir: string): Promise<boolean> {
   })
 }
 
+/**
+ * For a command: true once the server holding the data folder answers on its socket; false when no live process
+ * holds the folder (the command may open it itself). A server that is still opening the database holds the lock
+ * before its socket listens, so a command started at that moment waits for it instead of failing.
+ */
+export async function waitForEmbeddedServer(dataDir: string, timeoutMs = 60_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (await isEmbeddedServerRunning(dataDir)) return true
+    if (readLockHolder(dataDir) === undefined || Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
 export type EmbeddedDatabase = {
   db: PGlite
   socketDir: string
