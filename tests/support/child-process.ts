@@ -111,3 +111,10 @@ export async function killChildren() {
     ),
   )
 }
+
+/** Runs a TypeScript file to its end (a command); returns its exit code and output. */
+export async function runTsToEnd(script: string, options: Parameters<typeof runTs>[1] = {}) {
+  const child = runTs(script, options)
+  const { code, signal } = await child.exited
+  return { code, signal, stdout: child.stdout(), stderr: child.stderr() }
+}

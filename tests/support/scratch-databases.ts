@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { startEmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
 
 /**
  * Extra databases for tests that must run on both databases whatever TEST_DATABASE_URL says (schema parity,
@@ -34,4 +35,24 @@ export async function createServerDatabase(label: string) {
 export function createDataDir(label: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `sw-${label}-`))
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) }
+}
+
+let blank: Promise<string> | undefined
+
+/**
+ * A new temp folder holding an initialised but empty (unmigrated) embedded database, as a server leaves it on
+ * its first start. PGlite's initdb takes seconds, so it runs once per test file and each call copies the result.
+ */
+export async function createBlankDataDir(label: string) {
+  blank ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-blank-'))
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+    const embedded = await startEmbeddedDatabase(dir, { maxConnections: 1 })
+    await embedded.close()
+    return dir
+  })()
+  const source = await blank
+  const target = createDataDir(label)
+  fs.cpSync(source, target.dir, { recursive: true })
+  return target
 }
