@@ -2,15 +2,16 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import { NotFoundScreen } from '#app/components/error-screens.tsx'
 import { getPost } from '#app/utils/blog.server.ts'
+import { TRIAL_DAYS } from '#models/subscription.server.ts'
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const post = getPost(params.slug ?? '')
   if (!post) throw new Response('Post not found', { status: 404 })
-  return { post }
+  return { post, trialDays: TRIAL_DAYS }
 }
 
 export default function BlogPost() {
-  const { post } = useLoaderData<typeof loader>()
+  const { post, trialDays } = useLoaderData<typeof loader>()
   return (
     <main className="container page">
       <article className="post">
@@ -29,7 +30,7 @@ export default function BlogPost() {
         <div className="prose" dangerouslySetInnerHTML={{ __html: post.html }} />
         <aside className="post-cta">
           <h2>Try it at your counter</h2>
-          <p>Design a stamp card and print its QR code today. Free for 14 days, no payment details needed.</p>
+          <p>Design a stamp card and print its QR code today. Free for {trialDays} days, no payment details needed.</p>
           <Link to="/sign-up" className="button">
             Start your free trial
           </Link>

@@ -1,13 +1,14 @@
 import { Link, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
 import { useEffect } from 'react'
 import { getEnv } from '#app/utils/env.server.ts'
+import { TRIAL_DAYS } from '#models/subscription.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { HelpCenter } from './__help-center.tsx'
 import { PricingSection, type TrialTerms } from './__pricing-section.tsx'
 import { StampCardIllustration } from './__stamp-card-illustration.tsx'
 
-// DECISIONS.md, "Plans, trial and limits". The paid plans come from the tariffs table; the trial has no row there.
-const TRIAL: TrialTerms = { days: 14, cardLimit: 3, monthlyPushLimit: 10 }
+// DECISIONS.md, "Plans, trial and limits". The paid plans' limits come from the tariffs table; the trial has no row.
+const TRIAL_LIMITS = { cardLimit: 3, monthlyPushLimit: 10 }
 
 const STEPS = [
   {
@@ -48,7 +49,8 @@ const REASONS = [
 ] as const
 
 export async function loader() {
-  return { tariffs: await listTariffs(), supportEmail: getEnv().SUPPORT_EMAIL }
+  const trial: TrialTerms = { days: TRIAL_DAYS, ...TRIAL_LIMITS }
+  return { tariffs: await listTariffs(), trial, supportEmail: getEnv().SUPPORT_EMAIL }
 }
 
 /**
@@ -63,7 +65,7 @@ function useScrollToHashAfterRestore() {
 }
 
 export default function Landing() {
-  const { tariffs, supportEmail } = useLoaderData<typeof loader>()
+  const { tariffs, trial, supportEmail } = useLoaderData<typeof loader>()
   useScrollToHashAfterRestore()
   return (
     <main>
@@ -85,7 +87,7 @@ export default function Landing() {
               </Link>
             </div>
             <p className="hero__note">
-              Free for {TRIAL.days} days with {TRIAL.cardLimit} cards. No payment details needed.
+              Free for {trial.days} days with {trial.cardLimit} cards. No payment details needed.
             </p>
           </div>
           <StampCardIllustration />
@@ -121,13 +123,13 @@ export default function Landing() {
         </div>
       </section>
 
-      <PricingSection tariffs={tariffs} trial={TRIAL} />
-      <HelpCenter tariffs={tariffs} trial={TRIAL} supportEmail={supportEmail} />
+      <PricingSection tariffs={tariffs} trial={trial} />
+      <HelpCenter tariffs={tariffs} trial={trial} supportEmail={supportEmail} />
 
       <section className="cta-band" aria-labelledby="cta-title">
         <div className="container">
           <h2 id="cta-title">Ready to put your card on the counter?</h2>
-          <p>Design your card and print its QR code today. It’s free for {TRIAL.days} days.</p>
+          <p>Design your card and print its QR code today. It’s free for {trial.days} days.</p>
           <div className="actions">
             <Link to="/sign-up" className="button button--light">
               Start your free trial
