@@ -9,7 +9,7 @@ export function SiteFooter({ supportEmail }: { supportEmail: string }) {
         <nav aria-label="Footer">
           <ul className="site-footer__links">
             <li><Link to="/blog">Blog</Link></li>
-            <li><a href="/#pricing">Pricing</a></li>
+            <li><Link to="/#pricing">Pricing</Link></li>
             <li><Link to="/about">About us</Link></li>
             <li><Link to="/contacts">Support</Link></li>
             <li><Link to="/feedback">Feedback</Link></li>

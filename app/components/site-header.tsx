@@ -12,7 +12,7 @@ const MENU = [
 export function SiteHeader() {
   const links = MENU.map((item) => (
     <li key={item.href}>
-      <a href={item.href}>{item.label}</a>
+      <Link to={item.href}>{item.label}</Link>
     </li>
   ))
   return (

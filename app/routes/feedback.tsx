@@ -7,7 +7,7 @@ import { FormErrors, InputField, RadioGroupField, SubmitButton, TextareaField } 
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { Logo } from '#app/components/logo.tsx'
-import { createFeedbackMessage } from '#models/feedback-message.server.ts'
+import { submitSupportMessage } from '#app/utils/support.server.ts'
 
 const RATINGS = [
   { value: '1', label: '1 – Poor' },
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const limitMessage = await publicFormLimitMessage(request)
   if (limitMessage) return data({ result: submission.reply({ formErrors: [limitMessage] }) }, { status: 429 })
   const { email, message, rating } = submission.value
-  await createFeedbackMessage({
+  await submitSupportMessage({
     source: 'feedback',
     email: email ?? null,
     // The table has no rating column: the subject carries it, where whoever reads the message sees it first.

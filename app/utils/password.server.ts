@@ -8,7 +8,7 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>
 
-// scrypt with N=2^14, r=8, p=1: about 80 ms on our 2-core machine, which keeps sign-in under its 150 ms budget
+// scrypt with N=2^14, r=8, p=1: about 35-50 ms on our 2-core machine, which keeps sign-in under its 150 ms budget
 // (see docs/decisions). The parameters are stored with each hash, so the cost can be raised later: old hashes
 // still verify, and needsRehash() tells the sign-in to store a new one.
 const PARAMS = { N: 2 ** 14, r: 8, p: 1 } as const

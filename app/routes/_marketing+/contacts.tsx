@@ -8,7 +8,7 @@ import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { company } from '#app/utils/company.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { createFeedbackMessage } from '#models/feedback-message.server.ts'
+import { submitSupportMessage } from '#app/utils/support.server.ts'
 
 const ContactSchema = z.object({
   name: z.string({ error: 'Enter your name' }).trim().min(1, 'Enter your name').max(100, 'Use 100 characters or fewer'),
@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const limitMessage = await publicFormLimitMessage(request)
   if (limitMessage) return data({ result: submission.reply({ formErrors: [limitMessage] }) }, { status: 429 })
-  await createFeedbackMessage({ source: 'contacts', ...submission.value })
+  await submitSupportMessage({ source: 'contacts', ...submission.value })
   return redirect('/contacts?sent=1', 303)
 }
 

@@ -1,5 +1,4 @@
-import { Link, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
-import { useEffect } from 'react'
+import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { getEnv } from '#app/utils/env.server.ts'
 import { TRIAL_DAYS } from '#models/subscription.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
@@ -53,20 +52,8 @@ export async function loader() {
   return { tariffs: await listTariffs(), trial, supportEmail: getEnv().SUPPORT_EMAIL }
 }
 
-/**
- * The menu's /#section links are plain anchors. With scripts on, the router treats the jump as a history pop and
- * puts back the scroll position it saved for the entry, which undoes the jump; go to the section once it has.
- */
-function useScrollToHashAfterRestore() {
-  const { hash } = useLocation()
-  useEffect(() => {
-    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView()
-  }, [hash])
-}
-
 export default function Landing() {
   const { tariffs, trial, supportEmail } = useLoaderData<typeof loader>()
-  useScrollToHashAfterRestore()
   return (
     <main>
       <section className="hero">
