@@ -9,6 +9,7 @@ import { getEnv } from './env.server.ts'
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10))
 
 export const POOL_MAX = 10
+const CONNECT_TIMEOUT_MS = 5_000
 
 /** Where the app's pools connect: the PostgreSQL server of DATABASE_URL, or the embedded database's socket. */
 export function databaseConnectionOptions(env = getEnv()): Options {
@@ -17,6 +18,9 @@ export function databaseConnectionOptions(env = getEnv()): Options {
     dialectModule: pg,
     logging: false,
     pool: { max: POOL_MAX, min: 0, idle: 10_000, acquire: 15_000, evict: 5_000 },
+    // Without it a connection attempt that gets no answer waits forever and keeps its pool slot: a few of them
+    // and the pool is stuck even after the database is back.
+    dialectOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
     define: { underscored: true, timestamps: true },
   }
   if (env.DATABASE_URL) {
@@ -44,16 +48,30 @@ export function getSequelize(): Sequelize {
   return remember('sequelize', () => new Sequelize(databaseConnectionOptions()))
 }
 
-/** Answers within `timeoutMs` whether the database runs a query. */
+/**
+ * Answers within `timeoutMs` whether the database runs a query. A connection that has not answered by then is
+ * destroyed instead of going back to the pool: a dead connection must not make the next answers wait, nor keep
+ * the pool down once the database is reachable again.
+ */
 export async function isDatabaseHealthy(timeoutMs = 2_000): Promise<boolean> {
+  const { connectionManager } = getSequelize()
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs)
   })
-  const probe = getSequelize()
-    .query('select 1', { raw: true })
-    .then(() => true)
-    .catch(() => false)
+  let expired = false
+  void timeout.then(() => (expired = true))
+  const probe = (async () => {
+    const connection = (await connectionManager.getConnection({ type: 'read' })) as pg.Client
+    if (expired) {
+      await connectionManager.releaseConnection(connection)
+      return false
+    }
+    const answered = await Promise.race([connection.query('select 1').then(() => true, () => false), timeout])
+    if (answered) await connectionManager.releaseConnection(connection)
+    else await connectionManager.destroyConnection(connection)
+    return answered
+  })().catch(() => false)
   try {
     return await Promise.race([probe, timeout])
   } finally {
