@@ -75,6 +75,19 @@ function isProcessAlive(pid: number) {
   }
 }
 
+/**
+ * When a process started, in clock ticks since boot (Linux; undefined elsewhere). A pid is reused after its
+ * process dies, in a restarted container often at once: the lock records both, so it names one process only.
+ */
+function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+  } catch {
+    return undefined
+  }
+}
+
 /** The pid holding the data folder, or undefined when no live process holds it. */
 export function readLockHolder(dataDir: string): number | undefined {
   const lockPath = path.join(path.resolve(dataDir), LOCK_FILE)
@@ -84,8 +97,12 @@ export function readLockHolder(dataDir: string): number | undefined {
   } catch {
     return undefined
   }
-  const pid = Number.parseInt(content, 10)
-  return Number.isInteger(pid) && pid > 0 && isProcessAlive(pid) ? pid : undefined
+  const [pidLine = '', startedLine] = content.split('\n')
+  const pid = Number.parseInt(pidLine, 10)
+  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return undefined
+  const started = startedLine?.trim()
+  const liveStarted = started ? processStartTime(pid) : undefined
+  return liveStarted !== undefined && liveStarted !== started ? undefined : pid
 }
 
 /** Takes the lock file, replacing a stale one left by a process that died; returns its release function. */
@@ -96,11 +113,11 @@ export function acquireDataDirLock(dataDir: string): () => void {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(lockPath, 'wx')
-      fs.writeSync(fd, `${process.pid}\n`)
+      fs.writeSync(fd, `${process.pid}\n${processStartTime(process.pid) ?? ''}\n`)
       fs.closeSync(fd)
       return () => {
         try {
-          if (fs.readFileSync(lockPath, 'utf8').trim() === String(process.pid)) fs.unlinkSync(lockPath)
+          if (fs.readFileSync(lockPath, 'utf8').split('\n')[0] === String(process.pid)) fs.unlinkSync(lockPath)
         } catch {
           // Already gone: nothing to release.
         }
