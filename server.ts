@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { type Server } from 'node:http'
+import { type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -179,9 +179,21 @@ async function main() {
     )
   })
 
+  // While stopping, every answer closes its connection: a kept-alive connection (a load balancer's) would
+  // otherwise hold the process until the grace delay runs out.
+  let stopping = false
+  const answering = new Set<ServerResponse>()
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (stopping) res.setHeader('Connection', 'close')
+    answering.add(res)
+    res.once('close', () => answering.delete(res))
+  })
+
   closeWithGrace({ delay: 10_000, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'shutting down after an error')
     else logger.info({ signal }, 'shutting down')
+    stopping = true
+    for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close')
     // Stop accepting, let requests in flight finish, then release the database.
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
