@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { afterAll } from 'vitest'
 import { startEmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
 
 /**
@@ -39,14 +40,20 @@ export function createDataDir(label: string) {
 
 let blank: Promise<string> | undefined
 
+afterAll(async () => {
+  const dir = await blank?.catch(() => undefined)
+  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  blank = undefined
+})
+
 /**
  * A new temp folder holding an initialised but empty (unmigrated) embedded database, as a server leaves it on
- * its first start. PGlite's initdb takes seconds, so it runs once per test file and each call copies the result.
+ * its first start. PGlite's initdb takes seconds, so it runs once per test file (removed after the file) and each
+ * call copies the result.
  */
 export async function createBlankDataDir(label: string) {
   blank ??= (async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-blank-'))
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
     const embedded = await startEmbeddedDatabase(dir, { maxConnections: 1 })
     await embedded.close()
     return dir
