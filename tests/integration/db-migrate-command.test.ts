@@ -36,14 +36,14 @@ async function migrationsIn(config: pg.ClientConfig) {
 
 describe('npm run db:migrate', () => {
   test('with no server running, it opens the data folder itself, migrates it and releases it', async () => {
-    const dataDir = createDataDir('migrate')
+    const dataDir = await createBlankDataDir('migrate')
     try {
       const first = await runTsToEnd(COMMAND, { env: { DATA_DIR: dataDir.dir } })
       expect(first.stderr).toBe('')
       expect(first.code).toBe(0)
       expect(first.stdout).toContain(`Applied ${ALL.length} migrations to embedded PostgreSQL in ${dataDir.dir}:`)
       expect(appliedNames(first.stdout)).toEqual(ALL)
-      expect(fs.readdirSync(dataDir.dir)).toEqual(['pgdata'])
+      expect(fs.readdirSync(dataDir.dir)).toEqual(['pgdata']) // no lock file, no socket left
 
       const second = await runTsToEnd(COMMAND, { env: { DATA_DIR: dataDir.dir } })
       expect(second.code).toBe(0)
