@@ -4,7 +4,6 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
 import { type ServerBuild } from '@remix-run/node'
-import * as Sentry from '@sentry/remix'
 import closeWithGrace from 'close-with-grace'
 import compression from 'compression'
 import express, { type Express } from 'express'
@@ -16,6 +15,7 @@ import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/logger.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
+import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -25,6 +25,10 @@ import { startMailWorker } from '#app/utils/mail.server.ts'
 const ROOT = path.dirname(fileURLToPath(import.meta.url))
 const CLIENT_BUILD = path.join(ROOT, 'build/client')
 const SERVER_BUILD = path.join(ROOT, 'build/server/index.js')
+
+/** Public pages that look the same to every anonymous visitor (see public-page-cache.server.ts). */
+const isPublicPage = (pathname: string) =>
+  ['/', '/about', '/terms', '/privacy-policy', '/blog'].includes(pathname) || /^\/blog\/[\w-]+$/.test(pathname)
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
 
@@ -119,15 +123,21 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     next()
   })
 
-  const remixBuild = typeof build === 'function' ? build : async () => build
+  const mode = env.NODE_ENV === 'production' ? 'production' : 'development'
+  const loadContext = { isProduction: env.NODE_ENV === 'production' }
+  if (typeof build !== 'function') {
+    app.use(publicPageCache({ build, mode, paths: isPublicPage, loadContext }))
+  }
+  // A build object, not a function, outside development: Remix re-derives its routes from a function on every
+  // request (for hot reloading), which costs more than rendering a page.
   app.all(
     '*',
     createRequestHandler({
-      build: env.SENTRY_DSN ? Sentry.instrumentBuild(remixBuild, { instrumentTracing: true }) : remixBuild,
-      mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+      build,
+      mode,
       getLoadContext: (_req: express.Request, res: express.Response) => ({
+        ...loadContext,
         cspNonce: res.locals.cspNonce as string,
-        isProduction: env.NODE_ENV === 'production',
       }),
     }) as express.RequestHandler,
   )
@@ -155,9 +165,9 @@ async function main() {
     process.exit(1)
   }
   const dev = process.argv.includes('--dev')
-  if (env.SENTRY_DSN) {
-    Sentry.init({ dsn: env.SENTRY_DSN, environment: env.NODE_ENV, tracesSampleRate: 1 })
-  }
+  // Loaded only when configured: the SDK takes most of a second to import.
+  const Sentry = env.SENTRY_DSN ? await import('@sentry/remix') : undefined
+  Sentry?.init({ dsn: env.SENTRY_DSN, environment: env.NODE_ENV, tracesSampleRate: 1 })
 
   const started = Date.now()
   const { database, applied } = await openAndMigrate(env, { role: 'server' }, logger)
@@ -170,7 +180,8 @@ async function main() {
   }
 
   const stopMailWorker = startMailWorker()
-  const { build, vite } = await loadBuild(dev)
+  const { build: loaded, vite } = await loadBuild(dev)
+  const build = Sentry ? Sentry.instrumentBuild(loaded, { instrumentTracing: true }) : loaded
   const app = createApp({ build, env, vite })
   const server: Server = app.listen(env.PORT, () => {
     logger.info(
@@ -202,7 +213,7 @@ async function main() {
     stopMailWorker()
     await vite?.close()
     await database.close()
-    if (env.SENTRY_DSN) await Sentry.close(2_000)
+    await Sentry?.close(2_000)
   })
 }
 

@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
-import * as Sentry from '@sentry/remix'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { logger } from './utils/logger.server.ts'
@@ -57,5 +56,6 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests (the browser navigated away) are not errors of ours.
   if (request.signal.aborted) return
   logger.error({ err: error, url: request.url }, 'unhandled error in a loader or action')
-  if (process.env.SENTRY_DSN) Sentry.captureException(error)
+  // Imported on first use: the SDK is heavy, and is initialised by server.ts only when SENTRY_DSN is set.
+  if (process.env.SENTRY_DSN) void import('@sentry/remix').then((Sentry) => Sentry.captureException(error))
 }

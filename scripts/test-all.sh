@@ -12,7 +12,7 @@ status=0
 step() { echo; echo "== $1"; }
 
 step "build"
-npx remix vite:build >/dev/null || exit 1
+npm run build >/dev/null || exit 1
 
 step "typecheck"
 npx tsc --noEmit || status=1

@@ -1,5 +1,10 @@
 import { getSequelize } from './db.server.ts'
-import { startEmbeddedDatabase, waitForEmbeddedServer, type EmbeddedDatabase } from './embedded-db.server.ts'
+import {
+  freshDatabaseTemplate,
+  startEmbeddedDatabase,
+  waitForEmbeddedServer,
+  type EmbeddedDatabase,
+} from './embedded-db.server.ts'
 import { type Env } from './env.server.ts'
 import { migrateUp } from './migrate.server.ts'
 
@@ -29,7 +34,7 @@ export async function openDatabase(
   }
   let embedded: EmbeddedDatabase | undefined
   if (role === 'server' || !(await waitForEmbeddedServer(env.DATA_DIR))) {
-    embedded = await startEmbeddedDatabase(env.DATA_DIR, { maxConnections })
+    embedded = await startEmbeddedDatabase(env.DATA_DIR, { maxConnections, loadDataDir: freshDatabaseTemplate(env.DATA_DIR) })
   }
   return {
     description: `embedded PostgreSQL in ${env.DATA_DIR}${embedded ? '' : ' (through the running server)'}`,

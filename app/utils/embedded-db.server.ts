@@ -4,6 +4,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
+import { fileURLToPath } from 'node:url'
 
 /**
  * The embedded PostgreSQL (PGlite) behind one Unix socket inside DATA_DIR.
@@ -47,6 +48,16 @@ class DurableNodeFS extends NodeFS {
 }
 
 const DURABLE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'fsync=on', '-c', 'wal_sync_method=fsync']
+
+/** Written by `npm run build` (scripts/build-embedded-template.ts): an empty, migrated database to start from. */
+export const EMBEDDED_TEMPLATE_PATH = fileURLToPath(new URL('../../build/embedded-template.tar', import.meta.url))
+
+/** The template's contents when DATA_DIR holds no database yet (loading it is much faster than initdb). */
+export function freshDatabaseTemplate(dataDir: string): Blob | undefined {
+  if (fs.existsSync(path.join(embeddedPgDataDir(dataDir), 'PG_VERSION'))) return undefined
+  if (!fs.existsSync(EMBEDDED_TEMPLATE_PATH)) return undefined
+  return new Blob([fs.readFileSync(EMBEDDED_TEMPLATE_PATH)])
+}
 
 export function embeddedSocketPath(dataDir: string) {
   return path.join(path.resolve(dataDir), `.s.PGSQL.${EMBEDDED_SOCKET_PORT}`)

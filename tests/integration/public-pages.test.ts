@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { listPosts } from '#app/utils/blog.server.ts'
 import { FeedbackMessage } from '#models/feedback-message.server.ts'
 import { Tariff } from '#models/tariff.server.ts'
@@ -97,15 +97,45 @@ describe('pricing', () => {
     expect(text).toMatch(/Premium .*\$79\/month or \$790\/year \(save \$158\) 10 active cards 40 push messages a month/)
   })
 
-  test('a price changed in the database shows on the next request', async () => {
+  test('a price changed in the database shows once the public page cache (5 s) has expired', async () => {
+    await getPage('/') // fills the cache
     await Tariff.update({ monthlyPriceCents: 2450, yearlyPriceCents: 24500 }, { where: { tier: 1 } })
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() })
     try {
+      expect((await getPage('/')).text).toContain('$19/month') // anonymous visitors share one render for 5 s
+      vi.setSystemTime(Date.now() + 6_000)
       const { text } = await getPage('/')
       expect(text).toContain('$24.50/month or $245/year')
       expect(text).not.toContain('$19/month')
     } finally {
+      vi.useRealTimers()
       await Tariff.update({ monthlyPriceCents: 1900, yearlyPriceCents: 19000 }, { where: { tier: 1 } })
     }
+  })
+
+  test('a visitor with a cookie never gets the shared render', async () => {
+    await getPage('/')
+    await Tariff.update({ monthlyPriceCents: 2450 }, { where: { tier: 1 } })
+    try {
+      const response = await server.fetch('/', { headers: { Cookie: 'anything=1' } })
+      expect(textOf(await response.text())).toContain('$24.50/month')
+    } finally {
+      await Tariff.update({ monthlyPriceCents: 1900 }, { where: { tier: 1 } })
+    }
+  })
+
+  test('every answer from the shared render carries its own CSP nonce', async () => {
+    const nonces = await Promise.all(
+      [1, 2].map(async () => {
+        const response = await server.fetch('/')
+        const header = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
+        const html = await response.text()
+        expect(header).toBeTruthy()
+        expect(html).toContain(`nonce="${header}"`)
+        return header
+      }),
+    )
+    expect(nonces[0]).not.toBe(nonces[1])
   })
 })
 
