@@ -49,6 +49,7 @@ describe('npm run db:migrate', () => {
       expect(second.code).toBe(0)
       expect(second.stdout.trim()).toBe(`No pending migrations: embedded PostgreSQL in ${dataDir.dir} is up to date.`)
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 90_000)
@@ -78,6 +79,7 @@ describe('npm run db:migrate', () => {
       expect(fs.existsSync(embeddedSocketPath(dataDir.dir))).toBe(false)
       expect(readLockHolder(dataDir.dir)).toBeUndefined()
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 90_000)
@@ -100,7 +102,7 @@ describe('npm run db:migrate', () => {
       await server.waitForLine((line) => line === 'ready', 60_000)
       expect(readLockHolder(dataDir.dir)).toBe(server.pid)
     } finally {
-      await killChildren()
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 90_000)
@@ -138,6 +140,7 @@ describe('npm run db:migrate', () => {
       expect(lines[0]).toMatch(new RegExp(`^Invalid configuration: ${name} `))
       expect(fs.existsSync(missing)).toBe(false)
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   })

@@ -114,6 +114,7 @@ describe('SIGKILL during writes', () => {
         release()
       }
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 120_000)
@@ -132,6 +133,7 @@ describe('SIGKILL during writes', () => {
       )
       await query({ connectionString: database.url }, `create extension if not exists amcheck; ${AMCHECK}`)
     } finally {
+      await killChildren()
       await database.drop()
     }
   }, 60_000)

@@ -62,6 +62,7 @@ describe('the data folder lock', () => {
       expect(readLockHolder(dataDir.dir)).toBe(holder.pid)
       expect(await answers(dataDir.dir)).toBe(true)
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 90_000)
@@ -79,6 +80,7 @@ describe('the data folder lock', () => {
       expect(fs.readFileSync(lockPath(dataDir.dir), 'utf8').split('\n')[0]).toBe(String(holder.pid))
       expect(await answers(dataDir.dir)).toBe(true)
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 60_000)
@@ -100,6 +102,7 @@ describe('the data folder lock', () => {
       expect(second.code).toBe(1)
       expect(second.stderr).toContain(`is already open in process ${holder.pid}`)
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 60_000)
@@ -139,6 +142,7 @@ describe('the data folder lock', () => {
       expect(fs.existsSync(socket)).toBe(false)
       expect(fs.existsSync(lockPath(dataDir.dir))).toBe(false)
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 120_000)

@@ -60,6 +60,7 @@ describe('the server process', () => {
       expect(result.stdout).toBe('')
       expect(fs.readdirSync(dataDir.dir)).toEqual([])
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 30_000)
@@ -87,6 +88,7 @@ describe('the server process', () => {
       expect(await second.exited).toEqual({ code: 0, signal: null })
       expect(second.stderr()).toBe('')
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 90_000)
@@ -153,6 +155,7 @@ describe('the server process', () => {
         await embedded.close()
       }
     } finally {
+      await killChildren() // before removing the folder they hold
       dataDir.remove()
     }
   }, 90_000)
