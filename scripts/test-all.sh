@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 SERVER_URL="${TEST_SERVER_URL:-postgres://postgres@127.0.0.1:5432/test}"
-REPORTS=test-results/reports
+REPORTS=.test-reports  # not under test-results/, which Playwright empties when it starts
 rm -rf "$REPORTS" && mkdir -p "$REPORTS"
 status=0
 step() { echo; echo "== $1"; }

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-const dir = process.argv[2] ?? 'test-results/reports'
+const dir = process.argv[2] ?? '.test-reports'
 let passed = 0
 let failed = 0
 let skipped = 0
