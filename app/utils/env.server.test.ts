@@ -42,8 +42,9 @@ describe('parseEnv', () => {
     expect(env.APP_URL).toBe('http://localhost:3000')
   })
 
-  test.fails('an empty PORT means the default port (today it parses as port 0)', () => {
+  test('an empty PORT, TRUST_PROXY or RATE_LIMIT_FACTOR means its default', () => {
     expect(parseEnv({ PORT: '' }).PORT).toBe(3000)
+    expect(parseEnv({ PORT: ' ', TRUST_PROXY: '', RATE_LIMIT_FACTOR: '' })).toMatchObject({ PORT: 3000, TRUST_PROXY: 0, RATE_LIMIT_FACTOR: 1 })
   })
 
   test('APP_URL follows PORT when unset, and never ends with a slash', () => {

@@ -11,10 +11,14 @@ const optional = z
   .transform((value) => (value === '' ? undefined : value))
   .optional()
 
+/** A number setting: blank counts as unset (so its default applies), anything else must parse. */
+const numberSetting = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema)
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PORT: numberSetting(z.coerce.number().int().min(0).max(65535).default(3000)),
     APP_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
     DATABASE_URL: optional.pipe(
       z
@@ -38,8 +42,8 @@ const EnvSchema = z
     PUSH_ALLOWED_HOSTS: optional,
     SENTRY_DSN: optional.pipe(z.url().optional()),
     SUPPORT_EMAIL: z.email().default('support@localhost'),
-    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-    RATE_LIMIT_FACTOR: z.coerce.number().positive().default(1),
+    TRUST_PROXY: numberSetting(z.coerce.number().int().min(0).max(10).default(0)),
+    RATE_LIMIT_FACTOR: numberSetting(z.coerce.number().positive().default(1)),
     METRICS_TOKEN: optional,
     PAYMENT_INSTRUCTIONS: optional,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
