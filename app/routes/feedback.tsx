@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { Logo } from '#app/components/logo.tsx'
 import { submitSupportMessage } from '#app/utils/support.server.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 const RATINGS = [
   { value: '1', label: '1 – Poor' },
@@ -103,14 +104,7 @@ export default function Feedback() {
 
 function FeedbackForm() {
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'feedback-form',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(FeedbackSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: FeedbackSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(FeedbackSchema, { id: 'feedback-form', lastResult: actionData?.result })
   return (
     <Form method="POST" className="form" {...getFormProps(form)}>
       <HoneypotField />

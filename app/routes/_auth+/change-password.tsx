@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { SubmitButton } from '#app/components/forms.tsx'
@@ -18,6 +18,7 @@ import {
 } from './__auth-form.tsx'
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -81,14 +82,7 @@ export default function ChangePassword() {
 function ChangePasswordForm({ token, premade }: { token: string; premade: boolean }) {
   const actionData = useActionData<typeof action>()
   const { shown, setShown } = useShowPassword(actionData?.result)
-  const [form, fields] = useForm({
-    id: 'change-password-form',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ChangePasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(ChangePasswordSchema, { id: 'change-password-form', lastResult: actionData?.result })
   return (
     <>
       <h1>{premade ? 'Choose your password' : 'Choose a new password'}</h1>

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, type MetaFunction } from '@remix-run/react'
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
@@ -12,6 +12,7 @@ import { clientAddress } from '#app/utils/session.server.ts'
 import { FormErrors } from './__auth-form.tsx'
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -35,14 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'forgot-password-form',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ForgotPasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(ForgotPasswordSchema, { id: 'forgot-password-form', lastResult: actionData?.result })
   return (
     <>
       <h1>Forgot password?</h1>

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
@@ -13,6 +13,7 @@ import { clientAddress, safeRedirectPath, signIn } from '#app/utils/session.serv
 import { FormErrors, HIDDEN_FIELDS, PasswordField, ShowPasswordToggle, useShowPassword } from './__auth-form.tsx'
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 export const handle: AuthHandle = { backTo: '/' }
 
@@ -56,14 +57,7 @@ export default function Login() {
   const { providers, redirectTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { shown, setShown } = useShowPassword(actionData?.result)
-  const [form, fields] = useForm({
-    id: 'login-form',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(LoginSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(LoginSchema, { id: 'login-form', lastResult: actionData?.result })
   const unconfirmedEmail = actionData?.unconfirmedEmail
   return (
     <>

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
@@ -14,6 +14,7 @@ import { clientAddress } from '#app/utils/session.server.ts'
 import { FormErrors, HIDDEN_FIELDS, NEW_PASSWORD_HINT, PasswordField, ShowPasswordToggle, useShowPassword } from './__auth-form.tsx'
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -55,14 +56,7 @@ export default function SignUp() {
   const { providers } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { shown, setShown } = useShowPassword(actionData?.result)
-  const [form, fields] = useForm({
-    id: 'sign-up-form',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(SignupSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(SignupSchema, { id: 'sign-up-form', lastResult: actionData?.result })
   return (
     <>
       <h1>Create your account</h1>

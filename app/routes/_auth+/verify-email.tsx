@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
@@ -12,6 +12,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { FormErrors } from './__auth-form.tsx'
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 export const handle: AuthHandle = { backTo: '/sign-up' }
 
@@ -42,14 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function VerifyEmail() {
   const { email } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'resend-form',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ResendSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResendSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(ResendSchema, { id: 'resend-form', lastResult: actionData?.result })
   return (
     <>
       <h1>Confirm your e-mail</h1>

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
@@ -9,6 +9,7 @@ import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { company } from '#app/utils/company.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { submitSupportMessage } from '#app/utils/support.server.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 const ContactSchema = z.object({
   name: z.string({ error: 'Enter your name' }).trim().min(1, 'Enter your name').max(100, 'Use 100 characters or fewer'),
@@ -82,14 +83,7 @@ export default function Contacts() {
 
 function ContactForm() {
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useForm({
-    id: 'contact-form',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ContactSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(ContactSchema, { id: 'contact-form', lastResult: actionData?.result })
   return (
     <Form method="POST" className="form" {...getFormProps(form)}>
       <HoneypotField />
