@@ -1,6 +1,7 @@
 import * as coreSchema from './0001-core-schema.ts'
 import * as seedTariffsAndTemplates from './0002-seed-tariffs-and-templates.ts'
 import * as oauthStates from './0003-oauth-states.ts'
+import * as plansNoticesStamps from './0004-plans-notices-stamps.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -10,4 +11,5 @@ export const migrations = [
   { name: '0001-core-schema', ...coreSchema },
   { name: '0002-seed-tariffs-and-templates', ...seedTariffsAndTemplates },
   { name: '0003-oauth-states', ...oauthStates },
+  { name: '0004-plans-notices-stamps', ...plansNoticesStamps },
 ]

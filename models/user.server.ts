@@ -77,6 +77,8 @@ export type PublicUser = {
   role: Role
   emailConfirmed: boolean
   hasLogo: boolean
+  /** The profile photo's address (versioned, so a new upload is never hidden by a cache), or null for the default. */
+  logoUrl: string | null
   isPremade: boolean
 }
 
@@ -93,6 +95,7 @@ export async function getPublicUser(userId: string): Promise<PublicUser | null> 
     role: row.role,
     emailConfirmed: row.emailConfirmedAt !== null,
     hasLogo: row.logoUpdatedAt !== null,
+    logoUrl: row.logoUpdatedAt ? `/images/users/${row.id}/logo?v=${row.logoUpdatedAt.getTime()}` : null,
     isPremade: row.isPremade,
   }
 }

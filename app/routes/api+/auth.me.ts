@@ -1,16 +1,12 @@
 import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
 import { requireApiUserId } from '#app/utils/session.server.ts'
 import { countOwnerCards } from '#models/card.server.ts'
-import { getPublicUser, getUserLogoUpdatedAt } from '#models/user.server.ts'
+import { getPublicUser } from '#models/user.server.ts'
 
 /** The signed-in user (DECISIONS.md, "JSON answers"); 401 for a guest. */
 export const loader = apiLoader(async ({ request }) => {
   const userId = await requireApiUserId(request)
-  const [user, totalCards, logoUpdatedAt] = await Promise.all([
-    getPublicUser(userId),
-    countOwnerCards(userId),
-    getUserLogoUpdatedAt(userId),
-  ])
+  const [user, totalCards] = await Promise.all([getPublicUser(userId), countOwnerCards(userId)])
   if (!user) return apiError(401, 'Please sign in')
   return apiSuccess('Signed in', {
     user: {
@@ -19,8 +15,7 @@ export const loader = apiLoader(async ({ request }) => {
       role: user.role,
       total_cards: totalCards,
       email_confirmed: user.emailConfirmed,
-      // The version changes with the logo, so browsers may cache each address for good.
-      user_logo: logoUpdatedAt ? `/images/users/${user.id}/logo?v=${logoUpdatedAt.getTime()}` : null,
+      user_logo: user.logoUrl,
     },
   })
 })

@@ -1,0 +1,34 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Outlet, useLoaderData, useLocation, useMatches } from '@remix-run/react'
+import { useEffect } from 'react'
+import { AccountHeader } from '#app/components/account-header.tsx'
+import { isAccountHandle, type AccountHandle } from '#app/utils/account-handle.ts'
+import { loadAccountHeader } from '#app/utils/account-header.server.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+
+/** Every /account page: signed-in only, with the account header (logo, plan box, bell, feedback, profile menu). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  return loadAccountHeader(userId)
+}
+
+export default function AccountLayout() {
+  const header = useLoaderData<typeof loader>()
+  const matches = useMatches()
+  const { pathname } = useLocation()
+  const handle = [...matches].reverse().map((match) => match.handle).find(isAccountHandle) as AccountHandle | undefined
+
+  // The specification: the page scrolls to the top on every path change (not on a search or hash change).
+  useEffect(() => {
+    window.scrollTo(0, 0)
+  }, [pathname])
+
+  return (
+    <div className="account-shell">
+      <AccountHeader header={header} handle={handle ?? { back: 'previous' }} pathname={pathname} />
+      <main id="content" className="container account-main">
+        <Outlet />
+      </main>
+    </div>
+  )
+}
