@@ -7,7 +7,10 @@ import { e2eMailPorts } from './tests/support/smtp-peer.ts'
 // End-to-end tests drive Debian's Chromium (Playwright cannot download its own browsers here) against the built
 // app on a fresh embedded database. Every flow runs twice: with JavaScript, and with JavaScript turned off.
 const PORT = Number(process.env.E2E_PORT ?? 4173)
-const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `stampwise-e2e-${process.pid}`)
+// Set once by the runner and inherited by its workers, which reach the same database through its socket
+// (tests/support/e2e-database.ts) to arrange states no page can (a trial's end date, say).
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `stampwise-e2e-${process.pid}`)
+const DATA_DIR = process.env.E2E_DATA_DIR
 export const E2E_BASE_URL = `http://localhost:${PORT}`
 // The app sends its mail over SMTP to a peer the tests read (tests/support/smtp-peer-server.ts).
 const MAIL_PORTS = e2eMailPorts()

@@ -8,8 +8,9 @@ import {
 } from 'sequelize'
 import { getSequelize } from '#app/utils/db.server.ts'
 
-export type SubscriptionStatus = 'trial' | 'active' | 'ended' | 'cancelled' | 'waiting_payment'
-export const TRIAL_DAYS = 14
+import { TRIAL_DAYS, type StoredSubscription, type SubscriptionStatus } from '#app/utils/plan-status.ts'
+
+export { TRIAL_DAYS, type SubscriptionStatus }
 
 export class Subscription extends Model<InferAttributes<Subscription>, InferCreationAttributes<Subscription>> {
   declare id: CreationOptional<string>
@@ -21,6 +22,8 @@ export class Subscription extends Model<InferAttributes<Subscription>, InferCrea
   declare periodStartsAt: CreationOptional<Date | null>
   declare periodEndsAt: CreationOptional<Date | null>
   declare additionalQuota: CreationOptional<number>
+  declare accessEndsAt: CreationOptional<Date | null>
+  declare cancelledAt: CreationOptional<Date | null>
   declare createdAt: CreationOptional<Date>
   declare updatedAt: CreationOptional<Date>
 }
@@ -36,6 +39,8 @@ Subscription.init(
     periodStartsAt: { type: DataTypes.DATE, allowNull: true },
     periodEndsAt: { type: DataTypes.DATE, allowNull: true },
     additionalQuota: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    accessEndsAt: { type: DataTypes.DATE, allowNull: true },
+    cancelledAt: { type: DataTypes.DATE, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -48,8 +53,84 @@ export async function startTrial(userId: string, transaction: Transaction, cause
     { userId, trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 24 * 60 * 60 * 1000) },
     { transaction },
   )
+  await recordStatusChange({ subscriptionId: subscription.id, from: null, to: 'trial', cause }, transaction)
+}
+
+type SubscriptionRow = {
+  id: string
+  status: SubscriptionStatus
+  trial_ends_at: Date
+  period_starts_at: Date | null
+  period_ends_at: Date | null
+  access_ends_at: Date | null
+  period_months: number | null
+  additional_quota: number
+  tier: number | null
+  name: string | null
+  card_limit: number | null
+  monthly_push_limit: number | null
+}
+
+export type OwnerSubscription = StoredSubscription & { id: string }
+
+const SUBSCRIPTION_WITH_TARIFF = /* sql */ `
+  select s.id, s.status, s.trial_ends_at, s.period_starts_at, s.period_ends_at, s.access_ends_at, s.period_months,
+         s.additional_quota, t.tier, t.name, t.card_limit, t.monthly_push_limit
+  from subscriptions s left join tariffs t on t.id = s.tariff_id`
+
+function toOwnerSubscription(row: SubscriptionRow): OwnerSubscription {
+  return {
+    id: row.id,
+    status: row.status,
+    trialEndsAt: new Date(row.trial_ends_at),
+    periodStartsAt: row.period_starts_at && new Date(row.period_starts_at),
+    periodEndsAt: row.period_ends_at && new Date(row.period_ends_at),
+    accessEndsAt: row.access_ends_at && new Date(row.access_ends_at),
+    periodMonths: row.period_months,
+    additionalQuota: row.additional_quota,
+    tariff:
+      row.tier === null
+        ? null
+        : { tier: row.tier, name: row.name!, cardLimit: row.card_limit!, monthlyPushLimit: row.monthly_push_limit! },
+  }
+}
+
+/** The owner's subscription with its plan, as stored (one query); `planState` tells what it means today. */
+export async function getOwnerSubscription(
+  userId: string,
+  { transaction, lock = false }: { transaction?: Transaction; lock?: boolean } = {},
+): Promise<OwnerSubscription | null> {
+  const [rows] = (await getSequelize().query(
+    `${SUBSCRIPTION_WITH_TARIFF} where s.user_id = :userId${lock ? ' for update of s' : ''}`,
+    { replacements: { userId }, transaction },
+  )) as [SubscriptionRow[], unknown]
+  return rows[0] ? toOwnerSubscription(rows[0]) : null
+}
+
+/** Subscriptions whose stored status time has overtaken, for the scheduled job (ids only; each is then locked). */
+export async function listSubscriptionsWithDueTransitions(now: Date, limit = 500): Promise<{ id: string; userId: string }[]> {
+  const [rows] = (await getSequelize().query(
+    `select id, user_id from subscriptions
+     where (status = 'trial' and trial_ends_at <= :now)
+        or (status = 'waiting_payment' and access_ends_at <= :now)
+        or (status in ('active', 'cancelled') and period_ends_at <= :now)
+     order by updated_at limit :limit`,
+    { replacements: { now, limit } },
+  )) as [{ id: string; user_id: string }[], unknown]
+  return rows.map((row) => ({ id: row.id, userId: row.user_id }))
+}
+
+/** Records a status change with its time and cause (DECISIONS.md: every transition is recorded). */
+export async function recordStatusChange(
+  input: { subscriptionId: string; from: SubscriptionStatus | null; to: SubscriptionStatus; cause: string; actorId?: string | null; at?: Date },
+  transaction: Transaction,
+) {
   await getSequelize().query(
-    `insert into subscription_status_changes (subscription_id, from_status, to_status, cause) values (:id, null, 'trial', :cause)`,
-    { replacements: { id: subscription.id, cause }, transaction },
+    `insert into subscription_status_changes (subscription_id, from_status, to_status, cause, actor_id, changed_at)
+     values (:subscriptionId, :from, :to, :cause, :actorId, :at)`,
+    {
+      replacements: { ...input, actorId: input.actorId ?? null, at: input.at ?? new Date() },
+      transaction,
+    },
   )
 }

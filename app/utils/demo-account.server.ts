@@ -1,10 +1,10 @@
 import { QueryTypes } from 'sequelize'
 import { getSequelize } from './db.server.ts'
 import { hashPassword } from './password.server.ts'
+import { TRIAL_DAYS } from './plan-status.ts'
 
 export const DEMO_EMAIL = 'demo@stampwise.test'
 export const DEMO_PASSWORD = 'Stampwise1!'
-const TRIAL_DAYS = 14
 
 /**
  * Outside production, an empty database gets one confirmed owner on a trial with one card, so a newcomer can

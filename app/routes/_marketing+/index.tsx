@@ -1,13 +1,12 @@
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { getEnv } from '#app/utils/env.server.ts'
-import { TRIAL_DAYS } from '#models/subscription.server.ts'
+import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { HelpCenter } from './__help-center.tsx'
 import { PricingSection, type TrialTerms } from './__pricing-section.tsx'
 import { StampCardIllustration } from './__stamp-card-illustration.tsx'
 
 // DECISIONS.md, "Plans, trial and limits". The paid plans' limits come from the tariffs table; the trial has no row.
-const TRIAL_LIMITS = { cardLimit: 3, monthlyPushLimit: 10 }
 
 const STEPS = [
   {
