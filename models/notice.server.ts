@@ -1,6 +1,7 @@
 import {
   DataTypes,
   Model,
+  QueryTypes,
   type CreationOptional,
   type InferAttributes,
   type InferCreationAttributes,
@@ -56,4 +57,85 @@ export async function raiseNotice(
     { replacements: { ...input, link: input.link ?? null }, transaction },
   )) as [unknown[], unknown]
   return rows.length > 0
+}
+
+/** A notice as the bell and the notifications page show it: no dedupe key, the time as an ISO string. */
+export type NoticeView = {
+  id: string
+  kind: NoticeKind
+  message: string
+  link: string | null
+  createdAt: string
+  read: boolean
+}
+export type NoticeSummary = { unreadCount: number; latest: NoticeView[] }
+
+export const NOTICES_PER_PAGE = 20
+const SUMMARY_SIZE = 5
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+type NoticeRow = { id: string; kind: NoticeKind; message: string; link: string | null; created_at: Date; read: boolean }
+const NOTICE_COLUMNS = 'n.id, n.kind, n.message, n.link, n.created_at, n.read_at is not null as read'
+
+function toView(row: NoticeRow): NoticeView {
+  const { id, kind, message, link, read } = row
+  return { id, kind, message, link, read, createdAt: new Date(row.created_at).toISOString() }
+}
+
+function selectRows<Row extends object>(query: string, replacements: Record<string, unknown>) {
+  return getSequelize().query<Row>(query, { replacements, type: QueryTypes.SELECT })
+}
+
+/**
+ * The bell on every /account page: the five newest notices and the unread count, in one query on the two indexes
+ * (user_id, created_at desc) and (user_id) where read_at is null. No notice at all means no row, and 0 unread.
+ */
+export async function getNoticeSummary(userId: string): Promise<NoticeSummary> {
+  const rows = await selectRows<NoticeRow & { unread_count: number }>(
+    `select ${NOTICE_COLUMNS},
+       (select count(*)::int from notices u where u.user_id = :userId and u.read_at is null) as unread_count
+     from notices n where n.user_id = :userId
+     order by n.created_at desc, n.id desc limit ${SUMMARY_SIZE}`,
+    { userId },
+  )
+  return { unreadCount: rows[0]?.unread_count ?? 0, latest: rows.map(toView) }
+}
+
+/** One page of the owner's notices, newest first; a page past the end shows the last one. */
+export async function listNotices(userId: string, { page = 1 }: { page?: number } = {}) {
+  const [counts] = await selectRows<{ total: number; unread: number }>(
+    `select count(*)::int as total, (count(*) filter (where read_at is null))::int as unread
+     from notices where user_id = :userId`,
+    { userId },
+  )
+  const total = counts?.total ?? 0
+  const pageCount = Math.max(1, Math.ceil(total / NOTICES_PER_PAGE))
+  const current = Math.min(Math.max(1, Math.floor(Number.isFinite(page) ? page : 1)), pageCount)
+  const rows = total
+    ? await selectRows<NoticeRow>(
+        `select ${NOTICE_COLUMNS} from notices n where n.user_id = :userId
+         order by n.created_at desc, n.id desc limit ${NOTICES_PER_PAGE} offset :offset`,
+        { userId, offset: (current - 1) * NOTICES_PER_PAGE },
+      )
+    : []
+  return { notices: rows.map(toView), page: current, pageCount, total, unreadCount: counts?.unread ?? 0 }
+}
+
+/** Marks one of the owner's notices read; false when the owner has no such notice (another owner's id included). */
+export async function markNoticeRead(userId: string, noticeId: string): Promise<boolean> {
+  if (!UUID.test(noticeId)) return false
+  const rows = await selectRows<{ id: string }>(
+    `update notices set read_at = coalesce(read_at, now()) where id = :noticeId and user_id = :userId returning id`,
+    { userId, noticeId },
+  )
+  return rows.length > 0
+}
+
+/** Marks every unread notice of the owner read; answers how many changed. */
+export async function markAllNoticesRead(userId: string): Promise<number> {
+  const rows = await selectRows<{ id: string }>(
+    `update notices set read_at = now() where user_id = :userId and read_at is null returning id`,
+    { userId },
+  )
+  return rows.length
 }
