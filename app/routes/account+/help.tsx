@@ -1,0 +1,43 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { listTariffs } from '#models/tariff.server.ts'
+import { helpTopics } from './__help-questions.tsx'
+
+export const handle: AccountHandle = { title: 'FAQ', back: 'previous' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserId(request)
+  return { tariffs: await listTariffs(), trial: { days: TRIAL_DAYS, ...TRIAL_LIMITS } }
+}
+
+/** The owners' FAQ: <details> answers, so they open without JavaScript. */
+export default function Help() {
+  const terms = useLoaderData<typeof loader>()
+  return (
+    <div className="account-page">
+      <h1>FAQ</h1>
+      <p className="lead">
+        Short answers to what owners ask most. Still stuck? Write to us through the{' '}
+        <Link to="/account/contact-us">Feedback form</Link>.
+      </p>
+      <div className="faq faq--account">
+        {helpTopics(terms).map((group) => (
+          <section key={group.topic} className="faq__group" aria-label={group.topic}>
+            <h2>{group.topic}</h2>
+            {group.items.map((item) => (
+              <details key={item.question} className="faq__item">
+                <summary>{item.question}</summary>
+                <div className="faq__answer">{item.answer}</div>
+              </details>
+            ))}
+          </section>
+        ))}
+      </div>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'FAQ — Stampwise' }]
