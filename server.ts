@@ -14,6 +14,7 @@ import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
 import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/logger.server.ts'
+import { startJobs } from '#app/utils/jobs.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
 
@@ -180,6 +181,7 @@ async function main() {
   }
 
   const stopMailWorker = startMailWorker()
+  const jobs = await startJobs(env)
   const { build: loaded, vite } = await loadBuild(dev)
   const build = Sentry ? Sentry.instrumentBuild(loaded, { instrumentTracing: true }) : loaded
   const app = createApp({ build, env, vite })
@@ -211,6 +213,7 @@ async function main() {
       server.closeIdleConnections()
     })
     stopMailWorker()
+    await jobs.stop()
     await vite?.close()
     await database.close()
     await Sentry?.close(2_000)

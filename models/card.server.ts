@@ -71,3 +71,12 @@ export async function listOwnerCardSummaries(userId: string): Promise<CardSummar
 export async function countOwnerCards(userId: string): Promise<number> {
   return Card.count({ where: { userId } })
 }
+
+/** Cards that count toward the plan's card limit: every card not archived (drafts included). */
+export async function countActiveOwnerCards(userId: string): Promise<number> {
+  const [rows] = (await getSequelize().query(
+    `select count(*)::int as count from cards where user_id = :userId and status <> 'archived'`,
+    { replacements: { userId } },
+  )) as [{ count: number }[], unknown]
+  return rows[0]!.count
+}

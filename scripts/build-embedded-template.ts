@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import PgBoss from 'pg-boss'
 import { Sequelize } from 'sequelize'
 import { databaseConnectionOptions } from '#app/utils/db.server.ts'
 import { EMBEDDED_TEMPLATE_PATH, startEmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
@@ -18,6 +19,8 @@ try {
   const sequelize = new Sequelize(databaseConnectionOptions(parseEnv({ DATA_DIR: dir })))
   try {
     await migrateUp(sequelize)
+    // pg-boss's own schema, so the first start of a new data folder does not spend its seconds creating it.
+    await sequelize.query(PgBoss.getConstructionPlans())
   } finally {
     await sequelize.close()
   }

@@ -1,0 +1,120 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Transaction,
+} from 'sequelize'
+import { getSequelize } from '#app/utils/db.server.ts'
+
+export type InvoiceReason = 'new' | 'renewal' | 'change'
+export type InvoiceStatus = 'open' | 'paid' | 'void'
+
+/** A bill for one plan period (DECISIONS.md: the manual provider's invoice, marked paid by an admin). */
+export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttributes<Invoice>> {
+  declare id: CreationOptional<string>
+  declare number: string
+  declare subscriptionId: string
+  declare tariffId: number
+  declare periodMonths: 1 | 12
+  declare amountCents: number
+  declare reason: InvoiceReason
+  declare status: CreationOptional<InvoiceStatus>
+  declare provider: CreationOptional<string>
+  declare paidAt: CreationOptional<Date | null>
+  declare paidBy: CreationOptional<string | null>
+  declare createdAt: CreationOptional<Date>
+  declare updatedAt: CreationOptional<Date>
+}
+
+Invoice.init(
+  {
+    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+    number: { type: DataTypes.TEXT, allowNull: false },
+    subscriptionId: { type: DataTypes.UUID, allowNull: false },
+    tariffId: { type: DataTypes.INTEGER, allowNull: false },
+    periodMonths: { type: DataTypes.INTEGER, allowNull: false },
+    amountCents: { type: DataTypes.INTEGER, allowNull: false },
+    reason: { type: DataTypes.TEXT, allowNull: false },
+    status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'open' },
+    provider: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'manual' },
+    paidAt: { type: DataTypes.DATE, allowNull: true },
+    paidBy: { type: DataTypes.UUID, allowNull: true },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize: getSequelize(), tableName: 'invoices', underscored: true },
+)
+
+export type InvoiceView = {
+  id: string
+  number: string
+  status: InvoiceStatus
+  reason: InvoiceReason
+  amountCents: number
+  periodMonths: 1 | 12
+  tariffName: string
+  tariffTier: number
+  createdAt: Date
+  paidAt: Date | null
+}
+
+const INVOICE_VIEW = /* sql */ `
+  select i.id, i.number, i.status, i.reason, i.amount_cents, i.period_months, i.created_at, i.paid_at,
+         t.name as tariff_name, t.tier as tariff_tier
+  from invoices i join tariffs t on t.id = i.tariff_id`
+
+type InvoiceRow = {
+  id: string
+  number: string
+  status: InvoiceStatus
+  reason: InvoiceReason
+  amount_cents: number
+  period_months: 1 | 12
+  created_at: Date
+  paid_at: Date | null
+  tariff_name: string
+  tariff_tier: number
+}
+
+const toView = (row: InvoiceRow): InvoiceView => ({
+  id: row.id,
+  number: row.number,
+  status: row.status,
+  reason: row.reason,
+  amountCents: row.amount_cents,
+  periodMonths: row.period_months,
+  tariffName: row.tariff_name,
+  tariffTier: row.tariff_tier,
+  createdAt: new Date(row.created_at),
+  paidAt: row.paid_at && new Date(row.paid_at),
+})
+
+/** The owner's open invoice, if any (there is at most one per subscription). */
+export async function getOpenInvoiceForUser(userId: string, transaction?: Transaction): Promise<InvoiceView | null> {
+  const [rows] = (await getSequelize().query(
+    `${INVOICE_VIEW} join subscriptions s on s.id = i.subscription_id where s.user_id = :userId and i.status = 'open'`,
+    { replacements: { userId }, transaction },
+  )) as [InvoiceRow[], unknown]
+  return rows[0] ? toView(rows[0]) : null
+}
+
+/** The owner's invoices, newest first. */
+export async function listInvoicesForUser(userId: string, limit = 24): Promise<InvoiceView[]> {
+  const [rows] = (await getSequelize().query(
+    `${INVOICE_VIEW} join subscriptions s on s.id = i.subscription_id where s.user_id = :userId
+     order by i.created_at desc limit :limit`,
+    { replacements: { userId, limit } },
+  )) as [InvoiceRow[], unknown]
+  return rows.map(toView)
+}
+
+/** A new invoice number: readable, unique and sequential (SW-2026-000042). */
+export async function nextInvoiceNumber(now: Date, transaction: Transaction): Promise<string> {
+  const [rows] = (await getSequelize().query(`select nextval('invoice_number_seq')::int as n`, { transaction })) as [
+    { n: number }[],
+    unknown,
+  ]
+  return `SW-${now.getUTCFullYear()}-${String(rows[0]!.n).padStart(6, '0')}`
+}
