@@ -68,7 +68,9 @@ export type NoticeView = {
   createdAt: string
   read: boolean
 }
+/** `unreadCount` is exact up to UNREAD_COUNT_CAP (the bell shows "99+" past 99), so its cost has a ceiling. */
 export type NoticeSummary = { unreadCount: number; latest: NoticeView[] }
+export const UNREAD_COUNT_CAP = 100
 
 export const NOTICES_PER_PAGE = 20
 const SUMMARY_SIZE = 5
@@ -87,13 +89,14 @@ function selectRows<Row extends object>(query: string, replacements: Record<stri
 }
 
 /**
- * The bell on every /account page: the five newest notices and the unread count, in one query on the two indexes
- * (user_id, created_at desc) and (user_id) where read_at is null. No notice at all means no row, and 0 unread.
+ * The bell on every /account page: the five newest notices and the unread count (capped), in one query on the two
+ * indexes (user_id, created_at desc) and (user_id) where read_at is null. No notice at all means no row, 0 unread.
  */
 export async function getNoticeSummary(userId: string): Promise<NoticeSummary> {
   const rows = await selectRows<NoticeRow & { unread_count: number }>(
     `select ${NOTICE_COLUMNS},
-       (select count(*)::int from notices u where u.user_id = :userId and u.read_at is null) as unread_count
+       (select count(*)::int from (select 1 from notices u where u.user_id = :userId and u.read_at is null
+          limit ${UNREAD_COUNT_CAP}) unread) as unread_count
      from notices n where n.user_id = :userId
      order by n.created_at desc, n.id desc limit ${SUMMARY_SIZE}`,
     { userId },

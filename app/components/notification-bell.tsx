@@ -11,16 +11,15 @@ export const NOTIFICATIONS_PATH = '/account/notifications'
 export function NotificationBell({ summary }: { summary: NoticeSummary }) {
   const { pathname, search } = useLocation()
   const { unreadCount, latest } = summary
+  const shownCount = unreadCount > 99 ? '99+' : String(unreadCount)
   return (
     <details className="notification-bell">
       <summary className="notification-bell__toggle">
         <BellIcon />
-        <span className="visually-hidden">
-          Notifications{unreadCount ? `, ${unreadCount} unread` : ''}
-        </span>
+        <span className="visually-hidden">{unreadCount ? `Notifications, ${shownCount} unread` : 'Notifications'}</span>
         {unreadCount ? (
           <span className="notification-bell__badge" aria-hidden="true">
-            {unreadCount > 99 ? '99+' : unreadCount}
+            {shownCount}
           </span>
         ) : null}
       </summary>

@@ -9,6 +9,7 @@ import {
   markNoticeRead,
   NOTICES_PER_PAGE,
   raiseNotice,
+  UNREAD_COUNT_CAP,
 } from '#models/notice.server.ts'
 
 /** The owner's notices (the header's bell): the model's queries, then the /account/notifications page over HTTP. */
@@ -58,6 +59,17 @@ describe('notice queries', () => {
     const after = await getNoticeSummary(owner.id)
     expect(after.unreadCount).toBe(6)
     expect(after.latest[0]).toMatchObject({ message: 'Notice n7', read: true })
+  })
+
+  test('the summary’s unread count stops at UNREAD_COUNT_CAP; the list counts them all', async () => {
+    const owner = await createOwner()
+    await sql(
+      `insert into notices (user_id, kind, message, dedupe_key) select :userId, 'push_finished', 'Sent', 'k' || g
+       from generate_series(1, :count) g`,
+      { userId: owner.id, count: UNREAD_COUNT_CAP + 5 },
+    )
+    expect((await getNoticeSummary(owner.id)).unreadCount).toBe(UNREAD_COUNT_CAP)
+    expect((await listNotices(owner.id)).unreadCount).toBe(UNREAD_COUNT_CAP + 5)
   })
 
   test('the list pages 20 at a time, newest first, and clamps the page', async () => {
