@@ -65,11 +65,13 @@ test('the Feedback form checks the message, then sends it to support with a toas
   await page.getByLabel('Subject (optional)').fill(subject)
   await page.getByRole('button', { name: 'Send message' }).click()
   await expect(page.getByText('Write your message')).toBeVisible()
+  await expect(page.getByLabel('Subject (optional)')).toHaveValue(subject)
 
   await page.getByLabel('Message').fill('I chose the Standard plan yesterday.')
   await page.getByRole('button', { name: 'Send message' }).click()
   await expect(page.getByRole('status').filter({ hasText: SENT })).toBeVisible()
   await expect(page).toHaveURL('/account/contact-us')
+  await expect(page.getByLabel('Message')).toHaveValue('')
   const mail = await supportMail(request, (item) => item.subject === `[Stampwise account] ${subject}`, subject)
   expect(mail.text).toContain(owner.email)
   expect(mail.text).toContain('I chose the Standard plan yesterday.')

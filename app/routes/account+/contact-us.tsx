@@ -1,7 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
 import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { AccountFeedbackSchema, CONTACT_US_PATH, FEEDBACK_SENT_MESSAGE } from '#app/utils/account-feedback.ts'
@@ -47,8 +47,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ContactUs() {
   const { email } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(AccountFeedbackSchema, { id: 'account-feedback', lastResult: actionData?.result })
+  // A new form after each navigation: once sent (and redirected back here), the fields start empty again.
+  const { key } = useLocation()
   return (
     <div className="account-page">
       <h1>Feedback form</h1>
@@ -56,19 +56,27 @@ export default function ContactUs() {
         A question, a problem or an idea? Write to us: real people read every message and reply to{' '}
         <strong className="account-email">{email}</strong> within one working day.
       </p>
-      <Form method="POST" className="form panel" {...getFormProps(form)}>
-        {actionData?.redirectTo ? <input type="hidden" name="redirectTo" value={actionData.redirectTo} /> : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <InputField meta={fields.subject} label="Subject (optional)" />
-        <TextareaField meta={fields.message} label="Message" rows={7} />
-        <div>
-          <SubmitButton pendingLabel="Sending…">Send message</SubmitButton>
-        </div>
-      </Form>
+      <FeedbackForm key={key} />
       <p>
         Many answers are already in the <Link to="/account/help">FAQ</Link>.
       </p>
     </div>
+  )
+}
+
+function FeedbackForm() {
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useSchemaForm(AccountFeedbackSchema, { id: 'account-feedback', lastResult: actionData?.result })
+  return (
+    <Form method="POST" className="form panel" {...getFormProps(form)}>
+      {actionData?.redirectTo ? <input type="hidden" name="redirectTo" value={actionData.redirectTo} /> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <InputField meta={fields.subject} label="Subject (optional)" />
+      <TextareaField meta={fields.message} label="Message" rows={7} />
+      <div>
+        <SubmitButton pendingLabel="Sending…">Send message</SubmitButton>
+      </div>
+    </Form>
   )
 }
 
