@@ -80,3 +80,49 @@ export async function countActiveOwnerCards(userId: string): Promise<number> {
   )) as [{ count: number }[], unknown]
   return rows[0]!.count
 }
+
+export type OwnerCardWithStats = {
+  id: string
+  slug: string
+  status: CardStatus
+  title: string
+  businessName: string
+  stampsRequired: number
+  backgroundColor: string
+  textColor: string
+  stampIcon: string
+  reward: string
+  holders: number
+  stampsSince: number
+}
+
+/**
+ * The account home's list: each card's design with its holders and the stamps given since a moment (net of
+ * undos). One query however many cards the owner has: both counts are indexed subqueries per card.
+ */
+export async function listOwnerCardsWithStats(userId: string, since: Date): Promise<OwnerCardWithStats[]> {
+  const [rows] = (await getSequelize().query(
+    `select c.id, c.slug, c.status, c.title, c.business_name, c.stamps_required, c.background_color, c.text_color,
+            c.stamp_icon, c.reward,
+            (select count(*)::int from passes p where p.card_id = c.id) as holders,
+            (select coalesce(sum(case e.kind when 'stamp' then e.count when 'undo' then -e.count else 0 end), 0)::int
+               from stamp_events e where e.card_id = c.id and e.created_at >= :since) as stamps_since
+     from cards c where c.user_id = :userId
+     order by c.status = 'archived', c.created_at`,
+    { replacements: { userId, since } },
+  )) as [Record<string, unknown>[], unknown]
+  return rows.map((row) => ({
+    id: row.id as string,
+    slug: row.slug as string,
+    status: row.status as CardStatus,
+    title: row.title as string,
+    businessName: row.business_name as string,
+    stampsRequired: row.stamps_required as number,
+    backgroundColor: row.background_color as string,
+    textColor: row.text_color as string,
+    stampIcon: row.stamp_icon as string,
+    reward: row.reward as string,
+    holders: row.holders as number,
+    stampsSince: row.stamps_since as number,
+  }))
+}

@@ -2,7 +2,10 @@ import { Form, Link, useNavigate } from '@remix-run/react'
 import { type MouseEvent } from 'react'
 import { parentPath, type AccountHandle } from '#app/utils/account-handle.ts'
 import { type AccountHeaderData } from '#app/utils/account-header.server.ts'
+import { FeedbackSender } from './feedback-sender.tsx'
 import { Logo } from './logo.tsx'
+import { NotificationBell } from './notification-bell.tsx'
+import { PlanBox } from './plan-box.tsx'
 
 /**
  * The account header of the specification: logo → /account, back button, page title, profile photo with the
@@ -24,6 +27,9 @@ export function AccountHeader({
           <Logo />
         </Link>
         <div className="account-header__tools">
+          <PlanBox title={header.plan.title} subtitle={header.plan.subtitle} />
+          <FeedbackSender />
+          <NotificationBell summary={header.notices} />
           <ProfileMenu header={header} />
         </div>
       </div>

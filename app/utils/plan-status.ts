@@ -3,6 +3,8 @@
  * and limits" and "Plan box"). Pure: the pages compute it on every read, and the scheduled job writes the same
  * transitions to the database, so nothing is stale after a restart and no page has to write on GET.
  */
+import { formatDate } from './plan-format.ts'
+
 export type SubscriptionStatus = 'trial' | 'active' | 'ended' | 'cancelled' | 'waiting_payment'
 
 export const TRIAL_DAYS = 14
@@ -118,7 +120,6 @@ export function planState(stored: StoredSubscription, now: Date): PlanState {
 
 export type PlanBox = { title: string; subtitle: string }
 
-const endDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 
 /** The plan box's two lines, with the exact texts of DECISIONS.md ("Plan box"). */
 export function planBox(state: PlanState, product = 'Stampwise'): PlanBox {
@@ -131,7 +132,7 @@ export function planBox(state: PlanState, product = 'Stampwise'): PlanBox {
     return { title, subtitle: state.periodMonths === 12 ? 'Renews yearly' : 'Renews monthly' }
   }
   if (state.status === 'cancelled' && state.periodEndsAt) {
-    return { title, subtitle: `Ends on ${endDate.format(state.periodEndsAt)}` }
+    return { title, subtitle: `Ends on ${formatDate(state.periodEndsAt)}` }
   }
   return { title, subtitle: `Access to ${product} is limited` }
 }

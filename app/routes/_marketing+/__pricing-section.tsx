@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react'
+import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
 import type { PublicTariff } from '#models/tariff.server.ts'
 
 export type TrialTerms = { days: number; cardLimit: number; monthlyPushLimit: number }
@@ -10,17 +11,7 @@ const PLAN_AUDIENCE: Record<number, string> = {
 }
 const RECOMMENDED_TIER = 2
 
-/** Cents as dollars for people: 1900 → "$19", 1950 → "$19.50". */
-export function formatDollars(cents: number) {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
-  }).format(cents / 100)
-}
-
-export const cardsText = (count: number) => `${count} active card${count === 1 ? '' : 's'}`
-export const pushesText = (count: number) => `${count} push message${count === 1 ? '' : 's'} a month`
+export { cardsText, formatDollars, pushesText }
 
 export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; trial: TrialTerms }) {
   return (

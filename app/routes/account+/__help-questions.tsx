@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react'
 import { type ReactNode } from 'react'
-import { cardsText, formatDollars, pushesText, type TrialTerms } from '#app/routes/_marketing+/__pricing-section.tsx'
+import { type TrialTerms } from '#app/routes/_marketing+/__pricing-section.tsx'
+import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
 import { type PublicTariff } from '#models/tariff.server.ts'
 
 export type HelpTopic = { topic: string; items: Array<{ question: string; answer: ReactNode }> }

@@ -1,55 +1,85 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { Logo } from '#app/components/logo.tsx'
+import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { CardPreview } from '#app/components/card-preview.tsx'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { CARD_LIMIT_MESSAGE } from '#app/utils/plan-gate.server.ts'
+import { monthStart } from '#app/utils/plan-status.ts'
+import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
-import { listOwnerCardSummaries } from '#models/card.server.ts'
-import { getPublicUser } from '#models/user.server.ts'
+import { listOwnerCardsWithStats } from '#models/card.server.ts'
 
-/** The account home in its smallest form: who is signed in and their cards. The account area issue replaces it. */
+export const handle: AccountHandle = { back: 'hidden' }
+
+/** The account home: the owner's cards with their holders and this month's stamps. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
-  const [user, cards] = await Promise.all([getPublicUser(userId), listOwnerCardSummaries(userId)])
-  if (!user) throw new Response('Account not found', { status: 404 })
-  return { email: user.email, cards }
+  const now = new Date()
+  const [cards, state] = await Promise.all([listOwnerCardsWithStats(userId, monthStart(now)), requireOwnerPlanState(userId, now)])
+  const active = cards.filter((card) => card.status !== 'archived').length
+  return {
+    cards,
+    newCard: active < state.cardLimit ? { allowed: true as const } : { allowed: false as const, message: CARD_LIMIT_MESSAGE(state.cardLimit) },
+  }
 }
 
-export default function Account() {
-  const { email, cards } = useLoaderData<typeof loader>()
+export default function AccountHome() {
+  const { cards, newCard } = useLoaderData<typeof loader>()
   return (
-    <main id="content" className="container simple-page">
-      <header className="simple-page__header">
-        <Link to="/account" aria-label="Stampwise account">
-          <Logo />
-        </Link>
-        <Form method="POST" action="/logout">
-          <button type="submit" className="button button--ghost">
-            Log Out
-          </button>
-        </Form>
-      </header>
-      <h1>Your cards</h1>
-      <p>
-        Signed in as <strong>{email}</strong>
-      </p>
+    <>
+      <div className="page-heading-row">
+        <h1>Your cards</h1>
+        {cards.length && newCard.allowed ? (
+          <Link to="/main" className="button">
+            Create a card
+          </Link>
+        ) : null}
+      </div>
+      {!newCard.allowed && cards.length ? (
+        <p className="notice-panel">
+          {newCard.message} <Link to="/account/tariffs">See the plans</Link>
+        </p>
+      ) : null}
       {cards.length ? (
-        <ul className="card-list">
+        <ul className="account-cards" role="list">
           {cards.map((card) => (
-            <li key={card.id} className="panel">
-              <strong>{card.title || 'Untitled card'}</strong>
-              {card.businessName ? <span> · {card.businessName}</span> : null}
+            <li key={card.id} className="panel account-card">
+              <Link to={`/account/${card.id}`} aria-label={`Open ${card.title || 'Untitled card'}`}>
+                <CardPreview card={card} size="small" />
+              </Link>
+              <dl className="account-card__stats">
+                <div>
+                  <dt>Holders</dt>
+                  <dd>{card.holders}</dd>
+                </div>
+                <div>
+                  <dt>Stamps this month</dt>
+                  <dd>{card.stampsSince}</dd>
+                </div>
+              </dl>
+              {card.status !== 'active' ? <span className="badge">{card.status === 'draft' ? 'Draft' : 'Archived'}</span> : null}
             </li>
           ))}
         </ul>
       ) : (
-        <div className="panel">
-          <p>You have no cards yet.</p>
-          <Link to="/main" className="button">
-            Design your first card
-          </Link>
-        </div>
+        <section className="panel empty-state">
+          <h2>Create your first stamp card</h2>
+          <p>
+            Design a card in a few minutes: your business name, colours, stamps and reward. Then print its QR code for
+            the counter, and your customers collect stamps on their phones.
+          </p>
+          {newCard.allowed ? (
+            <Link to="/main" className="button">
+              Design your first card
+            </Link>
+          ) : (
+            <p>
+              {newCard.message} <Link to="/account/tariffs">See the plans</Link>
+            </p>
+          )}
+        </section>
       )}
-    </main>
+    </>
   )
 }
 
-export const meta: MetaFunction = () => [{ title: 'Your account — Stampwise' }]
+export const meta: MetaFunction = () => [{ title: 'Your cards — Stampwise' }]

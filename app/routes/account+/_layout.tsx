@@ -1,16 +1,20 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Outlet, useLoaderData, useLocation, useMatches } from '@remix-run/react'
 import { useEffect } from 'react'
 import { AccountHeader } from '#app/components/account-header.tsx'
+import { Celebration } from '#app/components/celebration.tsx'
 import { isAccountHandle, type AccountHandle } from '#app/utils/account-handle.ts'
 import { loadAccountHeader } from '#app/utils/account-header.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
+import accountStylesHref from '#app/styles/account.css?url'
 
 /** Every /account page: signed-in only, with the account header (logo, plan box, bell, feedback, profile menu). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   return loadAccountHeader(userId)
 }
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountStylesHref }]
 
 export default function AccountLayout() {
   const header = useLoaderData<typeof loader>()
@@ -29,6 +33,7 @@ export default function AccountLayout() {
       <main id="content" className="container account-main">
         <Outlet />
       </main>
+      <Celebration occasionId={header.celebration} />
     </div>
   )
 }

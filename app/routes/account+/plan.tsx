@@ -1,0 +1,152 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { z } from 'zod'
+import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { cancelPlan, PlanError } from '#app/utils/billing.server.ts'
+import { formatDate, formatDollars, periodText, STATUS_TEXT } from '#app/utils/plan-format.ts'
+import { getPlanOverview } from '#app/utils/plan.server.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+export const CancelPlanSchema = z.object({
+  intent: z.literal('cancel'),
+  understood: z.literal('on', { error: 'Tick the box to confirm that you want to cancel' }),
+})
+
+export const handle: AccountHandle = { title: 'Plan details', back: 'previous' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  const { state, box, quota, cards, invoice } = await getPlanOverview(userId)
+  return {
+    box,
+    status: state.status,
+    inTrial: state.inTrial,
+    trialDays: state.trialDays,
+    planName: state.inTrial ? null : (state.tariff?.name ?? null),
+    periodMonths: state.periodMonths,
+    periodEndsAt: state.periodEndsAt,
+    accessEndsAt: state.accessEndsAt,
+    quota,
+    cards,
+    invoice,
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const userId = await requireUserId(request)
+  const submission = parseWithZod(await request.formData(), { schema: CancelPlanSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    const { periodEndsAt } = await cancelPlan({ userId })
+    return redirectWithToast('/account/plan', {
+      message: periodEndsAt ? `Your plan is cancelled. It runs until ${formatDate(periodEndsAt)}.` : 'Your plan is cancelled.',
+    })
+  } catch (error) {
+    if (!(error instanceof PlanError)) throw error
+    return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
+  }
+}
+
+export default function PlanDetails() {
+  const plan = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <>
+      <h1>Plan details</h1>
+      <section className="panel plan-summary" aria-labelledby="plan-summary-title">
+        <h2 id="plan-summary-title">{plan.box.title}</h2>
+        <p>{plan.box.subtitle}</p>
+        <dl className="facts">
+          <dt>Plan</dt>
+          <dd>{plan.planName ?? 'Free trial'}</dd>
+          <dt>Status</dt>
+          <dd>
+            {STATUS_TEXT[plan.status]} <code className="status-code">{plan.status}</code>
+          </dd>
+          {plan.inTrial ? (
+            <>
+              <dt>Trial</dt>
+              <dd>{plan.trialDays} days left</dd>
+            </>
+          ) : null}
+          {plan.periodMonths && plan.planName ? (
+            <>
+              <dt>Billing period</dt>
+              <dd>{periodText(plan.periodMonths)}</dd>
+            </>
+          ) : null}
+          {plan.periodEndsAt && plan.planName ? (
+            <>
+              <dt>{plan.status === 'active' ? 'Renews on' : 'Period ends'}</dt>
+              <dd>{formatDate(plan.periodEndsAt)}</dd>
+            </>
+          ) : null}
+          {plan.accessEndsAt ? (
+            <>
+              <dt>Access until</dt>
+              <dd>{formatDate(plan.accessEndsAt)} unless the invoice is paid</dd>
+            </>
+          ) : null}
+          <dt>Push messages this month</dt>
+          <dd>
+            {plan.quota.usedThisMonth} used of {plan.quota.monthlyLimit}
+          </dd>
+          <dt>Additional push messages</dt>
+          <dd>{plan.quota.additionalLeft}</dd>
+          <dt>Active cards</dt>
+          <dd>
+            {plan.cards.active} of {plan.cards.limit}
+          </dd>
+        </dl>
+        <Link to="/account/tariffs" className="button">
+          {plan.status === 'active' ? 'Change plan' : 'View plans'}
+        </Link>
+      </section>
+
+      {plan.invoice ? (
+        <section className="panel invoice" aria-labelledby="invoice-title">
+          <h2 id="invoice-title">Invoice {plan.invoice.number}</h2>
+          <dl className="facts">
+            <dt>Plan</dt>
+            <dd>
+              {plan.invoice.tariffName}, {periodText(plan.invoice.periodMonths)}
+            </dd>
+            <dt>Amount</dt>
+            <dd>{formatDollars(plan.invoice.amountCents)}</dd>
+            <dt>Period</dt>
+            <dd>{plan.invoice.periodMonths === 12 ? '12 months' : '1 month'} from the day we receive your payment</dd>
+            <dt>Status</dt>
+            <dd>
+              Waiting for payment <code className="status-code">waiting_payment</code>
+            </dd>
+          </dl>
+          <h3>How to pay</h3>
+          <p className="payment-instructions">{plan.invoice.paymentInstructions}</p>
+        </section>
+      ) : null}
+
+      {plan.status === 'active' ? (
+        <details className="panel danger-zone">
+          <summary>Cancel plan</summary>
+          <p>
+            Your plan keeps working until {plan.periodEndsAt ? formatDate(plan.periodEndsAt) : 'the end of the period'}.
+            After that your cards keep working for your customers, but you cannot create cards or send push messages.
+          </p>
+          <Form method="POST">
+            <input type="hidden" name="intent" value="cancel" />
+            <FormErrors id="cancel-errors" errors={Object.values(actionData?.result?.error ?? {}).flat() as string[]} />
+            <label className="checkbox">
+              <input type="checkbox" name="understood" required /> I understand, cancel my plan
+            </label>
+            <SubmitButton pendingLabel="Cancelling...">Cancel plan</SubmitButton>
+          </Form>
+        </details>
+      ) : null}
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Plan details — Stampwise' }]

@@ -1,0 +1,123 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
+import { z } from 'zod'
+import { FormErrors } from '#app/components/forms.tsx'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { choosePlan, PlanError } from '#app/utils/billing.server.ts'
+import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
+import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
+import { listTariffs } from '#models/tariff.server.ts'
+
+export const ChoosePlanSchema = z.object({
+  tier: z.coerce.number({ error: 'Choose a plan' }).int().min(1, 'Choose a plan').max(3, 'Choose a plan'),
+  periodMonths: z.enum(['1', '12'], { error: 'Choose monthly or yearly billing' }).transform(Number),
+})
+
+export const handle: AccountHandle = { title: 'Pricing', back: 'account' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  const [state, tariffs, invoice] = await Promise.all([
+    requireOwnerPlanState(userId),
+    listTariffs(),
+    getOpenInvoiceForUser(userId),
+  ])
+  // The plan whose limits apply now; a plan chosen in the trial is not "current" until it is paid.
+  const currentTier = state.subActiveFlag === 1 && !state.inTrial && state.everPaid ? (state.tariff?.tier ?? null) : null
+  return {
+    tariffs,
+    current: currentTier ? { tier: currentTier, periodMonths: state.periodMonths, status: state.status } : null,
+    pendingInvoice: invoice && { number: invoice.number, tariffName: invoice.tariffName, periodMonths: invoice.periodMonths },
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const userId = await requireUserId(request)
+  const submission = parseWithZod(await request.formData(), { schema: ChoosePlanSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { tier, periodMonths } = submission.value
+  const state = await requireOwnerPlanState(userId)
+  if (state.status === 'active' && state.tariff?.tier === tier && state.periodMonths === periodMonths) {
+    return data({ result: submission.reply({ formErrors: ['This is already your plan.'] }) }, { status: 409 })
+  }
+  try {
+    const invoice = await choosePlan({ userId, tier, periodMonths: periodMonths as 1 | 12 })
+    return redirectWithToast('/account/plan', { message: `Invoice ${invoice.number} is ready: pay it to start your plan.` })
+  } catch (error) {
+    if (!(error instanceof PlanError)) throw error
+    return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
+  }
+}
+
+export default function Tariffs() {
+  const { tariffs, current, pendingInvoice } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const choosing = navigation.state !== 'idle' && navigation.formAction?.startsWith('/account/tariffs')
+  return (
+    <>
+      <h1>Pricing</h1>
+      <p className="lead">
+        Pay monthly, or yearly and save two months. Every plan has unlimited card holders. You pay by invoice and bank
+        transfer; your plan starts as soon as we receive the payment.
+      </p>
+      {pendingInvoice ? (
+        <p className="notice-panel" role="status">
+          Invoice <strong>{pendingInvoice.number}</strong> for the {pendingInvoice.tariffName} plan is waiting for
+          payment. <Link to="/account/plan">See how to pay</Link>. Choosing another plan replaces it.
+        </p>
+      ) : null}
+      <FormErrors id="choose-plan-errors" errors={actionData?.result?.error?.[''] ?? undefined} />
+      <ul className="plans plans--account" role="list">
+        {tariffs.map((tariff) => {
+          const isCurrent = current?.tier === tariff.tier
+          return (
+            <li key={tariff.tier} className={isCurrent ? 'plan plan--current' : 'plan'}>
+              <h2 className="plan__name">
+                {tariff.name}
+                {isCurrent ? <span className="plan__badge"> Current plan</span> : null}
+              </h2>
+              <p className="plan__price">
+                <span className="plan__amount">{formatDollars(tariff.monthlyPriceCents)}</span>/month
+              </p>
+              <p className="plan__alt">or {formatDollars(tariff.yearlyPriceCents)}/year</p>
+              <ul className="plan__features">
+                <li>{cardsText(tariff.cardLimit)}</li>
+                <li>{pushesText(tariff.monthlyPushLimit)}</li>
+                <li>Unlimited card holders</li>
+              </ul>
+              <Form method="POST" className="plan__choose" aria-label={`Choose ${tariff.name}`}>
+                <input type="hidden" name="tier" value={tariff.tier} />
+                {([1, 12] as const).map((months) => {
+                  const same = isCurrent && current?.periodMonths === months && current.status === 'active'
+                  return (
+                    <button
+                      key={months}
+                      type="submit"
+                      name="periodMonths"
+                      value={String(months)}
+                      className={months === 12 ? 'button button--block' : 'button button--ghost button--block'}
+                      disabled={same || choosing}
+                    >
+                      {same ? 'Your plan' : `Choose ${tariff.name} ${months === 12 ? 'yearly' : 'monthly'}`}
+                    </button>
+                  )
+                })}
+              </Form>
+            </li>
+          )
+        })}
+      </ul>
+      <p className="plans__note">
+        Prices in US dollars, plus VAT where it applies. A push message counts once however many customers receive it.
+        Questions? <Link to="/account/contact-us">Contact us</Link>.
+      </p>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Pricing — Stampwise' }]

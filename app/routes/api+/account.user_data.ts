@@ -1,0 +1,34 @@
+import { apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
+import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
+import { requireApiUserId } from '#app/utils/session.server.ts'
+import { countOwnerCards } from '#models/card.server.ts'
+import { getPublicUser } from '#models/user.server.ts'
+
+/** The specification's user data call: user_info and user_tariff_info (section 3; DECISIONS.md, "Plan box"). */
+export const loader = apiLoader(async ({ request }) => {
+  const userId = await requireApiUserId(request)
+  const [user, state, totalCards] = await Promise.all([getPublicUser(userId), requireOwnerPlanState(userId), countOwnerCards(userId)])
+  if (!user) throw Response.json({ status: 'error', message: 'Please sign in', msg: 'Please sign in', errors: {} }, { status: 401 })
+  return apiSuccess('User data', {
+    user_info: {
+      id: user.id,
+      email: user.email,
+      role: user.role,
+      user_logo: user.logoUrl,
+      trial_days: state.trialDays,
+      total_cards: totalCards,
+    },
+    user_tariff_info: {
+      trial_days: state.trialDays,
+      sub_active_flag: state.subActiveFlag,
+      tariff:
+        state.tariff && !state.inTrial
+          ? { tariff_id: state.tariff.tier, duration_in_months: state.periodMonths, tariff_name: state.tariff.name }
+          : null,
+      user_tariff: { status: state.status },
+      additional_quota: state.additionalQuota,
+    },
+  })
+})
+
+export const action = getOnlyAction
