@@ -1,21 +1,14 @@
 import sharp from 'sharp'
+import { LOGO_MAX_BYTES, LOGO_MESSAGES } from './logo-image.ts'
 
 /**
  * The owner's profile logo: what an upload must be, checked by its content (never by the file's name or the type
  * the browser declared), and how it is stored (at most 256 × 256, WebP).
  */
-export const LOGO_MAX_BYTES = 2 * 1024 * 1024
+export { LOGO_MAX_BYTES, LOGO_MESSAGES }
 export const LOGO_SIZE = 256
 /** Decompression bombs (a small file that decodes to billions of pixels) are refused before they are decoded. */
 export const LOGO_MAX_INPUT_PIXELS = 40_000_000
-
-export const LOGO_MESSAGES = {
-  missing: 'Choose an image to upload',
-  type: 'Upload a PNG, JPEG or WebP image',
-  tooLarge: 'The image must be 2 MB or smaller',
-  unreadable: 'The image could not be read: it may be damaged. Try another file',
-  tooManyPixels: 'The image is too large in pixels: use one under 40 megapixels',
-} as const
 
 export type LogoFormat = 'png' | 'jpeg' | 'webp'
 export type LogoCheck = { ok: true; data: Buffer; contentType: 'image/webp' } | { ok: false; message: string }
