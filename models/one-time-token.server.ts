@@ -38,7 +38,7 @@ export async function issueToken(
 
 export type TokenState =
   | { state: 'valid'; userId: string; payload: Record<string, unknown> }
-  | { state: 'used'; userId: string }
+  | { state: 'used'; userId: string; payload: Record<string, unknown> }
   | { state: 'expired' | 'unknown' }
 
 /** What a token is, without using it (the change-password page checks its link on load). */
@@ -49,7 +49,7 @@ export async function inspectToken(token: string, kind: TokenKind, transaction?:
     { replacements: { hash: hashToken(token), kind }, type: QueryTypes.SELECT, transaction },
   )
   if (!row) return { state: 'unknown' }
-  if (row.used) return { state: 'used', userId: row.user_id }
+  if (row.used) return { state: 'used', userId: row.user_id, payload: row.payload }
   if (row.expired) return { state: 'expired' }
   return { state: 'valid', userId: row.user_id, payload: row.payload }
 }

@@ -167,3 +167,67 @@ export async function getUserLogoUpdatedAt(userId: string): Promise<Date | null>
   const row = await User.findOne({ attributes: ['logoUpdatedAt'], where: { id: userId }, raw: true })
   return row?.logoUpdatedAt ?? null
 }
+
+/** The profile settings page's view of the user: no hash, no logo bytes. */
+export type ProfileUser = { id: string; email: string; hasPassword: boolean; logoUrl: string | null }
+
+export async function getProfileUser(userId: string): Promise<ProfileUser | null> {
+  const row = (await User.findOne({
+    attributes: ['id', 'email', 'passwordHash', 'logoUpdatedAt', 'disabledAt'],
+    where: { id: userId },
+    raw: true,
+  })) as Pick<InferAttributes<User>, 'id' | 'email' | 'passwordHash' | 'logoUpdatedAt' | 'disabledAt'> | null
+  if (!row || row.disabledAt) return null
+  return {
+    id: row.id,
+    email: row.email,
+    hasPassword: row.passwordHash !== null,
+    logoUrl: row.logoUpdatedAt ? `/images/users/${row.id}/logo?v=${row.logoUpdatedAt.getTime()}` : null,
+  }
+}
+
+/** What a password check needs, by id (the profile's e-mail and password changes): never leaves the server. */
+export async function findCredentialsById(userId: string): Promise<Pick<Credentials, 'id' | 'email' | 'passwordHash'> | null> {
+  return User.findOne({
+    attributes: ['id', 'email', 'passwordHash'],
+    where: { id: userId, disabledAt: null },
+    raw: true,
+  }) as Promise<Pick<Credentials, 'id' | 'email' | 'passwordHash'> | null>
+}
+
+/** Whether another account uses the address. */
+export async function isEmailTaken(email: string, exceptUserId?: string, transaction?: Transaction): Promise<boolean> {
+  const row = await User.findOne({ attributes: ['id'], where: { email: normalizeEmail(email) }, raw: true, transaction })
+  return row !== null && row.id !== exceptUserId
+}
+
+/** Moves the account to a new, proven address (from an e-mail change link). */
+export async function changeEmail(userId: string, email: string, transaction?: Transaction) {
+  await User.update({ email: normalizeEmail(email), emailConfirmedAt: new Date() }, { where: { id: userId }, transaction })
+}
+
+export async function getUserEmail(userId: string, transaction?: Transaction): Promise<string | null> {
+  const row = await User.findOne({ attributes: ['email'], where: { id: userId }, raw: true, transaction })
+  return row?.email ?? null
+}
+
+export type UserLogo = { data: Buffer; contentType: string; updatedAt: Date }
+
+export async function getUserLogo(userId: string): Promise<UserLogo | null> {
+  const row = await User.findOne({ attributes: ['logo', 'logoContentType', 'logoUpdatedAt'], where: { id: userId }, raw: true })
+  if (!row?.logo || !row.logoContentType || !row.logoUpdatedAt) return null
+  return { data: row.logo, contentType: row.logoContentType, updatedAt: row.logoUpdatedAt }
+}
+
+export async function setUserLogo(userId: string, logo: { data: Buffer; contentType: string }) {
+  await User.update({ logo: logo.data, logoContentType: logo.contentType, logoUpdatedAt: new Date() }, { where: { id: userId } })
+}
+
+export async function removeUserLogo(userId: string) {
+  await User.update({ logo: null, logoContentType: null, logoUpdatedAt: null }, { where: { id: userId } })
+}
+
+/** Deletes the account; the database removes its cards, passes, subscription, sessions and tokens with it. */
+export async function deleteUser(userId: string): Promise<boolean> {
+  return (await User.destroy({ where: { id: userId } })) > 0
+}

@@ -1,7 +1,16 @@
 import { consumeToken, inspectToken, issueToken, revokeTokens, type TokenState } from '#models/one-time-token.server.ts'
 import { deleteUserSessions } from '#models/session.server.ts'
 import { startTrial } from '#models/subscription.server.ts'
-import { confirmEmail, createUser, findCredentialsByEmail, normalizeEmail, setPassword } from '#models/user.server.ts'
+import {
+  changeEmail,
+  confirmEmail,
+  createUser,
+  findCredentialsByEmail,
+  getUserEmail,
+  isEmailTaken,
+  normalizeEmail,
+  setPassword,
+} from '#models/user.server.ts'
 import { getSequelize } from './db.server.ts'
 import { confirmationEmail, passwordResetEmail } from './emails.server.ts'
 import { queueMail } from './mail.server.ts'
@@ -132,10 +141,16 @@ export type ConfirmResult = { status: 'success'; message: string } | { status: '
 
 export const EMAIL_CONFIRMED_MESSAGE = "Your email has been successfully confirmed! You're all set to start exploring Stampwise."
 
-/** Confirms an address from its link. Idempotent: opening the link again confirms once and still says so. */
+export const EMAIL_CHANGED_MESSAGE = 'Your new email address is confirmed. Use it to log in from now on.'
+
+/**
+ * Confirms an address from its link: a new account's address, or the new address of an e-mail change.
+ * Idempotent: opening the link again confirms once and still says so.
+ */
 export async function confirmEmailWithToken({ token, ip }: { token: string; ip: string }): Promise<ConfirmResult> {
   await consumeRateLimit(RATE_LIMITS.tokenChecksPerIp, ip)
   const state = await consumeToken(token, 'email_verification')
+  if (state.state === 'unknown') return confirmEmailChange(token)
   if (state.state === 'valid') {
     await confirmEmail(state.userId)
     return { status: 'success', message: EMAIL_CONFIRMED_MESSAGE }
@@ -147,4 +162,28 @@ export async function confirmEmailWithToken({ token, ip }: { token: string; ip: 
     if (rows.length) return { status: 'success', message: EMAIL_CONFIRMED_MESSAGE }
   }
   return { status: 'error', message: tokenError(state)! }
+}
+
+/** Moves the account to the address the link was mailed to, if no other account took it in the meantime. */
+async function confirmEmailChange(token: string): Promise<ConfirmResult> {
+  const sequelize = getSequelize()
+  try {
+    return await sequelize.transaction(async (transaction): Promise<ConfirmResult> => {
+      const state = await consumeToken(token, 'email_change', transaction)
+      const newEmail = state.state === 'valid' || state.state === 'used' ? String(state.payload.newEmail ?? '') : ''
+      if (state.state === 'valid') {
+        if (!newEmail || (await isEmailTaken(newEmail, state.userId, transaction))) return { status: 'error', message: EMAIL_TAKEN }
+        await changeEmail(state.userId, newEmail, transaction)
+        return { status: 'success', message: EMAIL_CHANGED_MESSAGE }
+      }
+      if (state.state === 'used' && newEmail && (await getUserEmail(state.userId, transaction)) === newEmail) {
+        return { status: 'success', message: EMAIL_CHANGED_MESSAGE }
+      }
+      return { status: 'error', message: tokenError(state)! }
+    })
+  } catch (error) {
+    // Another account took the address between the check and the update.
+    if ((error as { name?: string }).name === 'SequelizeUniqueConstraintError') return { status: 'error', message: EMAIL_TAKEN }
+    throw error
+  }
 }

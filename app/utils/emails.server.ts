@@ -73,6 +73,18 @@ export function emailChangeEmail(token: string): Email {
   })
 }
 
+/** To the old address when an e-mail change starts: the owner learns of it even if someone else asked. */
+export function emailChangeNoticeEmail(newEmail: string): Email {
+  return email('Your Stampwise e-mail address is changing', {
+    heading: 'A change of e-mail address was requested',
+    paragraphs: [
+      `Someone signed in to your Stampwise account asked to use ${newEmail} from now on. We sent a confirmation link to that address; your address changes only when the link is opened.`,
+      'If it was not you, change your password in Profile settings and contact us by replying to this e-mail.',
+    ],
+    action: { label: 'Open profile settings', href: appLink('/account/profile') },
+  })
+}
+
 export function supportMessageEmail(input: { source: string; from?: string | null; subject?: string | null; message: string }): Email {
   return email(`[Stampwise ${input.source}] ${input.subject ?? 'New message'}`, {
     heading: `New message from the ${input.source} form`,
