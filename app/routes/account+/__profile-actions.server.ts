@@ -1,0 +1,116 @@
+import { type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import { z } from 'zod'
+import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
+import { isMultipart, readLimitedMultipart } from '#app/utils/multipart-upload.server.ts'
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteProfileSchema,
+  LogoSchema,
+} from '#app/utils/profile-schemas.ts'
+import {
+  changeLogo,
+  changeOwnPassword,
+  deleteProfile,
+  LOGO_REMOVED,
+  removeLogo,
+  requestEmailChange,
+} from '#app/utils/profile.server.ts'
+import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { requireUserId, signOut } from '#app/utils/session.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { getProfileUser, type ProfileUser } from '#models/user.server.ts'
+import { retryAfter, unlessRateLimited } from '../_auth+/__rate-limit.server.ts'
+
+/**
+ * The actions of /account/profile, told apart by `intent`. Success redirects with a toast (post/redirect/get);
+ * invalid input answers 400 with the form's errors, so every form works without JavaScript.
+ */
+export const PROFILE_INTENTS = ['logo', 'remove-logo', 'email', 'password', 'delete'] as const
+export type ProfileIntent = (typeof PROFILE_INTENTS)[number]
+export type ProfileActionData = { intent: ProfileIntent | null; result: SubmissionResult<string[]> | null }
+
+const PROFILE_PATH = '/account/profile'
+// The logo, the intent and the multipart framing; anything bigger is refused while it streams in.
+const MAX_UPLOAD_BODY = LOGO_MAX_BYTES + 64 * 1024
+const HIDDEN_PASSWORDS = ['password', 'currentPassword', 'confirmPassword']
+
+const answer = (intent: ProfileIntent | null, result: SubmissionResult<string[]> | null, init: ResponseInit = { status: 400 }) =>
+  data<ProfileActionData>({ intent, result }, init)
+
+const toProfile = (message: string) => redirectWithToast(PROFILE_PATH, { message })
+
+export async function profileAction(request: Request) {
+  const userId = await requireUserId(request)
+  const user = await getProfileUser(userId)
+  if (!user) throw new Response('Account not found', { status: 404 })
+
+  let formData: FormData | null
+  if (isMultipart(request)) {
+    const read = await readLimitedMultipart(request, { maxPartBytes: LOGO_MAX_BYTES, maxBodyBytes: MAX_UPLOAD_BODY })
+    if (read.status !== 'ok') {
+      const message = read.status === 'too-large' ? LOGO_MESSAGES.tooLarge : LOGO_MESSAGES.unreadable
+      return answer('logo', parseWithZod(new FormData(), { schema: LogoSchema }).reply({ fieldErrors: { logo: [message] } }))
+    }
+    formData = read.formData
+  } else {
+    formData = await request.formData().catch(() => null)
+  }
+  const intent = formData?.get('intent')
+  if (!formData || !PROFILE_INTENTS.includes(intent as ProfileIntent)) return answer(null, null)
+
+  const outcome = await unlessRateLimited(handleIntent(request, user, intent as ProfileIntent, formData))
+  if (outcome instanceof RateLimitedError) {
+    // Only the form-level message: the submitted values stay, the passwords are not sent back.
+    const submission = parseWithZod(formData, { schema: z.object({}) })
+    return answer(intent as ProfileIntent, submission.reply({ formErrors: [outcome.message], hideFields: HIDDEN_PASSWORDS }), {
+      status: 429,
+      headers: retryAfter(outcome),
+    })
+  }
+  return outcome
+}
+
+async function handleIntent(request: Request, user: ProfileUser, intent: ProfileIntent, formData: FormData) {
+  switch (intent) {
+    case 'logo': {
+      const submission = parseWithZod(formData, { schema: LogoSchema })
+      if (submission.status !== 'success') return answer(intent, submission.reply())
+      const result = await changeLogo(user.id, submission.value.logo)
+      if (result.status === 'error') return answer(intent, submission.reply({ fieldErrors: { logo: [result.message] } }))
+      return toProfile(result.message)
+    }
+    case 'remove-logo':
+      await removeLogo(user.id)
+      return toProfile(LOGO_REMOVED)
+    case 'email': {
+      const submission = parseWithZod(formData, { schema: changeEmailSchema(user.hasPassword) })
+      const hideFields = HIDDEN_PASSWORDS
+      if (submission.status !== 'success') return answer(intent, submission.reply({ hideFields }))
+      const result = await requestEmailChange({ userId: user.id, ...submission.value })
+      if (result.status === 'error') {
+        return answer(intent, submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields }))
+      }
+      return redirectWithToast(PROFILE_PATH, { message: result.message, durationMs: 8000 })
+    }
+    case 'password': {
+      const submission = parseWithZod(formData, { schema: changePasswordSchema(user.hasPassword) })
+      const hideFields = HIDDEN_PASSWORDS
+      if (submission.status !== 'success') return answer(intent, submission.reply({ hideFields }))
+      const result = await changeOwnPassword(request, { userId: user.id, ...submission.value })
+      if (result.status === 'error') {
+        return answer(intent, submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields }))
+      }
+      return toProfile(result.message)
+    }
+    case 'delete': {
+      const submission = parseWithZod(formData, { schema: deleteProfileSchema(user.email) })
+      if (submission.status !== 'success') return answer(intent, submission.reply())
+      const result = await deleteProfile({ userId: user.id, confirm: submission.value.confirm })
+      if (result.status === 'error') return answer(intent, submission.reply({ fieldErrors: { confirm: [result.message] } }))
+      return redirectWithToast('/', { message: result.message }, { headers: { 'Set-Cookie': await signOut(request) } })
+    }
+  }
+}

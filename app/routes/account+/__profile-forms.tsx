@@ -1,0 +1,125 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { Form, useNavigation } from '@remix-run/react'
+import { type ReactNode } from 'react'
+import { FieldErrors, FormErrors, InputField } from '#app/components/forms.tsx'
+import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
+import { changeEmailSchema, changePasswordSchema, deleteProfileSchema, LogoSchema } from '#app/utils/profile-schemas.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { NEW_PASSWORD_HINT, PasswordField } from '../_auth+/__auth-form.tsx'
+
+/** The forms of /account/profile; each posts its own `intent` and shows only its own answer. */
+type LastResult = SubmissionResult<string[]> | null | undefined
+
+/** The form's submit button; it shows its pending label only while its own form (by `intent`) is being sent. */
+function IntentButton({ intent, pendingLabel, children, danger }: { intent: string; pendingLabel: string; children: ReactNode; danger?: boolean }) {
+  const navigation = useNavigation()
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+  return (
+    <button
+      type="submit"
+      className={danger ? 'button button--danger' : 'button'}
+      aria-disabled={pending || undefined}
+      onClick={(event) => {
+        if (pending) event.preventDefault()
+      }}
+    >
+      {pending ? pendingLabel : children}
+    </button>
+  )
+}
+
+export function LogoForm({ logoUrl, lastResult }: { logoUrl: string | null; lastResult: LastResult }) {
+  const [form, fields] = useSchemaForm(LogoSchema, { id: 'logo-form', lastResult })
+  const hintId = `${fields.logo.id}-hint`
+  const { key, ...fileProps } = getInputProps(fields.logo, { type: 'file', ariaDescribedBy: hintId })
+  return (
+    <div className="profile-logo">
+      <img className="profile-logo__preview" src={logoUrl ?? '/images/default-profile.svg'} alt={logoUrl ? 'Your logo' : 'No logo yet'} width={96} height={96} />
+      <div className="profile-logo__forms">
+        <Form method="POST" encType="multipart/form-data" className="form" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="logo" />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <div className="field">
+            <label htmlFor={fields.logo.id}>Logo image</label>
+            <p id={hintId} className="field-hint">
+              PNG, JPEG or WebP, up to 2 MB. It is cropped to a square from the centre.
+            </p>
+            <input key={key} {...fileProps} accept={LOGO_ACCEPT} />
+            <FieldErrors id={fields.logo.errorId} errors={fields.logo.errors} />
+          </div>
+          <IntentButton intent="logo" pendingLabel="Uploading…">
+            Upload logo
+          </IntentButton>
+        </Form>
+        {logoUrl ? (
+          <Form method="POST">
+            <input type="hidden" name="intent" value="remove-logo" />
+            <button type="submit" className="button button--ghost">
+              Remove logo
+            </button>
+          </Form>
+        ) : null}
+      </div>
+    </div>
+  )
+}
+
+export function EmailForm({ email, hasPassword, lastResult }: { email: string; hasPassword: boolean; lastResult: LastResult }) {
+  const [form, fields] = useSchemaForm(changeEmailSchema(hasPassword), { id: 'email-form', lastResult })
+  return (
+    <Form method="POST" className="form" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="email" />
+      <p>
+        Your email address is <strong>{email}</strong>. We send a link to the new address; it changes when you open it.
+      </p>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <InputField meta={fields.email} label="New email address" type="email" autoComplete="email" />
+      {hasPassword ? <PasswordField meta={fields.password} label="Your password" shown={false} autoComplete="current-password" /> : null}
+      <IntentButton intent="email" pendingLabel="Sending…">
+        Change email
+      </IntentButton>
+    </Form>
+  )
+}
+
+export function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean; lastResult: LastResult }) {
+  const [form, fields] = useSchemaForm(changePasswordSchema(hasPassword), { id: 'password-form', lastResult })
+  return (
+    <Form method="POST" className="form" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="password" />
+      {hasPassword ? null : <p>You sign in with Google or Apple. A password lets you sign in with your email too.</p>}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {hasPassword ? (
+        <PasswordField meta={fields.currentPassword} label="Current password" shown={false} autoComplete="current-password" />
+      ) : null}
+      <PasswordField meta={fields.password} label="New password" shown={false} autoComplete="new-password" hint={NEW_PASSWORD_HINT} />
+      <PasswordField meta={fields.confirmPassword} label="Confirm new password" shown={false} autoComplete="new-password" />
+      <IntentButton intent="password" pendingLabel="Saving…">
+        {hasPassword ? 'Change password' : 'Set password'}
+      </IntentButton>
+    </Form>
+  )
+}
+
+export function DeleteProfileForm({ email, lastResult }: { email: string; lastResult: LastResult }) {
+  const [form, fields] = useSchemaForm(deleteProfileSchema(email), { id: 'delete-form', lastResult })
+  return (
+    <Form method="POST" className="form" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="delete" />
+      <p>
+        Deleting your profile removes your cards, their holders' stamps and your plan for good. Holders' cards stop
+        working. This cannot be undone.
+      </p>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <InputField
+        meta={fields.confirm}
+        label="Type your email address to confirm"
+        hint={<>Type {email}</>}
+        autoComplete="off"
+      />
+      <IntentButton intent="delete" pendingLabel="Deleting…" danger>
+        Delete my profile
+      </IntentButton>
+    </Form>
+  )
+}

@@ -1,0 +1,53 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { getProfileUser } from '#models/user.server.ts'
+import { passRetryAfter } from '../_auth+/__rate-limit.server.ts'
+import { profileAction, type ProfileActionData, type ProfileIntent } from './__profile-actions.server.ts'
+import { DeleteProfileForm, EmailForm, LogoForm, PasswordForm } from './__profile-forms.tsx'
+
+export const handle: AccountHandle = { title: 'Profile settings', back: 'hidden' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  const user = await getProfileUser(userId)
+  if (!user) throw new Response('Account not found', { status: 404 })
+  return { email: user.email, hasPassword: user.hasPassword, logoUrl: user.logoUrl }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return profileAction(request)
+}
+
+export default function ProfileSettings() {
+  const { email, hasPassword, logoUrl } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ProfileActionData | undefined
+  // Each form shows only the answer to its own submission.
+  const resultFor = (intent: ProfileIntent) => (actionData?.intent === intent ? actionData.result : undefined)
+  return (
+    <div className="profile-settings">
+      <h1>Profile settings</h1>
+      <section className="panel profile-section" aria-labelledby="profile-logo-title">
+        <h2 id="profile-logo-title">Logo</h2>
+        <LogoForm key={logoUrl ?? 'none'} logoUrl={logoUrl} lastResult={resultFor('logo')} />
+      </section>
+      <section className="panel profile-section" aria-labelledby="profile-email-title">
+        <h2 id="profile-email-title">Email address</h2>
+        <EmailForm email={email} hasPassword={hasPassword} lastResult={resultFor('email')} />
+      </section>
+      <section className="panel profile-section" aria-labelledby="profile-password-title">
+        <h2 id="profile-password-title">{hasPassword ? 'Password' : 'Set a password'}</h2>
+        <PasswordForm key={String(hasPassword)} hasPassword={hasPassword} lastResult={resultFor('password')} />
+      </section>
+      <section className="panel profile-section profile-section--danger" aria-labelledby="profile-delete-title">
+        <h2 id="profile-delete-title">Delete profile</h2>
+        <DeleteProfileForm email={email} lastResult={resultFor('delete')} />
+      </section>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Profile settings — Stampwise' }]
+
+export const headers = passRetryAfter
