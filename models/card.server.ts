@@ -126,3 +126,31 @@ export async function listOwnerCardsWithStats(userId: string, since: Date): Prom
     stampsSince: row.stamps_since as number,
   }))
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const isUuid = (value: string | undefined): value is string => typeof value === 'string' && UUID.test(value)
+
+export type OwnedCard = Pick<
+  InferAttributes<Card>,
+  'id' | 'slug' | 'status' | 'title' | 'businessName' | 'stampsRequired' | 'backgroundColor' | 'textColor' | 'stampIcon' | 'reward'
+>
+
+/** One of the owner's cards, or null, also for another owner's card or an id that is not a uuid (both: 404). */
+export async function getOwnedCard({ cardId, userId }: { cardId: string | undefined; userId: string }): Promise<OwnedCard | null> {
+  if (!isUuid(cardId)) return null
+  return Card.findOne({
+    attributes: ['id', 'slug', 'status', 'title', 'businessName', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon', 'reward'],
+    where: { id: cardId, userId },
+    raw: true,
+  }) as Promise<OwnedCard | null>
+}
+
+/** Holders of a card who allowed notifications: the devices a message to the card reaches. */
+export async function countCardPushSubscribers(cardId: string): Promise<number> {
+  const [rows] = (await getSequelize().query(
+    `select count(distinct ps.endpoint)::int as count from push_subscriptions ps join passes p on p.id = ps.pass_id
+     where p.card_id = :cardId`,
+    { replacements: { cardId } },
+  )) as [{ count: number }[], unknown]
+  return rows[0]!.count
+}
