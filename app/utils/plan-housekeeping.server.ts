@@ -30,20 +30,20 @@ async function raiseEndingNotices(now: Date): Promise<number> {
   const [rows] = (await getSequelize().query(
     `insert into notices (user_id, kind, message, link, dedupe_key)
      select s.user_id, 'trial_ending',
-            'Your free trial ends on ' || to_char(s.trial_ends_at at time zone 'UTC', 'FMDD Month YYYY') ||
+            'Your free trial ends on ' || to_char(s.trial_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
               '. Choose a plan to keep sending push messages.',
             '/account/tariffs', 'trial-ending:' || s.id
        from subscriptions s where s.status = 'trial' and s.trial_ends_at > :now and s.trial_ends_at <= :horizon
      union all
      select s.user_id, 'plan_ending',
-            'Your ' || t.name || ' plan renews on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD Month YYYY') ||
+            'Your ' || t.name || ' plan renews on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
               ': we will send you the invoice then.',
             '/account/plan', 'renewal:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
        from subscriptions s join tariffs t on t.id = s.tariff_id
        where s.status = 'active' and s.period_ends_at > :now and s.period_ends_at <= :horizon
      union all
      select s.user_id, 'plan_ending',
-            'Your ' || t.name || ' plan ends on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD Month YYYY') ||
+            'Your ' || t.name || ' plan ends on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
               '. Choose a plan to keep your access.',
             '/account/tariffs', 'ending:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
        from subscriptions s join tariffs t on t.id = s.tariff_id
