@@ -14,7 +14,7 @@ import { prepareLogo } from './logo-image.server.ts'
 import { queueMail } from './mail.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 import { PROFILE_MESSAGES } from './profile-schemas.ts'
-import { checkRateLimit, consumeRateLimit, RATE_LIMITS, resetRateLimit } from './rate-limit.server.ts'
+import { checkRateLimit, consumeRateLimit, RATE_LIMITS, resetRateLimit, type RateLimitRule } from './rate-limit.server.ts'
 import { endOtherSessions } from './session.server.ts'
 
 /**
@@ -49,6 +49,9 @@ async function currentPasswordProblem(account: Account, password: string | undef
   return PROFILE_MESSAGES.wrongPassword
 }
 
+/** Each request mails an address the owner typed: a few an hour, so the form cannot be used to flood a mailbox. */
+const EMAIL_CHANGES_PER_USER: RateLimitRule = { name: 'email-change-user', limit: 5, windowSeconds: 60 * 60 }
+
 export const emailChangeStartedMessage = (email: string) =>
   `We sent a confirmation link to ${email}. Your email address changes when you open it.`
 
@@ -64,6 +67,7 @@ export async function requestEmailChange(input: {
   const problem = await currentPasswordProblem(account, input.password)
   if (problem) return { status: 'error', field: 'password', message: problem }
   if (await isEmailTaken(newEmail, account.id)) return { status: 'error', field: 'email', message: EMAIL_TAKEN }
+  await consumeRateLimit(EMAIL_CHANGES_PER_USER, account.id)
   // A new request makes the earlier links void: only the latest address can be confirmed.
   await revokeTokens(account.id, 'email_change')
   const token = await issueToken({ userId: account.id, kind: 'email_change', payload: { newEmail } })
@@ -83,6 +87,8 @@ export async function changeOwnPassword(
   const problem = await currentPasswordProblem(account, input.currentPassword)
   if (problem) return { status: 'error', field: 'currentPassword', message: problem }
   await setPassword(account.id, await hashPassword(input.password))
+  // A reset link mailed before the change must not undo it.
+  await revokeTokens(account.id, 'password_reset')
   await endOtherSessions(request, account.id)
   return { status: 'success', message: PASSWORD_CHANGED }
 }

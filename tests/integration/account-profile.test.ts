@@ -317,15 +317,22 @@ describe('password change', () => {
     await expectFormError(await changePassword(owner.cookie, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }), 'Enter your current password')
   })
 
-  test('a new password ends the other sessions and keeps this one', async () => {
+  test('a new password ends the other sessions, voids reset links and keeps this session', async () => {
     const owner = await signedInOwner()
     const otherBrowser = await logIn(server, owner.email)
+    const forgot = await server.fetch('/api/auth/forgot-password', { method: 'POST', body: JSON.stringify({ email: owner.email }) })
+    expect(forgot.status).toBe(200)
     expectToastRedirect(
       await changePassword(owner.cookie, { currentPassword: STRONG_PASSWORD, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }),
     )
     expect((await get(PROFILE, owner.cookie)).status).toBe(200)
     expect((await get(PROFILE, otherBrowser)).status).toBe(302)
     await logIn(server, owner.email, NEW_PASSWORD)
+    const links = await sql<{ used: boolean }>(
+      `select used_at is not null as used from one_time_tokens where user_id = :id and kind = 'password_reset'`,
+      { id: owner.id },
+    )
+    expect(links).toEqual([{ used: true }])
   })
 })
 

@@ -124,6 +124,15 @@ describe('POST /api/account/profile/update/email/{userId}', () => {
     await expectAnswer(await call({ email: ['a@example.com'], password: 42 }), 400, { status: 'error', errors: expect.any(Object) as never })
   })
 
+  test('at most five changes an hour, so the call cannot flood mailboxes', async () => {
+    const owner = await signedInOwner()
+    const call = () => postJson(server, emailPath(owner.id), { email: uniqueEmail('flood'), password: STRONG_PASSWORD }, { Cookie: owner.cookie })
+    for (let i = 0; i < 5; i++) await expectAnswer(await call(), 200, { status: 'success' })
+    const limited = await call()
+    expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/)
+    await expectAnswer(limited, 429, { status: 'error' })
+  })
+
   test('an account without a password needs none', async () => {
     const owner = await signedInOwner()
     await sql('update users set password_hash = null where id = :id', { id: owner.id })
