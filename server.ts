@@ -17,6 +17,9 @@ import { logger } from '#app/utils/logger.server.ts'
 import { startJobs } from '#app/utils/jobs.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
+import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
+import { privatePageCache } from '#app/utils/private-page-cache.server.ts'
+import { accountPageVersion, isCachedAccountPage } from '#app/utils/account-page-version.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -118,6 +121,19 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     app.use(express.static(CLIENT_BUILD, { maxAge: '1h' }))
   }
 
+  // Server-Timing: how many SQL statements the answer took (see request-context.server.ts).
+  app.use((req, res, next) =>
+    runWithRequestFigures((figures) => {
+      const raw = res as ServerResponse
+      const writeHead = raw.writeHead
+      raw.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        if (!this.headersSent) this.setHeader('Server-Timing', `db;desc="${figures.queries} queries"`)
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+      } as ServerResponse['writeHead']
+      next()
+    }),
+  )
+
   // The client address as Express sees it (honouring TRUST_PROXY), for rate limits; any incoming copy is replaced.
   app.use((req, _res, next) => {
     req.headers['x-stampwise-client-ip'] = req.ip ?? 'unknown'
@@ -128,6 +144,7 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   const loadContext = { isProduction: env.NODE_ENV === 'production' }
   if (typeof build !== 'function') {
     app.use(publicPageCache({ build, mode, paths: isPublicPage, loadContext }))
+    app.use(privatePageCache({ build, mode, paths: isCachedAccountPage, version: accountPageVersion, loadContext }))
   }
   // A build object, not a function, outside development: Remix re-derives its routes from a function on every
   // request (for hot reloading), which costs more than rendering a page.

@@ -56,9 +56,68 @@ create table stamp_events (
 );
 create index stamp_events_card_created_idx on stamp_events (card_id, created_at);
 create index stamp_events_pass_created_idx on stamp_events (pass_id, created_at);
+
+-- updated_at is kept by the database, so no code path (a model, raw SQL, an admin's fix) can change a row without
+-- it: the account page's render cache (app/utils/account-page-version.server.ts) relies on it.
+create function set_updated_at() returns trigger language plpgsql as $$
+begin
+  new.updated_at := now();
+  return new;
+end
+$$;
+create trigger users_set_updated_at before update on users for each row execute function set_updated_at();
+create trigger subscriptions_set_updated_at before update on subscriptions for each row execute function set_updated_at();
+create trigger cards_set_updated_at before update on cards for each row execute function set_updated_at();
+create trigger passes_set_updated_at before update on passes for each row execute function set_updated_at();
+create trigger tariffs_set_updated_at before update on tariffs for each row execute function set_updated_at();
+
+-- A counter per owner of every change to what their account pages show (their cards, holders, stamps, notices,
+-- subscription), kept by the database: checking it costs one index lookup, so the account home's render can be
+-- reused until it moves.
+alter table users add column content_version bigint not null default 0;
+create function bump_owner_content_version() returns trigger language plpgsql as $$
+declare
+  changed record;
+  owner uuid;
+begin
+  if tg_op = 'DELETE' then changed := old; else changed := new; end if;
+  if tg_table_name in ('passes', 'stamp_events') then
+    select user_id into owner from cards where id = changed.card_id;
+  else
+    owner := changed.user_id;
+  end if;
+  if owner is not null then
+    update users set content_version = content_version + 1 where id = owner;
+  end if;
+  return null;
+end
+$$;
+create trigger cards_bump_owner_version after insert or update or delete on cards
+  for each row execute function bump_owner_content_version();
+create trigger passes_bump_owner_version after insert or update or delete on passes
+  for each row execute function bump_owner_content_version();
+create trigger stamp_events_bump_owner_version after insert or delete on stamp_events
+  for each row execute function bump_owner_content_version();
+create trigger notices_bump_owner_version after insert or update or delete on notices
+  for each row execute function bump_owner_content_version();
+create trigger subscriptions_bump_owner_version after insert or update or delete on subscriptions
+  for each row execute function bump_owner_content_version();
 `
 
 const DOWN = /* sql */ `
+drop trigger if exists users_set_updated_at on users;
+drop trigger if exists subscriptions_set_updated_at on subscriptions;
+drop trigger if exists cards_set_updated_at on cards;
+drop trigger if exists passes_set_updated_at on passes;
+drop trigger if exists tariffs_set_updated_at on tariffs;
+drop function if exists set_updated_at();
+drop trigger if exists cards_bump_owner_version on cards;
+drop trigger if exists passes_bump_owner_version on passes;
+drop trigger if exists stamp_events_bump_owner_version on stamp_events;
+drop trigger if exists notices_bump_owner_version on notices;
+drop trigger if exists subscriptions_bump_owner_version on subscriptions;
+drop function if exists bump_owner_content_version();
+alter table users drop column if exists content_version;
 drop table if exists stamp_events, notices, invoices;
 drop sequence if exists invoice_number_seq;
 alter table subscriptions drop column if exists access_ends_at, drop column if exists cancelled_at;

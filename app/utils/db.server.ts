@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { remember } from '@epic-web/remember'
+import { countQuery } from './request-context.server.ts'
 import pg from 'pg'
 import { Sequelize, type Options } from 'sequelize'
 import { EMBEDDED_SOCKET_PORT } from './embedded-db.server.ts'
@@ -45,7 +46,11 @@ export function databaseConnectionOptions(env = getEnv()): Options {
 
 /** The process's one Sequelize instance, shared by server.ts and the Remix build (and kept across dev reloads). */
 export function getSequelize(): Sequelize {
-  return remember('sequelize', () => new Sequelize(databaseConnectionOptions()))
+  return remember('sequelize', () => {
+    const sequelize = new Sequelize(databaseConnectionOptions())
+    sequelize.addHook('beforeQuery', countQuery)
+    return sequelize
+  })
 }
 
 /**

@@ -18,10 +18,13 @@ function getSessionCookie() {
   return sessionCookie
 }
 
-async function readToken(request: Request): Promise<string | null> {
-  const value = await getSessionCookie().parse(request.headers.get('Cookie'))
+/** The session token from a Cookie header (signature checked), or null. */
+export async function readSessionToken(cookieHeader: string | null): Promise<string | null> {
+  const value = await getSessionCookie().parse(cookieHeader)
   return typeof value === 'string' && value.length > 20 ? value : null
 }
+
+const readToken = (request: Request) => readSessionToken(request.headers.get('Cookie'))
 
 const memo = new WeakMap<Request, Promise<{ sessionId: string; userId: string } | null>>()
 

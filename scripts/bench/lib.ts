@@ -15,7 +15,9 @@ export async function startServer({
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-bench-'))
   const baseUrl = `http://127.0.0.1:${port}`
   const started = Date.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  // BENCH_NODE_ARGS: extra node flags for the server, e.g. --cpu-prof to see where its time goes.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -1,0 +1,22 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { remember } from '@epic-web/remember'
+
+/**
+ * Per-request figures gathered while the request runs, whichever module does the work: the number of SQL
+ * statements (counted by a Sequelize hook in db.server.ts). server.ts reports them in the standard Server-Timing
+ * header, so a browser's developer tools and the benchmarks can see what a page costs.
+ * One store for the process: server.ts and the Remix build each load this module, and must share it.
+ */
+type RequestFigures = { queries: number }
+
+const storage = remember('request-figures', () => new AsyncLocalStorage<RequestFigures>())
+
+export function runWithRequestFigures<T>(work: (figures: RequestFigures) => T): T {
+  const figures = { queries: 0 }
+  return storage.run(figures, () => work(figures))
+}
+
+export function countQuery() {
+  const figures = storage.getStore()
+  if (figures) figures.queries += 1
+}
