@@ -14,12 +14,10 @@ import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
 import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/logger.server.ts'
-import { startJobs } from '#app/utils/jobs.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
 import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
 import { privatePageCache } from '#app/utils/private-page-cache.server.ts'
-import { accountPageVersion, isCachedAccountPage } from '#app/utils/account-page-version.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -144,7 +142,16 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   const loadContext = { isProduction: env.NODE_ENV === 'production' }
   if (typeof build !== 'function') {
     app.use(publicPageCache({ build, mode, paths: isPublicPage, loadContext }))
-    app.use(privatePageCache({ build, mode, paths: isCachedAccountPage, version: accountPageVersion, loadContext }))
+    app.use(
+      privatePageCache({
+        build,
+        mode,
+        paths: (pathname) => pathname === '/account',
+        // Imported on first use: models bind to the database when loaded, which must wait for the configuration.
+        version: async (cookie) => (await import('#app/utils/account-page-version.server.ts')).accountPageVersion(cookie),
+        loadContext,
+      }),
+    )
   }
   // A build object, not a function, outside development: Remix re-derives its routes from a function on every
   // request (for hot reloading), which costs more than rendering a page.
@@ -198,6 +205,7 @@ async function main() {
   }
 
   const stopMailWorker = startMailWorker()
+  const { startJobs } = await import('#app/utils/jobs.server.ts')
   const jobs = await startJobs(env)
   const { build: loaded, vite } = await loadBuild(dev)
   const build = Sentry ? Sentry.instrumentBuild(loaded, { instrumentTracing: true }) : loaded

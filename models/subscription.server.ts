@@ -134,3 +134,24 @@ export async function recordStatusChange(
     },
   )
 }
+
+/**
+ * Every owner has a subscription from sign-up on. An account made another way (an import, an old row, a test)
+ * gets the trial it would have had, counted from the account's creation, the first time it is needed.
+ */
+export async function ensureOwnerSubscription(userId: string): Promise<OwnerSubscription | null> {
+  const existing = await getOwnerSubscription(userId)
+  if (existing) return existing
+  await getSequelize().transaction(async (transaction) => {
+    const [rows] = (await getSequelize().query(
+      `insert into subscriptions (user_id, trial_ends_at)
+       select id, created_at + make_interval(days => :days) from users where id = :userId
+       on conflict (user_id) do nothing returning id`,
+      { replacements: { userId, days: TRIAL_DAYS }, transaction },
+    )) as [{ id: string }[], unknown]
+    if (rows[0]) {
+      await recordStatusChange({ subscriptionId: rows[0].id, from: null, to: 'trial', cause: 'trial started on first use' }, transaction)
+    }
+  })
+  return getOwnerSubscription(userId)
+}

@@ -1,4 +1,4 @@
-import { getOwnerSubscription } from '#models/subscription.server.ts'
+import { ensureOwnerSubscription } from '#models/subscription.server.ts'
 import { getNoticeSummary, type NoticeView } from '#models/notice.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 import { planBox, planState } from './plan-status.ts'
@@ -7,11 +7,11 @@ import { planBox, planState } from './plan-status.ts'
 export async function loadAccountHeader(userId: string, now = new Date()) {
   const [user, subscription, notices] = await Promise.all([
     getPublicUser(userId),
-    getOwnerSubscription(userId),
+    ensureOwnerSubscription(userId),
     getNoticeSummary(userId),
   ])
   if (!user) throw new Response('Account not found', { status: 404 })
-  if (!subscription) throw new Response('This account has no subscription', { status: 500 })
+  if (!subscription) throw new Response('Account not found', { status: 404 })
   const state = planState(subscription, now)
   return {
     user: { id: user.id, email: user.email, logoUrl: user.logoUrl },

@@ -4,9 +4,6 @@ import { getSequelize } from './db.server.ts'
 import { type PageVersion } from './private-page-cache.server.ts'
 import { readSessionToken } from './session.server.ts'
 
-/** Pages whose renders privatePageCache may reuse: the account home (header included). */
-export const isCachedAccountPage = (pathname: string) => pathname === '/account'
-
 // Plan state and "this month" depend on the clock: a render is reused for at most this long.
 const TIME_BUCKET_MS = 15_000
 

@@ -1,13 +1,13 @@
 import { countActiveOwnerCards } from '#models/card.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { countQuotaPushesSince } from '#models/notification.server.ts'
-import { getOwnerSubscription } from '#models/subscription.server.ts'
+import { ensureOwnerSubscription } from '#models/subscription.server.ts'
 import { getPaymentProvider } from './payment-provider.server.ts'
 import { monthStart, planBox, planState, type PlanState } from './plan-status.ts'
 
 export async function requireOwnerPlanState(userId: string, now = new Date()): Promise<PlanState> {
-  const subscription = await getOwnerSubscription(userId)
-  if (!subscription) throw new Response('This account has no subscription', { status: 404 })
+  const subscription = await ensureOwnerSubscription(userId)
+  if (!subscription) throw new Response('Account not found', { status: 404 })
   return planState(subscription, now)
 }
 
