@@ -1,17 +1,17 @@
-import crypto from 'node:crypto'
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/node'
 import type express from 'express'
+import { renderForCache, sendCachedRender, type CachedRender } from './cached-render.server.ts'
 
 /**
  * The signed-in owner's busiest pages (the account home), rendered once per version of the data they show.
  * Rendering a page costs milliseconds of CPU; checking whether anything on it changed costs one indexed query
  * (`version`, which also checks the session). A request whose version matches the last render gets that render,
- * with its own CSP nonce put in place of the marker the render used. Anything else — another version, a toast
+ * with its own CSP nonce. Anything else — another version, a toast
  * cookie, a query string, a non-200 answer or a Set-Cookie — goes through Remix as usual.
  */
 export type PageVersion = { userId: string; version: string }
 
-type Entry = { version: string; status: number; headers: [string, string][]; body: string; marker: string }
+type Entry = CachedRender & { version: string }
 
 const MAX_ENTRIES = 2_000
 
@@ -33,21 +33,15 @@ export function privatePageCache({
   const renders = new Map<string, Promise<Entry | null>>()
 
   async function render(req: express.Request, key: string, current: PageVersion): Promise<Entry | null> {
-    const marker = crypto.randomBytes(18).toString('base64url')
-    const response = await handle(
-      new Request(new URL(req.path, `http://${req.headers.host ?? 'localhost'}`), {
-        headers: {
-          accept: 'text/html',
-          cookie: req.headers.cookie ?? '',
-          'user-agent': req.headers['user-agent'] ?? '',
-          'x-stampwise-client-ip': String(req.headers['x-stampwise-client-ip'] ?? ''),
-        },
-      }),
-      { ...loadContext, cspNonce: marker } as AppLoadContext,
-    )
-    const body = await response.text()
-    if (response.status !== 200 || response.headers.has('set-cookie')) return null
-    const entry: Entry = { version: current.version, status: response.status, headers: [...response.headers], body, marker }
+    const headers = {
+      accept: 'text/html',
+      cookie: req.headers.cookie ?? '',
+      'user-agent': req.headers['user-agent'] ?? '',
+      'x-stampwise-client-ip': String(req.headers['x-stampwise-client-ip'] ?? ''),
+    }
+    const rendered = await renderForCache(handle, req, headers, loadContext)
+    if (!rendered) return null
+    const entry: Entry = { ...rendered, version: current.version }
     entries.delete(key)
     entries.set(key, entry)
     // Oldest first: Map keeps insertion order, and a re-render re-inserts.
@@ -74,12 +68,7 @@ export function privatePageCache({
         }
         return pending
       })
-      .then((entry) => {
-        if (!entry) return next()
-        res.status(entry.status)
-        for (const [name, value] of entry.headers) res.setHeader(name, value)
-        res.send(entry.body.replaceAll(entry.marker, res.locals.cspNonce as string))
-      })
+      .then((entry) => (entry ? sendCachedRender(res, entry) : next()))
       .catch(next)
   }
 }
