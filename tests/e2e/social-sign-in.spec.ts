@@ -21,6 +21,6 @@ for (const provider of ['Google', 'Apple'] as const) {
     await expect(page.getByRole('heading', { name: 'Welcome to Stampwise!' })).toBeVisible()
     await page.goto('/account')
     await expect(page).toHaveURL('/account')
-    await expect(page.getByText(email)).toBeVisible()
+    await expect(page.locator('.profile-menu__email')).toHaveText(email)
   })
 }
