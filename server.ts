@@ -51,7 +51,9 @@ function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
       directives: {
         'default-src': ["'self'"],
         // Remix's inline scripts carry the per-request nonce; nothing else inline may run.
-        'script-src': ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+        // 'wasm-unsafe-eval': the scan page's QR reader (barcode-detector's zxing-wasm, served from /assets) compiles
+        // WebAssembly, which CSP blocks without it; it allows no JavaScript eval.
+        'script-src': ["'self'", "'wasm-unsafe-eval'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'font-src': ["'self'"],

@@ -1,0 +1,94 @@
+import { type SubmissionResult } from '@conform-to/react'
+import { Form, useNavigation } from '@remix-run/react'
+import { useEffect, useState, type ReactNode } from 'react'
+import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
+import { FormErrors } from '#app/components/forms.tsx'
+
+/** The scan page's answer after an action: the pass, its stamps, and Undo / Redeem where they apply. */
+type ShownPass = {
+  passId: string
+  shortCode: string
+  stamps: number
+  stampsRequired: number
+  rewardsRedeemed: number
+  rewardEarned: boolean
+  undoUntil: string | null
+}
+
+type LastResult = SubmissionResult<string[]> | undefined
+
+/** Shows Undo while the server's window is open; with JavaScript it also disappears when the window closes. */
+function useUndoOpen(undoUntil: string | null) {
+  const [open, setOpen] = useState(undoUntil !== null)
+  useEffect(() => {
+    if (!undoUntil) return setOpen(false)
+    const left = new Date(undoUntil).getTime() - Date.now()
+    if (left <= 0) return setOpen(false)
+    const timer = setTimeout(() => setOpen(false), left)
+    return () => clearTimeout(timer)
+  }, [undoUntil])
+  return open
+}
+
+function PassActionButton({ intent, passId, pendingLabel, className, children }: { intent: 'undo' | 'redeem'; passId: string; pendingLabel: string; className: string; children: ReactNode }) {
+  const navigation = useNavigation()
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+  return (
+    <Form method="POST" className="scan-pass__action">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="passId" value={passId} />
+      <button type="submit" className={className} aria-disabled={pending || undefined} onClick={(event) => pending && event.preventDefault()}>
+        {pending ? pendingLabel : children}
+      </button>
+    </Form>
+  )
+}
+
+export function PassResult({
+  card,
+  pass,
+  undoResult,
+  redeemResult,
+}: {
+  card: CardDesign
+  pass: ShownPass
+  undoResult: LastResult
+  redeemResult: LastResult
+}) {
+  const undoOpen = useUndoOpen(pass.undoUntil)
+  const errors = [...(undoResult?.error?.[''] ?? []), ...(redeemResult?.error?.[''] ?? [])]
+  return (
+    <section className="panel scan-pass" aria-labelledby="scan-pass-title" data-pass-id={pass.passId}>
+      <h2 id="scan-pass-title">
+        Pass <span className="scan-pass__code">{pass.shortCode}</span>
+      </h2>
+      <CardPreview card={card} collected={pass.stamps} size="small" />
+      <p className="scan-pass__progress" role="status">
+        {pass.stamps} of {pass.stampsRequired} stamps
+      </p>
+      <p className="scan-pass__rewards">
+        Rewards redeemed: <strong>{pass.rewardsRedeemed}</strong>
+      </p>
+      <FormErrors id="scan-pass-errors" errors={errors.length ? errors : undefined} />
+      {pass.rewardEarned ? (
+        <div className="scan-pass__reward">
+          <p className="scan-pass__earned">
+            <strong>Reward earned</strong>
+            {card.reward ? `: ${card.reward}` : null}
+          </p>
+          <PassActionButton intent="redeem" passId={pass.passId} pendingLabel="Redeeming…" className="button">
+            Redeem reward
+          </PassActionButton>
+        </div>
+      ) : null}
+      {undoOpen && pass.undoUntil ? (
+        <div className="scan-pass__undo">
+          <PassActionButton intent="undo" passId={pass.passId} pendingLabel="Undoing…" className="button button--ghost">
+            Undo
+          </PassActionButton>
+          <span className="field-hint">A stamp can be undone for 2 minutes.</span>
+        </div>
+      ) : null}
+    </section>
+  )
+}

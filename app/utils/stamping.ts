@@ -1,0 +1,34 @@
+import { z } from 'zod'
+
+/**
+ * The scan page's forms (/account/{cardId}/scan), checked with the same schemas in the browser and on the server.
+ * `code` and `count` are the field names DECISIONS.md ("Contracts the specification leaves open") fixes. The code
+ * is only checked for presence and length here: whether a pass has it is the server's answer ('No card with this
+ * code'), and a code is accepted in any case, with spaces or dashes, or as the pass's address read from its QR.
+ */
+export const STAMP_MESSAGES = {
+  code: 'Enter the code under the holder’s QR code',
+  codeTooLong: 'This is not a pass code',
+  count: 'Give between 1 and 20 stamps at once',
+} as const
+
+export const StampSchema = z.object({
+  intent: z.literal('stamp'),
+  code: z.string({ error: STAMP_MESSAGES.code }).trim().min(1, { error: STAMP_MESSAGES.code }).max(200, { error: STAMP_MESSAGES.codeTooLong }),
+  count: z
+    .number({ error: STAMP_MESSAGES.count })
+    .int({ error: STAMP_MESSAGES.count })
+    .min(1, { error: STAMP_MESSAGES.count })
+    .max(20, { error: STAMP_MESSAGES.count })
+    .optional(),
+})
+
+/** Undo and Redeem act on the pass the page shows. */
+export const PassActionSchema = z.object({
+  intent: z.enum(['undo', 'redeem']),
+  passId: z.uuid({ error: 'Pass not found' }),
+})
+
+export const STAMP_INTENTS = ['stamp', 'undo', 'redeem'] as const
+export type StampIntent = (typeof STAMP_INTENTS)[number]
+export const isStampIntent = (value: unknown): value is StampIntent => STAMP_INTENTS.includes(value as StampIntent)
