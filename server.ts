@@ -18,6 +18,7 @@ import { startMailWorker } from '#app/utils/mail.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
 import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
 import { privatePageCache } from '#app/utils/private-page-cache.server.ts'
+import { passPageCache } from '#app/utils/pass-page-cache.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -151,6 +152,14 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
         paths: (pathname) => pathname === '/account',
         // Imported on first use: models bind to the database when loaded, which must wait for the configuration.
         version: async (cookie) => (await import('#app/utils/account-page-version.server.ts')).accountPageVersion(cookie),
+        loadContext,
+      }),
+    )
+    app.use(
+      passPageCache({
+        build,
+        mode,
+        version: async (passId) => (await import('#models/pass.server.ts')).getPassPageVersion(passId),
         loadContext,
       }),
     )

@@ -18,6 +18,8 @@ export const RATE_LIMITS = {
   resendPerEmail: { name: 'resend-email', limit: 5, windowSeconds: 60 * 60 },
   tokenChecksPerIp: { name: 'token-ip', limit: 60, windowSeconds: 60 * 60 },
   publicFormsPerIp: { name: 'form-ip', limit: 20, windowSeconds: 60 * 60 },
+  // Holders at one shop often share its Wi-Fi: generous enough for a queue at the counter, not for a script.
+  passCreationsPerIp: { name: 'pass-ip', limit: 300, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>
 
 export class RateLimitedError extends Error {

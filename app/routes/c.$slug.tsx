@@ -1,0 +1,86 @@
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { CardPreview } from '#app/components/card-preview.tsx'
+import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
+import passStylesHref from '#app/styles/pass.css?url'
+import { findRememberedPass, joinCard } from '#app/utils/pass-join.server.ts'
+import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { getJoinableCard } from '#models/pass.server.ts'
+
+/** A card's public join page: the card and one button. A device that already holds a pass goes straight to it. */
+async function requireJoinableCard(slug: string | undefined) {
+  const card = await getJoinableCard(slug ?? '')
+  if (!card) throw data('This card is no longer available', { status: 404 })
+  return card
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const card = await requireJoinableCard(params.slug)
+  const remembered = await findRememberedPass(request, card)
+  if (remembered) return redirect(`/p/${remembered}`)
+  const { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms } = card
+  return data(
+    { card: { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms } },
+    { headers: { 'Cache-Control': 'private, no-cache' } },
+  )
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const card = await requireJoinableCard(params.slug)
+  const formData = await request.formData()
+  if (isHoneypotFilled(formData)) return redirect(`/c/${card.slug}`, 303)
+  try {
+    return await joinCard(request, card)
+  } catch (error) {
+    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
+    throw error
+  }
+}
+
+export default function JoinCard() {
+  const { card } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <main className="pass-page">
+      <h1 className="pass-page__heading">Join {card.businessName || 'this'}’s stamp card</h1>
+      <CardPreview card={card} />
+      <Form method="post" className="pass-page__join">
+        <HoneypotField />
+        {actionData && 'error' in actionData ? (
+          <p className="pass-page__error" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+        <button type="submit" className="button button--block">
+          Get my card
+        </button>
+      </Form>
+      <p className="pass-page__note">Nothing to install and nothing to fill in: your card lives on this phone.</p>
+      {card.terms ? <p className="pass-page__terms">{card.terms}</p> : null}
+    </main>
+  )
+}
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: passStylesHref }]
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.card.title || 'Stamp card'} — ${data.card.businessName}` : 'Card not available — Stampwise' },
+]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
+  return <Unavailable />
+}
+
+function Unavailable() {
+  return (
+    <main className="pass-page pass-page--missing">
+      <h1>This card is no longer available</h1>
+      <p>The business may have ended this card, or the address may be mistyped. Ask at the counter for the current one.</p>
+      <Link to="/" className="button">
+        Go to Stampwise
+      </Link>
+    </main>
+  )
+}

@@ -1,0 +1,116 @@
+import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { CardPreview } from '#app/components/card-preview.tsx'
+import passStylesHref from '#app/styles/pass.css?url'
+import { useNonce } from '#app/utils/nonce-provider.ts'
+import { passQrSvg } from '#app/utils/pass-qr.server.ts'
+import { getPassView } from '#models/pass.server.ts'
+
+/**
+ * The holder's card: stamps collected, the reward, and the QR code plus short code staff scan or type. It needs no
+ * JavaScript; with it, a service worker keeps it for offline viewing (docs/decisions/014-holder-pass-offline.md).
+ * Nothing on it depends on who asks, so server.ts answers it from a render cache keyed by the pass's version.
+ */
+export async function loader({ params }: LoaderFunctionArgs) {
+  const pass = await getPassView(params.passId)
+  if (!pass) throw data('Card not found', { status: 404 })
+  const { card } = pass
+  return data(
+    {
+      pass: { id: pass.id, shortCode: pass.shortCode, stamps: pass.stamps },
+      card: { ...card, iconVersion: Math.round(card.version).toString(36) },
+      qrSvg: await passQrSvg(pass.shortCode),
+    },
+    // Always revalidated (a stamp changes it), never shared by proxies.
+    { headers: { 'Cache-Control': 'private, no-cache' } },
+  )
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+
+export default function PassPage() {
+  const { pass, card, qrSvg } = useLoaderData<typeof loader>()
+  const nonce = useNonce()
+  const earned = pass.stamps >= card.stampsRequired
+  return (
+    <main className="pass-page">
+      <CardPreview
+        card={{ ...card, reward: undefined, logoUrl: card.hasLogo ? `/p/${pass.id}/logo?v=${card.iconVersion}` : null }}
+        collected={Math.min(pass.stamps, card.stampsRequired)}
+      />
+      <p className="pass-page__progress">{`${pass.stamps} of ${card.stampsRequired} stamps`}</p>
+      {earned && card.reward ? <p className="pass-page__earned">{`Reward earned: ${card.reward}`}</p> : null}
+      {!earned && card.reward ? <p className="pass-page__reward">{`Reward: ${card.reward}`}</p> : null}
+      <section className="pass-page__code" aria-label="Your code">
+        <div className="pass-page__qr" role="img" aria-label={`QR code of ${pass.shortCode}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
+        <p className="pass-page__short-code">{pass.shortCode}</p>
+        <p className="pass-page__note">Show this at the counter to collect a stamp.</p>
+      </section>
+      {card.terms ? <p className="pass-page__terms">{card.terms}</p> : null}
+      <InstallGuide />
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: PASS_PAGE_SCRIPT }} />
+    </main>
+  )
+}
+
+/**
+ * 'Add to Home Screen' guidance for the pass page, per platform, readable without JavaScript. With JavaScript,
+ * PASS_PAGE_SCRIPT registers the pass's service worker (public/pass-sw.js, scoped to this pass) and turns the
+ * browser's install prompt (beforeinstallprompt, Chrome and Edge) into an 'Install' button.
+ */
+function InstallGuide() {
+  return (
+    <section className="pass-page__install" aria-labelledby="install-heading">
+      <h2 id="install-heading">Keep your card on your home screen</h2>
+      <button type="button" className="button" id="pass-install" hidden>
+        Install
+      </button>
+      <ul>
+        <li>
+          <strong>iPhone or iPad (Safari):</strong> tap Share, then Add to Home Screen.
+        </li>
+        <li>
+          <strong>Android (Chrome):</strong> open the ⋮ menu, then Install app or Add to Home screen.
+        </li>
+        <li>
+          <strong>Elsewhere:</strong> bookmark this page; it is your card.
+        </li>
+      </ul>
+    </section>
+  )
+}
+
+const PASS_PAGE_SCRIPT = `(function(){
+if('serviceWorker' in navigator){navigator.serviceWorker.register('/pass-sw.js',{scope:location.pathname}).catch(function(){})}
+var button=document.getElementById('pass-install'),prompt=null;
+addEventListener('beforeinstallprompt',function(event){event.preventDefault();prompt=event;if(button)button.hidden=false});
+if(button)button.addEventListener('click',function(){if(!prompt)return;prompt.prompt();prompt=null;button.hidden=true});
+})()`
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: passStylesHref }]
+
+export const meta: MetaFunction<typeof loader> = ({ data, params }) => {
+  if (!data) return [{ title: 'Card not found — Stampwise' }]
+  const icon = `/p/${params.passId}/icons/192-${data.card.iconVersion}.png`
+  return [
+    { title: `${data.card.title || 'Stamp card'} — ${data.card.businessName}` },
+    { tagName: 'link', rel: 'manifest', href: `/p/${params.passId}/manifest.webmanifest` },
+    { tagName: 'link', rel: 'apple-touch-icon', href: icon },
+    { name: 'apple-mobile-web-app-capable', content: 'yes' },
+    { name: 'apple-mobile-web-app-title', content: data.card.title || data.card.businessName || 'Stamp card' },
+  ]
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
+  return (
+    <main className="pass-page pass-page--missing">
+      <h1>We can’t find this card</h1>
+      <p>The address may be incomplete. Open the link you saved when you got your card, or ask at the counter.</p>
+      <Link to="/" className="button">
+        Go to Stampwise
+      </Link>
+    </main>
+  )
+}

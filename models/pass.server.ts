@@ -1,0 +1,121 @@
+import crypto from 'node:crypto'
+import { QueryTypes } from 'sequelize'
+import { getSequelize } from '#app/utils/db.server.ts'
+
+/**
+ * A holder's pass on a card (DECISIONS.md, "Cards and holders"): an unguessable id for its address /p/{id} and a
+ * short code staff can type. Holders give nothing personal, so a pass is all a holder is.
+ */
+export const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+const SHORT_CODE_LENGTH = 8
+const SHORT_CODE_ATTEMPTS = 8
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const isPassId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)
+
+/** 32 letters and digits without look-alikes (0/O, 1/I); 256 is a multiple of 32, so every one is equally likely. */
+export function randomShortCode(): string {
+  return Array.from(crypto.randomBytes(SHORT_CODE_LENGTH), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
+}
+
+function select<Row extends object>(query: string, replacements: Record<string, unknown>) {
+  return getSequelize().query<Row>(query, { replacements, type: QueryTypes.SELECT })
+}
+
+export type JoinableCard = {
+  id: string
+  userId: string
+  slug: string
+  title: string
+  businessName: string
+  stampsRequired: number
+  backgroundColor: string
+  textColor: string
+  stampIcon: string
+  reward: string
+  terms: string
+  hasLogo: boolean
+  version: number
+}
+
+const CARD_COLUMNS = `c.id, c.user_id as "userId", c.slug, c.title, c.business_name as "businessName",
+  c.stamps_required as "stampsRequired", c.background_color as "backgroundColor", c.text_color as "textColor",
+  c.stamp_icon as "stampIcon", c.reward, c.terms, c.logo is not null as "hasLogo",
+  (extract(epoch from c.updated_at) * 1000)::float8 as version`
+
+/** An active card by its public slug: only active cards take new holders (draft, archived, unknown: null). */
+export async function getJoinableCard(slug: string): Promise<JoinableCard | null> {
+  if (!/^[a-z0-9-]{3,64}$/.test(slug)) return null
+  const rows = await select<JoinableCard>(`select ${CARD_COLUMNS} from cards c where c.slug = :slug and c.status = 'active'`, { slug })
+  return rows[0] ?? null
+}
+
+/** Whether the pass exists and belongs to the card (a remembered pass from this device). */
+export async function isPassOfCard(passId: unknown, cardId: string): Promise<boolean> {
+  if (!isPassId(passId)) return false
+  const rows = await select(`select 1 from passes where id = :passId and card_id = :cardId`, { passId, cardId })
+  return rows.length > 0
+}
+
+/**
+ * A new pass on the card, with a short code no other pass has (a collision retries with another code).
+ * `first` is true when the card had no pass before: the caller tells the owner.
+ */
+export async function createPass(cardId: string): Promise<{ id: string; shortCode: string; first: boolean }> {
+  for (let attempt = 0; attempt < SHORT_CODE_ATTEMPTS; attempt++) {
+    const id = crypto.randomUUID()
+    const shortCode = randomShortCode()
+    // RETURNING's subquery sees the table as it was before this insert.
+    const rows = await select<{ id: string; before: number }>(
+      `insert into passes (id, card_id, short_code) values (:id, :cardId, :shortCode)
+       on conflict (short_code) do nothing
+       returning id, (select count(*)::int from passes where card_id = :cardId) as before`,
+      { id, cardId, shortCode },
+    )
+    if (rows[0]) return { id, shortCode, first: rows[0].before === 0 }
+  }
+  throw new Error('no free short code after several attempts')
+}
+
+export type PassView = {
+  id: string
+  shortCode: string
+  stamps: number
+  rewardsRedeemed: number
+  card: Omit<JoinableCard, 'userId' | 'slug'>
+}
+
+/** A pass with its card as the holder's page shows it (archived cards included: holders keep their card). */
+export async function getPassView(passId: unknown): Promise<PassView | null> {
+  if (!isPassId(passId)) return null
+  const rows = await select<JoinableCard & { passId: string; shortCode: string; stamps: number; rewardsRedeemed: number }>(
+    `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps, p.rewards_redeemed as "rewardsRedeemed"
+     from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    { passId },
+  )
+  const row = rows[0]
+  if (!row) return null
+  const { passId: id, shortCode, stamps, rewardsRedeemed, userId: _userId, slug: _slug, ...card } = row
+  return { id, shortCode, stamps, rewardsRedeemed, card }
+}
+
+/** What the pass page shows, as a version: the pass row and its card's row, both kept by updated_at triggers. */
+export async function getPassPageVersion(passId: string): Promise<string | null> {
+  if (!isPassId(passId)) return null
+  const rows = await select<{ version: string }>(
+    `select (extract(epoch from p.updated_at) * 1000000)::bigint || '|' || (extract(epoch from c.updated_at) * 1000000)::bigint as version
+     from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    { passId },
+  )
+  return rows[0]?.version ?? null
+}
+
+/** The card's logo, for the pass page and the pass's app icons. */
+export async function getPassCardLogo(passId: string): Promise<{ data: Buffer; contentType: string } | null> {
+  if (!isPassId(passId)) return null
+  const rows = await select<{ data: Buffer | null; contentType: string | null }>(
+    `select c.logo as data, c.logo_content_type as "contentType" from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    { passId },
+  )
+  const row = rows[0]
+  return row?.data ? { data: row.data, contentType: row.contentType ?? 'image/png' } : null
+}

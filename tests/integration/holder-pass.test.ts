@@ -1,0 +1,205 @@
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createOwner } from '#tests/support/account-owner.ts'
+import { sql } from '#tests/support/auth-api.ts'
+import { startTestServer } from '#tests/support/test-server.ts'
+
+/** The holder's side of a card: joining at /c/{slug}, the pass at /p/{passId}, its manifest and icons. */
+let server: Awaited<ReturnType<typeof startTestServer>>
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+
+let counter = 0
+async function createCard({ status = 'active', stampsRequired = 8 }: { status?: string; stampsRequired?: number } = {}) {
+  const owner = await createOwner()
+  const slug = `holder-${Date.now().toString(36)}-${++counter}`
+  const [card] = await sql<{ id: string }>(
+    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, terms, stamp_icon, background_color)
+     values (:userId, :slug, :status, 'Coffee card', 'Corner Coffee', :stampsRequired, 'A free flat white', 'One per visit', 'coffee', '#7a3e12')
+     returning id`,
+    { userId: owner.id, slug, status, stampsRequired },
+  )
+  return { id: card!.id, slug, ownerId: owner.id }
+}
+
+const join = (slug: string, cookie?: string) =>
+  server.fetch(`/c/${slug}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
+    body: '',
+  })
+const passIdOf = (response: Response) => /^\/p\/([0-9a-f-]{36})$/.exec(response.headers.get('Location') ?? '')?.[1]
+const cookieOf = (response: Response) => response.headers.getSetCookie()[0]?.split(';')[0]
+const text = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
+const passesOf = async (cardId: string) => sql<{ id: string; short_code: string }>(`select id, short_code from passes where card_id = :cardId`, { cardId })
+
+test('joining creates one pass; the device’s cookie leads back to it; another device gets its own', async () => {
+  const card = await createCard()
+  const joinPage = await server.fetch(`/c/${card.slug}`)
+  expect(joinPage.status).toBe(200)
+  const joinHtml = await text(joinPage)
+  expect(joinHtml).toContain('Get my card')
+  expect(joinHtml).toContain('Corner Coffee')
+
+  const joined = await join(card.slug)
+  expect(joined.status).toBe(303)
+  const passId = passIdOf(joined)
+  expect(passId).toBeDefined()
+  const setCookie = joined.headers.getSetCookie()[0]!
+  expect(setCookie).toMatch(/HttpOnly/i)
+  expect(setCookie).toMatch(/SameSite=Lax/i)
+  expect(setCookie).toMatch(/Max-Age=31536000/)
+  expect(setCookie).toMatch(/Path=\/c(;|$)/)
+  const cookie = cookieOf(joined)!
+
+  const again = await server.fetch(`/c/${card.slug}`, { headers: { Cookie: cookie } })
+  expect(again.status).toBe(302)
+  expect(passIdOf(again)).toBe(passId)
+  const postedAgain = await join(card.slug, cookie)
+  expect(passIdOf(postedAgain)).toBe(passId)
+
+  const otherDevice = await join(card.slug)
+  expect(passIdOf(otherDevice)).not.toBe(passId)
+  const passes = await passesOf(card.id)
+  expect(passes).toHaveLength(2)
+  for (const pass of passes) expect(pass.short_code).toMatch(/^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{8}$/)
+  expect(new Set(passes.map((pass) => pass.short_code)).size).toBe(2)
+})
+
+test('a GET never creates a pass, and a forged or foreign pass cookie is ignored', async () => {
+  const card = await createCard()
+  const other = await createCard()
+  await server.fetch(`/c/${card.slug}`)
+  expect(await passesOf(card.id)).toHaveLength(0)
+  const otherPass = passIdOf(await join(other.slug))!
+  const forged = `__pass-${card.id}=${encodeURIComponent(Buffer.from(JSON.stringify(otherPass)).toString('base64'))}`
+  expect((await server.fetch(`/c/${card.slug}`, { headers: { Cookie: forged } })).status).toBe(200)
+  const joined = await join(card.slug, forged)
+  expect(passIdOf(joined)).not.toBe(otherPass)
+})
+
+test('archived, draft and unknown cards answer a friendly 404, and take no holders', async () => {
+  for (const status of ['archived', 'draft']) {
+    const card = await createCard({ status })
+    const page = await server.fetch(`/c/${card.slug}`)
+    expect(page.status).toBe(404)
+    expect(await text(page)).toContain('This card is no longer available')
+    expect((await join(card.slug)).status).toBe(404)
+    expect(await passesOf(card.id)).toHaveLength(0)
+  }
+  for (const slug of ['no-such-card', 'UPPER', 'a', '%00', '..%2F..', 'x'.repeat(300)]) {
+    expect((await server.fetch(`/c/${slug}`)).status).toBe(404)
+    expect((await join(slug)).status).toBe(404)
+  }
+})
+
+test('malformed or unknown pass ids answer 404, never 500', async () => {
+  const ids = ['nope', '00000000-0000-0000-0000-000000000000', '%27%20or%201%3D1', 'x'.repeat(500), '%E0%A4%A']
+  for (const id of ids) {
+    for (const suffix of ['', '/manifest.webmanifest', '/icons/192-abc.png', '/logo']) {
+      const response = await server.fetch(`/p/${id}${suffix}`)
+      expect([400, 404], `/p/${id}${suffix}`).toContain(response.status)
+    }
+  }
+  const page = await server.fetch('/p/00000000-0000-0000-0000-000000000000')
+  expect(await text(page)).toContain('We can’t find this card')
+})
+
+test('the owner hears about the first holder once', async () => {
+  const card = await createCard()
+  await join(card.slug)
+  await join(card.slug)
+  await join(card.slug)
+  const notices = await sql<{ kind: string; link: string; dedupe_key: string }>(
+    `select kind, link, dedupe_key from notices where user_id = :userId`,
+    { userId: card.ownerId },
+  )
+  expect(notices).toEqual([{ kind: 'first_holder', link: `/account/${card.id}`, dedupe_key: `first-holder:${card.id}` }])
+})
+
+test('the pass page shows progress, the reward once earned, the QR and short code, in under 20 kB gzipped', async () => {
+  const card = await createCard({ stampsRequired: 5 })
+  const passId = passIdOf(await join(card.slug))!
+  const [pass] = await sql<{ short_code: string }>(`select short_code from passes where id = :passId`, { passId })
+  const first = await server.fetch(`/p/${passId}`)
+  expect(first.status).toBe(200)
+  const html = await text(first)
+  expect(html).toContain('0 of 5 stamps')
+  expect(html).not.toContain('Reward earned')
+  expect(html).toContain('A free flat white')
+  expect(html).toContain('One per visit')
+  expect(html).toContain(pass!.short_code)
+  expect(html).toMatch(/<svg[^>]*viewBox/)
+  expect(html).toContain(`<link rel="manifest" href="/p/${passId}/manifest.webmanifest"`)
+  expect(html).toContain('Add to Home Screen')
+  expect(html).toContain('Install app')
+
+  const stylesheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!)
+  const css = await Promise.all(stylesheets.map(async (href) => (await server.fetch(href)).text()))
+  const raw = await (await server.fetch(`/p/${passId}`)).text()
+  const total = Buffer.byteLength(raw) + css.reduce((sum, sheet) => sum + Buffer.byteLength(sheet), 0)
+  const gzipped = gzipSync(raw).byteLength + css.reduce((sum, sheet) => sum + gzipSync(sheet).byteLength, 0)
+  console.info(`pass page: HTML ${Buffer.byteLength(raw)} B, HTML+CSS ${total} B, gzipped ${gzipped} B`)
+  expect(gzipped).toBeLessThan(20_000)
+
+  await sql(`update passes set stamps = 3 where id = :passId`, { passId })
+  expect(await text(await server.fetch(`/p/${passId}`))).toContain('3 of 5 stamps')
+  await sql(`update passes set stamps = 5 where id = :passId`, { passId })
+  const earned = await text(await server.fetch(`/p/${passId}`))
+  expect(earned).toContain('5 of 5 stamps')
+  expect(earned).toContain('Reward earned: A free flat white')
+})
+
+test('a cached pass page still carries its own CSP nonce, and a card change shows at once', async () => {
+  const card = await createCard()
+  const passId = passIdOf(await join(card.slug))!
+  await server.fetch(`/p/${passId}`)
+  const cached = await server.fetch(`/p/${passId}`)
+  expect(cached.headers.get('Server-Timing')).toContain('db;desc="1 queries"')
+  const nonce = /'nonce-([^']+)'/.exec(cached.headers.get('Content-Security-Policy') ?? '')?.[1]
+  expect(await cached.text()).toContain(`nonce="${nonce}"`)
+  await sql(`update cards set title = 'Tea card' where id = :id`, { id: card.id })
+  expect(await text(await server.fetch(`/p/${passId}`))).toContain('Tea card')
+})
+
+test('the manifest names the card and opens the pass; its icons are PNGs cached for good', async () => {
+  const card = await createCard()
+  const passId = passIdOf(await join(card.slug))!
+  const response = await server.fetch(`/p/${passId}/manifest.webmanifest`)
+  expect(response.status).toBe(200)
+  expect(response.headers.get('Content-Type')).toContain('application/manifest+json')
+  const manifest = (await response.json()) as Record<string, unknown> & { icons: { src: string; sizes: string; type: string }[] }
+  expect(manifest).toMatchObject({
+    name: 'Coffee card — Corner Coffee',
+    display: 'standalone',
+    start_url: `/p/${passId}`,
+    scope: `/p/${passId}`,
+    theme_color: '#7a3e12',
+    background_color: '#7a3e12',
+  })
+  expect(typeof manifest.short_name).toBe('string')
+  expect(manifest.icons.map((icon) => icon.sizes)).toEqual(['192x192', '512x512'])
+  for (const icon of manifest.icons) {
+    const image = await server.fetch(icon.src)
+    expect(image.status).toBe(200)
+    expect(image.headers.get('Content-Type')).toBe('image/png')
+    expect(image.headers.get('Cache-Control')).toContain('immutable')
+    const bytes = Buffer.from(await image.arrayBuffer())
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG')
+    expect(bytes.readUInt32BE(16)).toBe(Number(icon.sizes.split('x')[0]))
+  }
+})
+
+test('pass creation is limited per address, with a 429 and a message', async () => {
+  const card = await createCard()
+  await join(card.slug)
+  await sql(`update rate_limit_counters set points = 100000 where key like 'pass-ip:%'`)
+  const limited = await join(card.slug)
+  expect(limited.status).toBe(429)
+  expect(await text(limited)).toContain('Too many attempts')
+  await sql(`delete from rate_limit_counters where key like 'pass-ip:%'`)
+})
