@@ -44,7 +44,8 @@ export default function JoinCard() {
     <main className="pass-page">
       <h1 className="pass-page__heading">Join {card.businessName || 'this'}’s stamp card</h1>
       <CardPreview card={card} />
-      <Form method="post" className="pass-page__join">
+      {/* A full page load: the pass page's head (manifest) and its service worker script must run. */}
+      <Form method="post" reloadDocument className="pass-page__join">
         <HoneypotField />
         {actionData && 'error' in actionData ? (
           <p className="pass-page__error" role="alert">

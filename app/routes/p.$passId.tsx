@@ -61,7 +61,8 @@ export default function PassPage() {
 function InstallGuide() {
   return (
     <section className="pass-page__install" aria-labelledby="install-heading">
-      <h2 id="install-heading">Keep your card on your home screen</h2>
+      <h2 id="install-heading">Add to Home Screen</h2>
+      <p>Keep your card one tap away:</p>
       <button type="button" className="button" id="pass-install" hidden>
         Install
       </button>
