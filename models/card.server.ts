@@ -154,3 +154,20 @@ export async function countCardPushSubscribers(cardId: string): Promise<number> 
   )) as [{ count: number }[], unknown]
   return rows[0]!.count
 }
+
+/** Archives or restores one of the owner's cards; false when it is not theirs (or already so). */
+export async function setOwnedCardArchived({ cardId, userId, archived }: { cardId: string; userId: string; archived: boolean }) {
+  const [rows] = (await getSequelize().query(
+    archived
+      ? `update cards set status = 'archived', archived_at = now() where id = :cardId and user_id = :userId and status = 'active' returning id`
+      : `update cards set status = 'active', archived_at = null where id = :cardId and user_id = :userId and status = 'archived' returning id`,
+    { replacements: { cardId, userId } },
+  )) as [unknown[], unknown]
+  return rows.length > 0
+}
+
+/** Deletes one of the owner's cards with its passes, stamps and messages; false when it is not theirs. */
+export async function deleteOwnedCard({ cardId, userId }: { cardId: string; userId: string }) {
+  if (!isUuid(cardId)) return false
+  return (await Card.destroy({ where: { id: cardId, userId } })) > 0
+}

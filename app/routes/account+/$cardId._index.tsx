@@ -1,0 +1,150 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { z } from 'zod'
+import { ActivityChart } from '#app/components/activity-chart.tsx'
+import { CardPreview } from '#app/components/card-preview.tsx'
+import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { joinUrl } from '#app/utils/card-qr.server.ts'
+import { checkCardSlot } from '#app/utils/plan-gate.server.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
+import { deleteOwnedCard, getOwnedCard, setOwnedCardArchived } from '#models/card.server.ts'
+
+export const CardActionSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('archive') }),
+  z.object({ intent: z.literal('restore') }),
+  z.object({ intent: z.literal('delete'), confirm: z.string({ error: 'Type the card’s title to delete it' }).trim() }),
+])
+
+export const handle: AccountHandle = { title: 'Reward Card', back: 'account' }
+
+/** One card: its design, holders, the last 30 days' stamps and rewards, and what the owner can do with it. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  const card = await getOwnedCard({ cardId: params.cardId, userId })
+  if (!card) throw new Response('Card not found', { status: 404 })
+  const [totals, days] = await Promise.all([cardTotals(card.id), cardDailyActivity(card.id)])
+  return { card, totals, days, joinUrl: joinUrl(card.slug) }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const userId = await requireUserId(request)
+  const card = await getOwnedCard({ cardId: params.cardId, userId })
+  if (!card) throw new Response('Card not found', { status: 404 })
+  const submission = parseWithZod(await request.formData(), { schema: CardActionSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const back = `/account/${card.id}`
+  switch (submission.value.intent) {
+    case 'archive':
+      await setOwnedCardArchived({ cardId: card.id, userId, archived: true })
+      return redirectWithToast(back, { message: 'Card archived: holders keep it, nobody new can join.' })
+    case 'restore': {
+      const slot = await checkCardSlot(userId)
+      if (!slot.allowed) return data({ result: submission.reply({ formErrors: [slot.message] }) }, { status: 409 })
+      await setOwnedCardArchived({ cardId: card.id, userId, archived: false })
+      return redirectWithToast(back, { message: 'Card restored: new holders can join again.' })
+    }
+    case 'delete': {
+      const expected = card.title || card.businessName || 'delete'
+      if (submission.value.confirm !== expected) {
+        return data({ result: submission.reply({ fieldErrors: { confirm: [`Type “${expected}” to delete this card`] } }) }, { status: 400 })
+      }
+      await deleteOwnedCard({ cardId: card.id, userId })
+      return redirectWithToast('/account', { message: 'Card deleted.' })
+    }
+  }
+}
+
+export default function RewardCard() {
+  const { card, totals, days, joinUrl } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const errors = actionData?.result?.error ?? {}
+  const deleteWord = card.title || card.businessName || 'delete'
+  return (
+    <>
+      <h1>Reward Card</h1>
+      <div className="card-detail">
+        <div>
+          <CardPreview card={card} />
+          {card.status !== 'active' ? <p className="badge">{card.status === 'draft' ? 'Draft' : 'Archived'}</p> : null}
+          <p className="field-hint">
+            Join address: <a href={joinUrl}>{joinUrl}</a>
+          </p>
+        </div>
+        <section aria-labelledby="card-figures">
+          <h2 id="card-figures">Holders and activity</h2>
+          <dl className="account-card__stats">
+            <div>
+              <dt>Holders</dt>
+              <dd>{totals.holders}</dd>
+            </div>
+            <div>
+              <dt>With notifications</dt>
+              <dd>{totals.subscribers}</dd>
+            </div>
+            <div>
+              <dt>Stamps given</dt>
+              <dd>{totals.stampsGiven}</dd>
+            </div>
+            <div>
+              <dt>Rewards redeemed</dt>
+              <dd>{totals.rewardsRedeemed}</dd>
+            </div>
+          </dl>
+          <ActivityChart days={days} label="Last 30 days" />
+        </section>
+      </div>
+      <nav aria-label="Card actions" className="actions">
+        <Link to={`/account/${card.id}/scan`} className="button">
+          Stamp a card
+        </Link>
+        <Link to={`/account/${card.id}/qr_code`} className="button button--ghost">
+          QR code and poster
+        </Link>
+        <Link to={`/account/${card.id}/push_notification`} className="button button--ghost">
+          Push notifications
+        </Link>
+        <Link to={`/account/${card.id}/push_notification/history`} className="button button--ghost">
+          History
+        </Link>
+      </nav>
+      <FormErrors id="card-action-errors" errors={errors[''] ?? undefined} />
+      {card.status === 'active' ? (
+        <details className="panel danger-zone">
+          <summary>Archive this card</summary>
+          <p>Holders keep their card and its stamps, and you can still stamp it; nobody new can join. You can restore it later.</p>
+          <Form method="POST">
+            <input type="hidden" name="intent" value="archive" />
+            <SubmitButton pendingLabel="Archiving...">Archive card</SubmitButton>
+          </Form>
+        </details>
+      ) : card.status === 'archived' ? (
+        <Form method="POST" className="panel">
+          <p>This card is archived: nobody new can join.</p>
+          <input type="hidden" name="intent" value="restore" />
+          <SubmitButton pendingLabel="Restoring...">Restore card</SubmitButton>
+        </Form>
+      ) : null}
+      <details className="panel danger-zone" open={Boolean(errors.confirm)}>
+        <summary>Delete this card</summary>
+        <p>Deleting removes the card from every holder’s phone, with its stamps and messages. This cannot be undone.</p>
+        <Form method="POST">
+          <input type="hidden" name="intent" value="delete" />
+          <div className="field">
+            <label htmlFor="delete-confirm">Type “{deleteWord}” to confirm</label>
+            <input id="delete-confirm" name="confirm" autoComplete="off" aria-describedby="delete-confirm-error" aria-invalid={errors.confirm ? true : undefined} />
+            <div id="delete-confirm-error" className="field-error">
+              {errors.confirm?.map((message) => <p key={message}>{message}</p>)}
+            </div>
+          </div>
+          <SubmitButton pendingLabel="Deleting...">Delete card</SubmitButton>
+        </Form>
+      </details>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Reward Card — Stampwise' }]

@@ -1,0 +1,48 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { CardPreview } from '#app/components/card-preview.tsx'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { joinUrl, qrSvg } from '#app/utils/card-qr.server.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { getOwnedCard } from '#models/card.server.ts'
+
+export const handle: AccountHandle = { back: 'previous' }
+
+/** The printable A4 poster for the counter ("place your QR"): the card, its QR code and how to join. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  const card = await getOwnedCard({ cardId: params.cardId, userId })
+  if (!card) throw new Response('Card not found', { status: 404 })
+  const url = joinUrl(card.slug)
+  return { card, joinUrl: url, svg: await qrSvg(url) }
+}
+
+export default function Poster() {
+  const { card, joinUrl, svg } = useLoaderData<typeof loader>()
+  return (
+    <>
+      <div className="poster-tools">
+        <p>
+          Print this page on A4 (your browser’s Print, or Ctrl+P / ⌘P) and place it where customers pay.{' '}
+          <Link to={`/account/${card.id}/qr_code`}>Back to the QR code</Link>
+        </p>
+      </div>
+      <article className="poster" aria-label="Poster">
+        <p className="poster__business">{card.businessName}</p>
+        <h1 className="poster__title">Collect stamps, get {card.reward || 'a reward'}</h1>
+        <div className="poster__body">
+          <div className="poster__qr" role="img" aria-label={`QR code that opens ${joinUrl}`} dangerouslySetInnerHTML={{ __html: svg }} />
+          <CardPreview card={card} />
+        </div>
+        <ol className="poster__steps">
+          <li>Open your phone’s camera and point it at the code.</li>
+          <li>Tap the link, then “Get my card”.</li>
+          <li>Show your card at the counter to collect a stamp on every visit.</li>
+        </ol>
+        <p className="poster__note">No app and no sign-up needed. {joinUrl}</p>
+      </article>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Poster — Stampwise' }]

@@ -1,0 +1,18 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { joinUrl, qrSvg } from '#app/utils/card-qr.server.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { getOwnedCard } from '#models/card.server.ts'
+
+/** The card's QR code as an SVG download. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  const card = await getOwnedCard({ cardId: params.cardId, userId })
+  if (!card) throw new Response('Card not found', { status: 404 })
+  return new Response(await qrSvg(joinUrl(card.slug)), {
+    headers: {
+      'Content-Type': 'image/svg+xml; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${card.slug}-qr.svg"`,
+      'Cache-Control': 'private, max-age=300',
+    },
+  })
+}

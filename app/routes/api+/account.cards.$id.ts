@@ -1,0 +1,14 @@
+import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
+import { cardJson } from '#app/utils/card-json.server.ts'
+import { requireApiUserId } from '#app/utils/session.server.ts'
+import { getOwnedCard } from '#models/card.server.ts'
+
+/** GET /api/account/cards/{id}: one of the owner's cards; another owner's (or no such card) is 404. */
+export const loader = apiLoader(async ({ request, params }) => {
+  const userId = await requireApiUserId(request)
+  const card = await getOwnedCard({ cardId: params.id, userId })
+  if (!card) return apiError(404, 'Card not found')
+  return apiSuccess('Card', { card: cardJson(card) })
+})
+
+export const action = getOnlyAction

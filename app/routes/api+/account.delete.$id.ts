@@ -1,0 +1,15 @@
+import { apiAction, apiError, apiSuccess, postOnlyLoader } from '#app/utils/api.server.ts'
+import { requireApiUserId } from '#app/utils/session.server.ts'
+import { deleteOwnedCard } from '#models/card.server.ts'
+
+/**
+ * POST /api/account/delete/{id}: deletes one of the owner's cards with its passes (DECISIONS.md, "JSON answers";
+ * the page asks for a typed confirmation first). Another owner's card, or none, is 404.
+ */
+export const action = apiAction(async ({ request, params }) => {
+  const userId = await requireApiUserId(request)
+  if (!(await deleteOwnedCard({ cardId: params.id ?? '', userId }))) return apiError(404, 'Card not found')
+  return apiSuccess('Card deleted')
+})
+
+export const loader = postOnlyLoader
