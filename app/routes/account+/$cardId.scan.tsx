@@ -48,33 +48,38 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type ScanActionData = { intent: StampIntent; result: SubmissionResult<string[]> }
 
-/** Stamp (by code), Undo and Redeem (the shown pass), told apart by `intent`; refusals come back as field errors. */
+/**
+ * Stamp (by code), Undo and Redeem (the shown pass), told apart by `intent`; refusals come back as field errors.
+ * The models scope every change by owner and card, so a success proves the card is the caller's: the card is
+ * looked up only before answering anything else (404 for another owner's card, never their holders' details).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { userId, card } = await requireOwnedCard(request, params.cardId)
+  const userId = await requireUserId(request)
+  const cardId = params.cardId ?? ''
+  const refuse = async (answer: ScanActionData, status: number) => {
+    await requireOwnedCard(request, cardId)
+    return data<ScanActionData>(answer, { status })
+  }
   // A body that is not a form (JSON, say) reads as an empty form: 400 below, not 500.
   const formData = await request.formData().catch(() => new FormData())
   const intent = formData.get('intent')
   if (!isStampIntent(intent)) {
     const submission = parseWithZod(formData, { schema: StampSchema })
-    return data<ScanActionData>({ intent: 'stamp', result: submission.reply({ formErrors: ['Unknown action'] }) }, { status: 400 })
+    return refuse({ intent: 'stamp', result: submission.reply({ formErrors: ['Unknown action'] }) }, 400)
   }
   if (intent === 'stamp') {
     const submission = parseWithZod(formData, { schema: StampSchema })
-    if (submission.status !== 'success') return data<ScanActionData>({ intent, result: submission.reply() }, { status: 400 })
-    const outcome = await stampPass({ ownerId: userId, cardId: card.id, code: submission.value.code, count: submission.value.count ?? 1 })
-    if (!outcome.ok) {
-      return data<ScanActionData>({ intent, result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, { status: outcome.status })
-    }
-    return afterSuccess(card.id, outcome, `${stampWord(submission.value.count ?? 1)} given`)
+    if (submission.status !== 'success') return refuse({ intent, result: submission.reply() }, 400)
+    const outcome = await stampPass({ ownerId: userId, cardId, code: submission.value.code, count: submission.value.count ?? 1 })
+    if (!outcome.ok) return refuse({ intent, result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, outcome.status)
+    return afterSuccess(cardId, outcome, `${stampWord(submission.value.count ?? 1)} given`)
   }
   const submission = parseWithZod(formData, { schema: PassActionSchema })
-  if (submission.status !== 'success') return data<ScanActionData>({ intent, result: submission.reply() }, { status: 400 })
-  const input = { ownerId: userId, cardId: card.id, passId: submission.value.passId }
+  if (submission.status !== 'success') return refuse({ intent, result: submission.reply() }, 400)
+  const input = { ownerId: userId, cardId, passId: submission.value.passId }
   const outcome = intent === 'undo' ? await undoLastStamp(input) : await redeemReward(input)
-  if (!outcome.ok) {
-    return data<ScanActionData>({ intent, result: submission.reply({ formErrors: [outcome.message] }) }, { status: outcome.status })
-  }
-  return afterSuccess(card.id, outcome, intent === 'undo' ? 'Stamp undone' : 'Reward redeemed: a new round starts')
+  if (!outcome.ok) return refuse({ intent, result: submission.reply({ formErrors: [outcome.message] }) }, outcome.status)
+  return afterSuccess(cardId, outcome, intent === 'undo' ? 'Stamp undone' : 'Reward redeemed: a new round starts')
 }
 
 const stampWord = (count: number) => (count === 1 ? '1 stamp' : `${count} stamps`)
