@@ -1,0 +1,37 @@
+import { redirect } from '@remix-run/node'
+import { nextStep, stepPath, type OnboardingStep } from '#app/utils/card-design-steps.ts'
+import { cardDesignView } from '#app/utils/card-design.server.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import { advanceOnboardingStep, findOwnerCard, finishOnboarding } from '#models/card-onboarding.server.ts'
+
+/**
+ * The steps after the design: each page names its card by `?cardId=`. No id goes back to /main (which resumes the
+ * unfinished card); another owner's card or a malformed id is a 404. A card still without its reward is sent to
+ * the reward step, since the pages after it show a card holders can join.
+ */
+export async function requireStepCard(request: Request, { needsReward = true } = {}) {
+  const userId = await requireUserId(request)
+  const cardId = new URL(request.url).searchParams.get('cardId')
+  if (!cardId) throw redirect('/main')
+  const card = await findOwnerCard(userId, cardId)
+  if (!card) throw new Response('Card not found', { status: 404 })
+  if (needsReward && card.status === 'draft') throw redirect(stepPath('card_reward', card.id))
+  return { userId, card }
+}
+
+export async function loadStepPage(request: Request) {
+  const { userId, card } = await requireStepCard(request)
+  return { card: { id: card.id, slug: card.slug, title: card.title, businessName: card.businessName }, design: await cardDesignView(userId, card) }
+}
+
+/** The step's Continue button: the onboarding moves on (so leaving now resumes at the next page) and shows it. */
+export async function continueFromStep(request: Request, step: OnboardingStep) {
+  const { userId, card } = await requireStepCard(request)
+  const next = nextStep(step)
+  if (!next) {
+    await finishOnboarding(userId, card.id)
+    return redirect('/account')
+  }
+  await advanceOnboardingStep(userId, card.id, next)
+  return redirect(stepPath(next, card.id))
+}

@@ -1,0 +1,60 @@
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, Outlet, useMatches } from '@remix-run/react'
+import { Logo } from '#app/components/logo.tsx'
+import { ONBOARDING_STEPS, stepIndex, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
+import { requireUserId } from '#app/utils/session.server.ts'
+import onboardingStylesHref from '#app/styles/onboarding.css?url'
+
+/** The card-creation onboarding: signed-in only, without the account header; a small top bar with the steps. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserId(request)
+  return null
+}
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: onboardingStylesHref }]
+
+export default function OnboardingLayout() {
+  const matches = useMatches()
+  const current = [...matches].reverse().map((match) => (match.handle as OnboardingHandle | undefined)?.onboardingStep).find(Boolean)
+  return (
+    <div className="onboarding-shell">
+      <header className="onboarding-bar">
+        <div className="container onboarding-bar__inner">
+          <Link to="/account" aria-label="Stampwise account">
+            <Logo />
+          </Link>
+          {current ? <StepIndicator current={stepIndex(current)} /> : null}
+          <Form method="POST" action="/logout">
+            <button type="submit" className="button button--ghost">
+              Log Out
+            </button>
+          </Form>
+        </div>
+      </header>
+      <main id="content" className="container onboarding-main">
+        <Outlet />
+      </main>
+    </div>
+  )
+}
+
+function StepIndicator({ current }: { current: number }) {
+  return (
+    <nav aria-label="Card set-up steps" className="onboarding-steps">
+      <p className="onboarding-steps__count">
+        {`Step ${current + 1} of ${ONBOARDING_STEPS.length}`}
+      </p>
+      <ol>
+        {ONBOARDING_STEPS.map((entry, index) => (
+          <li
+            key={entry.step}
+            className={index < current ? 'is-done' : index === current ? 'is-current' : undefined}
+            aria-current={index === current ? 'step' : undefined}
+          >
+            {entry.label}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  )
+}

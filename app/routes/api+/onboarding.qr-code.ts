@@ -1,0 +1,13 @@
+import { apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
+import { requireCallCard } from '#app/utils/card-design-call.server.ts'
+import { cardAnswer, cardJoinUrl, cardQrSvg } from '#app/utils/card-design.server.ts'
+import { requireApiUserId } from '#app/utils/session.server.ts'
+
+/** GET /api/onboarding/qr-code?cardId= (default: the owner's newest card): the join address and its QR code as SVG. */
+export const loader = apiLoader(async ({ request }) => {
+  const userId = await requireApiUserId(request)
+  const card = await requireCallCard(request, userId)
+  return apiSuccess('QR code', { card: cardAnswer(card), join_url: cardJoinUrl(card.slug), qr_svg: await cardQrSvg(card.slug) })
+})
+
+export const action = getOnlyAction
