@@ -13,6 +13,7 @@
  *   DATABASE_URL=postgres://... npm run bench:stamp (PostgreSQL server)
  */
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -26,6 +27,11 @@ const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
 const round = (value: number) => Math.round(value * 10) / 10
 const loadAverage = () => os.loadavg().map(round).join(' / ')
+/** CPU time (user + system, ms) a process has used: with the embedded database, the app's and PGlite's together. */
+function cpuMs(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
 
 function databaseClient(dataDir: string) {
   return process.env.DATABASE_URL
@@ -90,7 +96,9 @@ try {
     })
 
   const warmUp = await stampRequest(3)
+  const cpuBefore = cpuMs(server.child.pid!)
   const result = await stampRequest(10)
+  const cpuPerStamp = round((cpuMs(server.child.pid!) - cpuBefore) / Math.max(1, result.requests.total))
   const redirects = (run: typeof result) => (run.statusCodeStats as Record<string, { count: number } | undefined>)['302']?.count ?? 0
   // The probe's stamp, and the redirects autocannon counted; requests still in flight when a run's time is up are
   // answered by the server but not counted, so up to one per connection per run may be stored beyond this.
@@ -111,6 +119,8 @@ try {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     stampsInRun: result.requests.total,
+    // The server's CPU per stamp: less dependent on what else the machine runs than the rate is.
+    serverCpuMsPerStamp: cpuPerStamp,
     notRedirected: result.requests.total - redirects(result) + result.errors + result.timeouts,
     stampsStored: rows[0]!.stamps,
     stampEvents: rows[0]!.events,
