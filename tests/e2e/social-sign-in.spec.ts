@@ -18,7 +18,7 @@ for (const provider of ['Google', 'Apple'] as const) {
     }
 
     await expect(page).toHaveURL('/main')
-    await expect(page.getByRole('heading', { name: 'Welcome to Stampwise!' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Design your stamp card' })).toBeVisible()
     await page.goto('/account')
     await expect(page).toHaveURL('/account')
     await expect(page.locator('.profile-menu__email')).toHaveText(email)
