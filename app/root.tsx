@@ -6,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
   type MetaFunction,
@@ -25,10 +26,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ ENV: getPublicEnv(), toast }, clearHeader ? { headers: { 'Set-Cookie': clearHeader } } : undefined)
 }
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: appStylesHref },
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
+
+/**
+ * A route whose handle has `ownStylesOnly: true` (the holder's pages, which must stay small for old phones on slow
+ * networks) does not get the site's stylesheet; every other page does.
+ */
+function useSiteStylesheet() {
+  return !useMatches().some((match) => (match.handle as { ownStylesOnly?: boolean } | undefined)?.ownStylesOnly)
+}
 
 export const meta: MetaFunction = () => [
   { title: 'Stampwise — loyalty stamp cards for small businesses' },
@@ -41,6 +47,7 @@ export const meta: MetaFunction = () => [
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()
   const data = useRouteLoaderData<typeof loader>('root')
+  const siteStylesheet = useSiteStylesheet()
   return (
     <html lang="en">
       <head>
@@ -48,6 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#17233b" />
         <Meta />
+        {siteStylesheet ? <link rel="stylesheet" href={appStylesHref} /> : null}
         <Links />
       </head>
       <body>

@@ -62,6 +62,9 @@ export default function JoinCard() {
   )
 }
 
+// Only pass.css: the holder's pages stay small for old phones on slow networks (root.tsx).
+export const handle = { ownStylesOnly: true }
+
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: passStylesHref }]
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

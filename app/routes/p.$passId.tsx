@@ -88,6 +88,9 @@ addEventListener('beforeinstallprompt',function(event){event.preventDefault();pr
 if(button)button.addEventListener('click',function(){if(!prompt)return;prompt.prompt();prompt=null;button.hidden=true});
 })()`
 
+// Only pass.css: the holder's pages stay small for old phones on slow networks (root.tsx).
+export const handle = { ownStylesOnly: true }
+
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: passStylesHref }]
 
 export const meta: MetaFunction<typeof loader> = ({ data, params }) => {
