@@ -104,6 +104,12 @@ export default function RewardCard() {
         <Link to={`/account/${card.id}/qr_code`} className="button button--ghost">
           QR code and poster
         </Link>
+        <Link to={`/main?cardId=${card.id}`} className="button button--ghost">
+          Edit design
+        </Link>
+        <Link to={`/card_reward?cardId=${card.id}`} className="button button--ghost">
+          Edit reward
+        </Link>
         <Link to={`/account/${card.id}/push_notification`} className="button button--ghost">
           Push notifications
         </Link>
