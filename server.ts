@@ -17,8 +17,7 @@ import { logger } from '#app/utils/logger.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
 import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
-import { privatePageCache } from '#app/utils/private-page-cache.server.ts'
-import { passPageCache } from '#app/utils/pass-page-cache.server.ts'
+import { versionedPageCache } from '#app/utils/versioned-page-cache.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -30,6 +29,9 @@ const CLIENT_BUILD = path.join(ROOT, 'build/client')
 const SERVER_BUILD = path.join(ROOT, 'build/server/index.js')
 
 /** Public pages that look the same to every anonymous visitor (see public-page-cache.server.ts). */
+// A holder's pass: /p/{uuid} (the page itself, not its manifest, icons or logo).
+const PASS_PAGE = /^\/p\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
 const isPublicPage = (pathname: string) =>
   ['/', '/about', '/terms', '/privacy-policy', '/blog'].includes(pathname) || /^\/blog\/[\w-]+$/.test(pathname)
 
@@ -145,21 +147,33 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   const loadContext = { isProduction: env.NODE_ENV === 'production' }
   if (typeof build !== 'function') {
     app.use(publicPageCache({ build, mode, paths: isPublicPage, loadContext }))
+    // Models are imported on first use: they bind to the database when loaded, which must wait for the configuration.
     app.use(
-      privatePageCache({
+      versionedPageCache({
         build,
         mode,
         paths: (pathname) => pathname === '/account',
-        // Imported on first use: models bind to the database when loaded, which must wait for the configuration.
-        version: async (cookie) => (await import('#app/utils/account-page-version.server.ts')).accountPageVersion(cookie),
+        version: async (req) => {
+          if (!req.headers.cookie?.includes('__session=')) return null
+          const { accountPageVersion } = await import('#app/utils/account-page-version.server.ts')
+          const current = await accountPageVersion(req.headers.cookie)
+          return current && { key: `${current.userId} ${req.path}`, version: current.version }
+        },
+        forwardCookie: true,
         loadContext,
       }),
     )
     app.use(
-      passPageCache({
+      versionedPageCache({
         build,
         mode,
-        version: async (passId) => (await import('#models/pass.server.ts')).getPassPageVersion(passId),
+        paths: (pathname) => PASS_PAGE.test(pathname),
+        version: async (req) => {
+          const { getPassPageVersion } = await import('#models/pass.server.ts')
+          const version = await getPassPageVersion(req.path.slice('/p/'.length))
+          return version === null ? null : { key: req.path, version }
+        },
+        forwardCookie: false,
         loadContext,
       }),
     )

@@ -1,7 +1,6 @@
 import { QueryTypes } from 'sequelize'
 import { hashToken } from '#models/session.server.ts'
 import { getSequelize } from './db.server.ts'
-import { type PageVersion } from './private-page-cache.server.ts'
 import { readSessionToken } from './session.server.ts'
 
 // Plan state and "this month" depend on the clock: a render is reused for at most this long.
@@ -13,7 +12,7 @@ const TIME_BUCKET_MS = 15_000
  * (migration 0004), `users.updated_at` by any change to the user (e-mail, logo); the time bucket covers what the
  * clock changes (days of trial left, this month). tests/integration/account-page-cache.test.ts changes each one.
  */
-export async function accountPageVersion(cookieHeader: string): Promise<PageVersion | null> {
+export async function accountPageVersion(cookieHeader: string): Promise<{ userId: string; version: string } | null> {
   const token = await readSessionToken(cookieHeader)
   if (!token) return null
   const rows = await getSequelize().query<{ user_id: string; content_version: string; updated_at: Date }>(

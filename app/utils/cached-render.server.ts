@@ -3,7 +3,7 @@ import { type AppLoadContext } from '@remix-run/node'
 import type express from 'express'
 
 /**
- * A page rendered once and answered many times (public-page-cache, private-page-cache). Only the CSP nonce must
+ * A page rendered once and answered many times (public-page-cache, versioned-page-cache). Only the CSP nonce must
  * differ per answer: the render uses a random marker as its nonce, and each answer puts its own nonce there.
  */
 export type CachedRender = { status: number; headers: [string, string][]; body: string; marker: string }

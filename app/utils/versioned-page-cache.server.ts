@@ -3,67 +3,72 @@ import type express from 'express'
 import { renderForCache, sendCachedRender, type CachedRender } from './cached-render.server.ts'
 
 /**
- * The signed-in owner's busiest pages (the account home), rendered once per version of the data they show.
- * Rendering a page costs milliseconds of CPU; checking whether anything on it changed costs one indexed query
- * (`version`, which also checks the session). A request whose version matches the last render gets that render,
- * with its own CSP nonce. Anything else — another version, a toast
- * cookie, a query string, a non-200 answer or a Set-Cookie — goes through Remix as usual.
+ * Pages rendered once per version of the data they show: the owner's account home, the holder's pass. Rendering
+ * costs milliseconds of CPU; `version` answers in one indexed query whether anything on the page changed (for a
+ * signed-in page it also checks the session). A request whose version matches the last render gets that render,
+ * with its own CSP nonce. Anything else — another version, a toast cookie, a query string, a non-200 answer or a
+ * Set-Cookie — goes through Remix as usual.
  */
-export type PageVersion = { userId: string; version: string }
+export type PageVersion = {
+  /** Whose render this is: the same key always means the same page for the same viewer. */
+  key: string
+  version: string
+}
 
 type Entry = CachedRender & { version: string }
 
 const MAX_ENTRIES = 2_000
 
-export function privatePageCache({
+export function versionedPageCache({
   build,
   mode,
   paths,
   version,
+  forwardCookie,
   loadContext,
 }: {
   build: ServerBuild
   mode: string
   paths: (pathname: string) => boolean
-  version: (cookieHeader: string, pathname: string) => Promise<PageVersion | null>
+  version: (req: express.Request) => Promise<PageVersion | null>
+  /** Signed-in pages render with the viewer's cookie; public ones without any. */
+  forwardCookie: boolean
   loadContext: Omit<AppLoadContext, 'cspNonce'>
 }): express.RequestHandler {
   const handle = createRequestHandler(build, mode)
   const entries = new Map<string, Entry>()
   const renders = new Map<string, Promise<Entry | null>>()
 
-  async function render(req: express.Request, key: string, current: PageVersion): Promise<Entry | null> {
-    const headers = {
+  async function render(req: express.Request, current: PageVersion): Promise<Entry | null> {
+    const headers: Record<string, string> = {
       accept: 'text/html',
-      cookie: req.headers.cookie ?? '',
       'user-agent': req.headers['user-agent'] ?? '',
       'x-stampwise-client-ip': String(req.headers['x-stampwise-client-ip'] ?? ''),
     }
+    if (forwardCookie) headers.cookie = req.headers.cookie ?? ''
     const rendered = await renderForCache(handle, req, headers, loadContext)
     if (!rendered) return null
     const entry: Entry = { ...rendered, version: current.version }
-    entries.delete(key)
-    entries.set(key, entry)
+    entries.delete(current.key)
+    entries.set(current.key, entry)
     // Oldest first: Map keeps insertion order, and a re-render re-inserts.
     if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
     return entry
   }
 
   return (req, res, next) => {
-    const cookie = req.headers.cookie
-    if (req.method !== 'GET' || !cookie?.includes('__session=') || cookie.includes('__toast=')) return next()
-    if (req.originalUrl !== req.path || !paths(req.path)) return next()
-    version(cookie, req.path)
+    if (req.method !== 'GET' || req.originalUrl !== req.path || !paths(req.path)) return next()
+    if (req.headers.cookie?.includes('__toast=')) return next()
+    version(req)
       .then(async (current) => {
         if (!current) return null
-        const key = `${current.userId} ${req.path}`
-        const cached = entries.get(key)
+        const cached = entries.get(current.key)
         if (cached?.version === current.version) return cached
-        // Concurrent misses of one owner share one render.
-        const renderKey = `${key} ${current.version}`
+        // Concurrent misses of one page share one render.
+        const renderKey = `${current.key} ${current.version}`
         let pending = renders.get(renderKey)
         if (!pending) {
-          pending = render(req, key, current).finally(() => renders.delete(renderKey))
+          pending = render(req, current).finally(() => renders.delete(renderKey))
           renders.set(renderKey, pending)
         }
         return pending
