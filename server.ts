@@ -29,6 +29,12 @@ const CLIENT_BUILD = path.join(ROOT, 'build/client')
 const SERVER_BUILD = path.join(ROOT, 'build/server/index.js')
 
 /** Public pages that look the same to every anonymous visitor (see public-page-cache.server.ts). */
+/** A function's first answer, kept (for lazy imports). */
+function once<T>(load: () => T): () => T {
+  let value: { result: T } | undefined
+  return () => (value ??= { result: load() }).result
+}
+
 // A holder's pass: /p/{uuid} (the page itself, not its manifest, icons or logo).
 const PASS_PAGE = /^\/p\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -148,6 +154,9 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   if (typeof build !== 'function') {
     app.use(publicPageCache({ build, mode, paths: isPublicPage, loadContext }))
     // Models are imported on first use: they bind to the database when loaded, which must wait for the configuration.
+    // Each import is kept: a dynamic import() per request would ask the module loader (tsx's hooks thread) every time.
+    const accountVersion = once(() => import('#app/utils/account-page-version.server.ts'))
+    const passVersion = once(() => import('#models/pass.server.ts'))
     app.use(
       versionedPageCache({
         build,
@@ -155,7 +164,7 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
         paths: (pathname) => pathname === '/account',
         version: async (req) => {
           if (!req.headers.cookie?.includes('__session=')) return null
-          const { accountPageVersion } = await import('#app/utils/account-page-version.server.ts')
+          const { accountPageVersion } = await accountVersion()
           const current = await accountPageVersion(req.headers.cookie)
           return current && { key: `${current.userId} ${req.path}`, version: current.version }
         },
@@ -169,7 +178,7 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
         mode,
         paths: (pathname) => PASS_PAGE.test(pathname),
         version: async (req) => {
-          const { getPassPageVersion } = await import('#models/pass.server.ts')
+          const { getPassPageVersion } = await passVersion()
           const version = await getPassPageVersion(req.path.slice('/p/'.length))
           return version === null ? null : { key: req.path, version }
         },
