@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
@@ -65,7 +66,10 @@ export default function JoinCard() {
 // Only pass.css: the holder's pages stay small for old phones on slow networks (root.tsx).
 export const handle = { ownStylesOnly: true }
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: passStylesHref }]
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: cardPreviewStylesHref },
+  { rel: 'stylesheet', href: passStylesHref },
+]
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.card.title || 'Stamp card'} — ${data.card.businessName}` : 'Card not available — Stampwise' },

@@ -1,4 +1,5 @@
 import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import passStylesHref from '#app/styles/pass.css?url'
@@ -91,7 +92,10 @@ if(button)button.addEventListener('click',function(){if(!prompt)return;prompt.pr
 // Only pass.css: the holder's pages stay small for old phones on slow networks (root.tsx).
 export const handle = { ownStylesOnly: true }
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: passStylesHref }]
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: cardPreviewStylesHref },
+  { rel: 'stylesheet', href: passStylesHref },
+]
 
 export const meta: MetaFunction<typeof loader> = ({ data, params }) => {
   if (!data) return [{ title: 'Card not found — Stampwise' }]

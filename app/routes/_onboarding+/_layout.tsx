@@ -1,4 +1,5 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, Link, Outlet, useMatches } from '@remix-run/react'
 import { Logo } from '#app/components/logo.tsx'
 import { ONBOARDING_STEPS, stepIndex, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
@@ -11,7 +12,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null
 }
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: onboardingStylesHref }]
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: cardPreviewStylesHref },
+  { rel: 'stylesheet', href: onboardingStylesHref },
+]
 
 export default function OnboardingLayout() {
   const matches = useMatches()

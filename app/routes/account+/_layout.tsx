@@ -1,4 +1,5 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Outlet, useLoaderData, useLocation, useMatches } from '@remix-run/react'
 import { useEffect } from 'react'
 import { AccountHeader } from '#app/components/account-header.tsx'
@@ -14,7 +15,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return loadAccountHeader(userId)
 }
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountStylesHref }]
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: cardPreviewStylesHref },
+  { rel: 'stylesheet', href: accountStylesHref },
+]
 
 export default function AccountLayout() {
   const header = useLoaderData<typeof loader>()
