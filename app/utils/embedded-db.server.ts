@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import { fileURLToPath } from 'node:url'
+import { serveBatchesWhole } from './embedded-query-queue.server.ts'
 
 /**
  * The embedded PostgreSQL (PGlite) behind one Unix socket inside DATA_DIR.
@@ -196,6 +197,7 @@ export async function startEmbeddedDatabase(
     const socketPath = embeddedSocketPath(dataDir)
     fs.rmSync(socketPath, { force: true }) // left by a process that died; we hold the lock now
     server = new PGLiteSocketServer({ db, path: socketPath, maxConnections })
+    serveBatchesWhole(server)
     await server.start()
   } catch (error) {
     await server?.stop().catch(() => {})
