@@ -2,6 +2,7 @@ import * as coreSchema from './0001-core-schema.ts'
 import * as seedTariffsAndTemplates from './0002-seed-tariffs-and-templates.ts'
 import * as oauthStates from './0003-oauth-states.ts'
 import * as plansNoticesStamps from './0004-plans-notices-stamps.ts'
+import * as pushDelivery from './0005-push-delivery.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -12,4 +13,5 @@ export const migrations = [
   { name: '0002-seed-tariffs-and-templates', ...seedTariffsAndTemplates },
   { name: '0003-oauth-states', ...oauthStates },
   { name: '0004-plans-notices-stamps', ...plansNoticesStamps },
+  { name: '0005-push-delivery', ...pushDelivery },
 ]

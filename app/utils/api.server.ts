@@ -166,3 +166,15 @@ export const apiAction = (handler: (args: ActionFunctionArgs) => Promise<Respons
 
 /** The loader of a POST-only call (GET and HEAD reach the loader). */
 export const postOnlyLoader = (args: LoaderFunctionArgs) => answer(args, async () => methodNotAllowed(['POST']))
+
+type ActionMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** The action of a call that takes several methods on one address (POST and DELETE, say); others answer 405. */
+export const apiMethodsAction =
+  (handlers: Partial<Record<ActionMethod, (args: ActionFunctionArgs) => Promise<Response>>>) => (args: ActionFunctionArgs) =>
+    answer(args, async () => {
+      const handler = handlers[args.request.method.toUpperCase() as ActionMethod]
+      if (!handler) return methodNotAllowed(Object.keys(handlers))
+      assertSameOrigin(args.request)
+      return handler(args)
+    })

@@ -3,14 +3,39 @@ import { databaseConnectionOptions } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 import { logger } from './logger.server.ts'
 import { runPlanHousekeeping } from './plan-housekeeping.server.ts'
+import { deliverChunk, listUnfinishedNotifications, prepareNotification, type ChunkRange } from './push-delivery.server.ts'
 
 export const PLAN_HOUSEKEEPING_QUEUE = 'plan-housekeeping'
 /** Every 5 minutes: a trial that ends at 10:02 is ended by 10:05 in the stored data (pages know at once). */
 export const PLAN_HOUSEKEEPING_CRON = '*/5 * * * *'
+/** One job per push message: makes its deliveries and the chunk jobs that send them. */
+export const PUSH_MESSAGE_QUEUE = 'push-message'
+/** One job per chunk of a message's deliveries: any process may take it, so several share a large message. */
+export const PUSH_CHUNK_QUEUE = 'push-chunk'
+/** Every minute and at start: messages left queued or mid-send (a restart, a crash) are taken up again. */
+export const PUSH_RESUME_QUEUE = 'push-resume'
+/** Chunk jobs one process runs at once (each with PUSH_CONCURRENCY requests in flight). */
+const CHUNK_WORKERS = 2
+
+// The running queue of this process, shared with the Remix build (a separate module instance) through globalThis.
+const RUNNING = Symbol.for('stampwise.jobs')
+type Global = { [RUNNING]?: PgBoss }
 
 /**
- * pg-boss on the app's own database (the embedded one through its socket, or the server): schedules survive a
- * restart, and several processes share one schedule (pg-boss runs each cron tick once).
+ * Asks for a queued push message to be sent now. Without a running job queue (a command, a test) nothing is lost:
+ * the message is stored as queued, and the resume job sends it when the queue starts.
+ */
+export async function enqueuePushMessage(notificationId: string) {
+  const boss = (globalThis as Global)[RUNNING]
+  if (!boss) return
+  await boss
+    .send(PUSH_MESSAGE_QUEUE, { notificationId }, { singletonKey: notificationId })
+    .catch((err) => logger.warn({ err, notificationId }, 'push message not enqueued; the resume job will send it'))
+}
+
+/**
+ * pg-boss on the app's own database (the embedded one through its socket, or the server): schedules and push
+ * messages survive a restart, and several processes share the work (pg-boss gives each job to one of them).
  */
 export async function startJobs(env = getEnv()) {
   const connection = databaseConnectionOptions(env)
@@ -20,21 +45,54 @@ export async function startJobs(env = getEnv()) {
     user: connection.username,
     password: connection.password ?? undefined,
     database: connection.database,
-    max: 3,
+    max: 4,
     application_name: 'stampwise-jobs',
   })
   boss.on('error', (err) => logger.error({ err }, 'job queue error'))
   await boss.start()
   await boss.createQueue(PLAN_HOUSEKEEPING_QUEUE)
+  // 'short': at most one waiting job per message or chunk, however often the resume job asks. Not 'stately': the
+  // running job of a process that was killed would keep its replacement from starting until it expires. Two runs of
+  // one chunk are harmless: rows are claimed with leases.
+  const pushQueue = { policy: 'short' as const, retryLimit: 20, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 }
+  await boss.createQueue(PUSH_MESSAGE_QUEUE, { name: PUSH_MESSAGE_QUEUE, ...pushQueue })
+  await boss.createQueue(PUSH_CHUNK_QUEUE, { name: PUSH_CHUNK_QUEUE, ...pushQueue })
+  await boss.createQueue(PUSH_RESUME_QUEUE, { name: PUSH_RESUME_QUEUE, policy: 'short' })
+
   await boss.schedule(PLAN_HOUSEKEEPING_QUEUE, PLAN_HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   await boss.work(PLAN_HOUSEKEEPING_QUEUE, async () => {
     const result = await runPlanHousekeeping()
     if (result.applied || result.notices) logger.info(result, 'plan housekeeping')
   })
+
+  const sendChunk = (range: ChunkRange, startAfter?: number) =>
+    boss.send(PUSH_CHUNK_QUEUE, range, { singletonKey: `${range.notificationId}:${range.fromId}`, startAfter })
+  await boss.work<{ notificationId: string }>(PUSH_MESSAGE_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    const ranges = await prepareNotification(job!.data.notificationId)
+    await Promise.all(ranges.map((range) => sendChunk(range)))
+  })
+  for (let worker = 0; worker < CHUNK_WORKERS; worker++) {
+    await boss.work<ChunkRange>(PUSH_CHUNK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      const { retryLaterInMs } = await deliverChunk(job!.data)
+      if (retryLaterInMs !== null) await sendChunk(job!.data, Math.ceil(retryLaterInMs / 1000))
+    })
+  }
+  await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })
+  await boss.work(PUSH_RESUME_QUEUE, async () => {
+    for (const notificationId of await listUnfinishedNotifications()) {
+      await boss.send(PUSH_MESSAGE_QUEUE, { notificationId }, { singletonKey: notificationId })
+    }
+  })
+
   // Catch up at once after a restart rather than waiting for the next tick.
   await boss.send(PLAN_HOUSEKEEPING_QUEUE, {}, { singletonKey: 'startup', singletonSeconds: 60 })
+  await boss.send(PUSH_RESUME_QUEUE, {})
+  ;(globalThis as Global)[RUNNING] = boss
   return {
     boss,
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+    stop: async () => {
+      if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
+    },
   }
 }
