@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config'
+import { pushEndpointCaCerts } from './tests/support/push-endpoint.ts'
+
+// Workers (and their children) trust the local push endpoint's self-signed certificate. Node reads
+// NODE_EXTRA_CA_CERTS only at start, so it is set here, in the main process, before the workers are forked.
+process.env.NODE_EXTRA_CA_CERTS = pushEndpointCaCerts()
 
 // Two projects: unit tests beside the code (no database), and integration tests in tests/integration, each
 // file on its own copy of a migrated database (embedded, or the PostgreSQL server when TEST_DATABASE_URL is set).
