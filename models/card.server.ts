@@ -27,6 +27,8 @@ export class Card extends Model<InferAttributes<Card>, InferCreationAttributes<C
   declare terms: CreationOptional<string>
   declare onboardingStep: CreationOptional<string | null>
   declare archivedAt: CreationOptional<Date | null>
+  /** Holders get a push when stamped and when the reward is earned (issue #6); the owner may turn it off. */
+  declare autoPush: CreationOptional<boolean>
   declare createdAt: CreationOptional<Date>
   declare updatedAt: CreationOptional<Date>
 }
@@ -49,6 +51,7 @@ Card.init(
     terms: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
     onboardingStep: { type: DataTypes.TEXT, allowNull: true },
     archivedAt: { type: DataTypes.DATE, allowNull: true },
+    autoPush: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -132,14 +135,14 @@ export const isUuid = (value: string | undefined): value is string => typeof val
 
 export type OwnedCard = Pick<
   InferAttributes<Card>,
-  'id' | 'slug' | 'status' | 'title' | 'businessName' | 'stampsRequired' | 'backgroundColor' | 'textColor' | 'stampIcon' | 'reward'
+  'id' | 'slug' | 'status' | 'title' | 'businessName' | 'stampsRequired' | 'backgroundColor' | 'textColor' | 'stampIcon' | 'reward' | 'autoPush'
 >
 
 /** One of the owner's cards, or null, also for another owner's card or an id that is not a uuid (both: 404). */
 export async function getOwnedCard({ cardId, userId }: { cardId: string | undefined; userId: string }): Promise<OwnedCard | null> {
   if (!isUuid(cardId)) return null
   return Card.findOne({
-    attributes: ['id', 'slug', 'status', 'title', 'businessName', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon', 'reward'],
+    attributes: ['id', 'slug', 'status', 'title', 'businessName', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon', 'reward', 'autoPush'],
     where: { id: cardId, userId },
     raw: true,
   }) as Promise<OwnedCard | null>
@@ -170,4 +173,10 @@ export async function setOwnedCardArchived({ cardId, userId, archived }: { cardI
 export async function deleteOwnedCard({ cardId, userId }: { cardId: string; userId: string }) {
   if (!isUuid(cardId)) return false
   return (await Card.destroy({ where: { id: cardId, userId } })) > 0
+}
+
+/** Turns the holders' automatic stamp and reward pushes on or off for one of the owner's cards. */
+export async function setOwnedCardAutoPush({ cardId, userId, autoPush }: { cardId: string; userId: string; autoPush: boolean }) {
+  const [count] = await Card.update({ autoPush }, { where: { id: cardId, userId } })
+  return count > 0
 }

@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/utils/db.server.ts'
+import { enqueuePushMessage } from '#app/utils/jobs.server.ts'
 import { isUuid } from './card.server.ts'
 
 /**
@@ -101,8 +102,8 @@ async function applyEvent(
   transaction: Transaction,
   pass: LockedPass,
   { ownerId, cardId, kind, count, stampsDelta, rewardsDelta }: { ownerId: string; cardId: string; kind: 'stamp' | 'undo' | 'redeem'; count: number; stampsDelta: number; rewardsDelta: number },
-): Promise<PassStampState> {
-  const [row] = await getSequelize().query<{ stamps: number; rewards_redeemed: number; created_at: Date }>(
+): Promise<{ state: PassStampState; pushId: string | null }> {
+  const [row] = await getSequelize().query<{ stamps: number; rewards_redeemed: number; created_at: Date; push_id: string | null }>(
     `with updated as (
        update passes set stamps = greatest(stamps + :stampsDelta, 0), rewards_redeemed = rewards_redeemed + :rewardsDelta,
          last_stamped_at = case when :kind = 'stamp' then now() else last_stamped_at end
@@ -110,12 +111,27 @@ async function applyEvent(
      ), event as (
        insert into stamp_events (pass_id, card_id, actor_id, kind, count) values (:passId, :cardId, :ownerId, :kind, :count)
        returning created_at
+     ), push as (
+       -- The holder's automatic push (issue #6): only for a stamp, when the card has them on and the pass has a
+       -- device subscribed; it does not count toward the owner's quota.
+       insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota, queued_at)
+       select c.id, c.user_id, :passId,
+              case when updated.stamps >= c.stamps_required then 'reward' else 'stamp' end,
+              left(coalesce(nullif(c.business_name, ''), nullif(c.title, ''), 'Stampwise'), 50),
+              left(case when updated.stamps >= c.stamps_required then 'Reward earned: ' || coalesce(nullif(c.reward, ''), 'your reward')
+                        else format('You got %s: %s of %s stamps', case when :count = 1 then 'a stamp' else :count || ' stamps' end,
+                                    updated.stamps, c.stamps_required) end, 180),
+              'queued', false, now()
+       from cards c, updated
+       where :kind = 'stamp' and c.id = :cardId and c.auto_push
+         and exists (select 1 from push_subscriptions s where s.pass_id = :passId)
+       returning id
      )
-     select updated.stamps, updated.rewards_redeemed, event.created_at from updated, event`,
+     select updated.stamps, updated.rewards_redeemed, event.created_at, (select id from push) as push_id from updated, event`,
     { replacements: { passId: pass.id, cardId, ownerId, kind, count, stampsDelta, rewardsDelta }, type: QueryTypes.SELECT, transaction },
   )
   const undoUntil = kind === 'stamp' ? new Date(new Date(row!.created_at).getTime() + UNDO_WINDOW_MS) : null
-  return stateOf({ ...pass, stamps: row!.stamps, rewards_redeemed: row!.rewards_redeemed }, undoUntil)
+  return { state: stateOf({ ...pass, stamps: row!.stamps, rewards_redeemed: row!.rewards_redeemed }, undoUntil), pushId: row!.push_id }
 }
 
 /** Gives `count` stamps (1–20) to the pass with this code on the owner's card. */
@@ -123,15 +139,20 @@ export async function stampPass({ ownerId, cardId, code, count = 1 }: { ownerId:
   if (!Number.isInteger(count) || count < 1 || count > MAX_STAMPS_AT_ONCE) {
     return refuse(400, 'count', `Give between 1 and ${MAX_STAMPS_AT_ONCE} stamps at once`)
   }
-  return getSequelize().transaction(async (transaction) => {
+  const result = await getSequelize().transaction(async (transaction) => {
     const pass = await lockOwnedPass(transaction, { ownerId, cardId, reference: parsePassReference(code) })
     // Unknown, or a pass of another card (this owner's or not): the same answer, so no code reveals another holder.
     if (!pass) return refuse(404, 'code', NO_CARD_WITH_THIS_CODE)
     const left = pass.stamps_required - pass.stamps
     if (left <= 0) return refuse(409, 'code', CARD_FULL)
     if (count > left) return refuse(409, 'count', stampsLeftMessage(left))
-    return { ok: true as const, pass: await applyEvent(transaction, pass, { ownerId, cardId, kind: 'stamp', count, stampsDelta: count, rewardsDelta: 0 }) }
+    const { state, pushId } = await applyEvent(transaction, pass, { ownerId, cardId, kind: 'stamp', count, stampsDelta: count, rewardsDelta: 0 })
+    return { ok: true as const, pass: state, pushId }
   })
+  if (!result.ok) return result
+  // After the commit: the job must find the notification. Should this fail, the resume job sends it.
+  if (result.pushId) await enqueuePushMessage(result.pushId)
+  return { ok: true, pass: result.pass }
 }
 
 /** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */
@@ -141,7 +162,7 @@ export async function undoLastStamp({ ownerId, cardId, passId }: { ownerId: stri
     if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
     const stamp = await undoableStamp(transaction, pass.id)
     if (!stamp) return refuse(409, 'form', UNDO_EXPIRED)
-    const state = await applyEvent(transaction, pass, { ownerId, cardId, kind: 'undo', count: stamp.count, stampsDelta: -stamp.count, rewardsDelta: 0 })
+    const { state } = await applyEvent(transaction, pass, { ownerId, cardId, kind: 'undo', count: stamp.count, stampsDelta: -stamp.count, rewardsDelta: 0 })
     return { ok: true as const, pass: { ...state, undoUntil: null } }
   })
 }
@@ -152,7 +173,7 @@ export async function redeemReward({ ownerId, cardId, passId }: { ownerId: strin
     const pass = await lockOwnedPass(transaction, { ownerId, cardId, reference: { passId } })
     if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
     if (pass.stamps < pass.stamps_required) return refuse(409, 'form', REWARD_NOT_EARNED)
-    const state = await applyEvent(transaction, pass, {
+    const { state } = await applyEvent(transaction, pass, {
       ownerId,
       cardId,
       kind: 'redeem',

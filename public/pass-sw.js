@@ -2,7 +2,11 @@
  * The holder's pass, offline (docs/decisions/014-holder-pass-offline.md). One file for every pass, registered by
  * the pass page with the pass's own address as its scope (/p/{passId}), so each pass has its own worker and cache.
  * The page is network-first (a stamp shows at once), falling back to the last copy; the files it uses (hashed
- * CSS and scripts, manifest, icons, logo) are kept as they are fetched. Issue #6 adds push handling here.
+ * CSS and scripts, manifest, icons, logo) are kept as they are fetched.
+ *
+ * Push (issue #6): every push is shown as a notification (iOS revokes subscriptions that show none), tagged with
+ * the message id so a message sent twice (a retry after a crash) shows once; a click opens the message's link or
+ * the pass. A subscription the browser renews is saved again, and the old one removed.
  */
 const CACHE = 'stampwise-pass-v1:' + new URL(self.registration.scope).pathname
 const PAGE = self.registration.scope
@@ -56,5 +60,59 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith(
     caches.open(CACHE).then(async (cache) => (await cache.match(request)) ?? fetch(request)),
+  )
+})
+
+const SUBSCRIPTION = PAGE + '/push-subscription'
+
+self.addEventListener('push', (event) => {
+  let message = {}
+  try {
+    message = event.data ? event.data.json() : {}
+  } catch {
+    message = { body: event.data ? event.data.text() : '' }
+  }
+  event.waitUntil(
+    self.registration.showNotification(message.title || 'Your stamp card', {
+      body: message.body || '',
+      icon: message.icon,
+      tag: message.id,
+      data: { url: message.url || PAGE },
+    }),
+  )
+})
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close()
+  const url = (event.notification.data && event.notification.data.url) || PAGE
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => client.url === url && 'focus' in client)
+      return open ? open.focus() : self.clients.openWindow(url)
+    }),
+  )
+})
+
+function keyBytes(text) {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4))
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0))
+}
+
+async function saveSubscription(method, body) {
+  await fetch(SUBSCRIPTION, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+}
+
+self.addEventListener('pushsubscriptionchange', (event) => {
+  event.waitUntil(
+    (async () => {
+      const old = event.oldSubscription
+      let renewed = event.newSubscription
+      if (!renewed) {
+        const answer = await fetch(SUBSCRIPTION).then((response) => response.json())
+        renewed = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(answer.publicKey) })
+      }
+      await saveSubscription('POST', renewed.toJSON())
+      if (old && old.endpoint !== renewed.endpoint) await saveSubscription('DELETE', { endpoint: old.endpoint })
+    })(),
   )
 })

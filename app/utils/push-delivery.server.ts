@@ -22,7 +22,7 @@ export const PUSH_TTL_SECONDS = 86_400
 /** Requests in flight per chunk job. */
 export const PUSH_CONCURRENCY = 50
 /** Delivery ids per chunk job. */
-export const PUSH_CHUNK_SIZE = 1000
+export const PUSH_CHUNK_SIZE = 250
 export const PUSH_REQUEST_TIMEOUT_MS = 10_000
 /** Longer than a claimed row can wait for its slot plus one request's timeout, so a live worker's rows stay its own. */
 export const PUSH_LEASE_SECONDS = 30

@@ -11,11 +11,13 @@ import { checkCardSlot } from '#app/utils/plan-gate.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
-import { deleteOwnedCard, getOwnedCard, setOwnedCardArchived } from '#models/card.server.ts'
+import { deleteOwnedCard, getOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
 
 export const CardActionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('archive') }),
   z.object({ intent: z.literal('restore') }),
+  // A checkbox: absent when unticked.
+  z.object({ intent: z.literal('auto-push'), autoPush: z.literal('on').optional() }),
   z.object({ intent: z.literal('delete'), confirm: z.string({ error: 'Type the card’s title to delete it' }).trim() }),
 ])
 
@@ -46,6 +48,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!slot.allowed) return data({ result: submission.reply({ formErrors: [slot.message] }) }, { status: 409 })
       await setOwnedCardArchived({ cardId: card.id, userId, archived: false })
       return redirectWithToast(back, { message: 'Card restored: new holders can join again.' })
+    }
+    case 'auto-push': {
+      const autoPush = submission.value.autoPush === 'on'
+      await setOwnedCardAutoPush({ cardId: card.id, userId, autoPush })
+      return redirectWithToast(back, {
+        message: autoPush ? 'Holders will get a push when stamped.' : 'Holders will no longer get a push when stamped.',
+      })
     }
     case 'delete': {
       const expected = card.title || card.businessName || 'delete'
@@ -118,6 +127,15 @@ export default function RewardCard() {
         </Link>
       </nav>
       <FormErrors id="card-action-errors" errors={errors[''] ?? undefined} />
+      <Form method="POST" className="panel">
+        <input type="hidden" name="intent" value="auto-push" />
+        <label className="checkbox">
+          <input type="checkbox" name="autoPush" defaultChecked={card.autoPush} /> Send holders a push when their card is
+          stamped and when they earn the reward
+        </label>
+        <p className="field-hint">These pushes go only to the holder stamped, and do not count toward your monthly messages.</p>
+        <SubmitButton pendingLabel="Saving...">Save</SubmitButton>
+      </Form>
       {card.status === 'active' ? (
         <details className="panel danger-zone">
           <summary>Archive this card</summary>
