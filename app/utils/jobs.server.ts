@@ -37,7 +37,12 @@ export async function enqueuePushMessage(notificationId: string) {
  * pg-boss on the app's own database (the embedded one through its socket, or the server): schedules and push
  * messages survive a restart, and several processes share the work (pg-boss gives each job to one of them).
  */
-export async function startJobs(env = getEnv()) {
+export type JobHooks = {
+  /** A chunk job finished its rows (or left later retries to another job): for logs, metrics and tests. */
+  chunkDelivered?: (range: ChunkRange, sent: number) => void
+}
+
+export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   const connection = databaseConnectionOptions(env)
   const boss = new PgBoss({
     host: connection.host,
@@ -73,7 +78,9 @@ export async function startJobs(env = getEnv()) {
   })
   for (let worker = 0; worker < CHUNK_WORKERS; worker++) {
     await boss.work<ChunkRange>(PUSH_CHUNK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      const { retryLaterInMs } = await deliverChunk(job!.data)
+      const { sent, retryLaterInMs } = await deliverChunk(job!.data)
+      logger.info({ ...job!.data, sent, retryLaterInMs }, 'push chunk delivered')
+      hooks.chunkDelivered?.(job!.data, sent)
       if (retryLaterInMs !== null) await sendChunk(job!.data, Math.ceil(retryLaterInMs / 1000))
     })
   }
