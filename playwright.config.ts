@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { pushEndpointCaCerts } from './tests/support/push-endpoint.ts'
 import { e2eMailPorts } from './tests/support/smtp-peer.ts'
 
 // End-to-end tests drive Debian's Chromium (Playwright cannot download its own browsers here) against the built
@@ -19,6 +20,12 @@ const OIDC_PORTS = {
   google: Number(process.env.E2E_GOOGLE_OIDC_PORT ?? 4510),
   apple: Number(process.env.E2E_APPLE_OIDC_PORT ?? 4511),
 }
+// A Web Push service (tests/support/push-endpoint-server.ts) the app sends to over HTTPS, trusting its certificate.
+export const E2E_PUSH_PORTS = {
+  push: Number(process.env.E2E_PUSH_PORT ?? 4520),
+  control: Number(process.env.E2E_PUSH_CONTROL_PORT ?? 4521),
+}
+process.env.E2E_PUSH_CONTROL_URL ??= `http://127.0.0.1:${E2E_PUSH_PORTS.control}`
 const APPLE_PRIVATE_KEY = crypto
   .generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -79,6 +86,14 @@ export default defineConfig({
       env: { E2E_SMTP_PORT: String(MAIL_PORTS.smtp), E2E_SMTP_HTTP_PORT: String(MAIL_PORTS.http) },
     },
     {
+      command: `node --import tsx tests/support/push-endpoint-server.ts ${E2E_PUSH_PORTS.push} ${E2E_PUSH_PORTS.control}`,
+      url: `http://127.0.0.1:${E2E_PUSH_PORTS.control}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
       command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
       url: `${E2E_BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -100,6 +115,8 @@ export default defineConfig({
         APPLE_KEY_ID: 'E2EKEY1234',
         APPLE_PRIVATE_KEY,
         APPLE_ISSUER: `http://127.0.0.1:${OIDC_PORTS.apple}`,
+        PUSH_ALLOWED_HOSTS: `localhost:${E2E_PUSH_PORTS.push}`,
+        NODE_EXTRA_CA_CERTS: pushEndpointCaCerts(),
       },
     },
   ],

@@ -28,7 +28,8 @@ afterAll(async () => {
 })
 
 /** The database of this test file, for a child process: the embedded one's folder (its socket) or the server's URL. */
-const databaseEnv = () => (process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : { DATA_DIR: process.env.DATA_DIR! })
+const databaseEnv = (): Record<string, string> =>
+  process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : { DATA_DIR: process.env.DATA_DIR! }
 
 async function startWorker(): Promise<Child> {
   const worker = runTs('tests/fixtures/push-worker.ts', { env: databaseEnv() })
