@@ -90,13 +90,21 @@ test('the service worker shows each push as a notification with title, body and 
   // worker gets the click event with openWindow recorded instead of performed: it must ask for the message's link.
   const [worker] = context.serviceWorkers().filter((candidate) => candidate.url().endsWith('/pass-sw.js'))
   const opened = await worker!.evaluate(async () => {
-    const scope = self as unknown as ServiceWorkerGlobalScope & { opened?: string }
-    scope.clients.openWindow = async (url: string | URL) => {
+    // The worker's global scope (the DOM typings this file is checked with do not describe it).
+    type Scope = {
+      opened?: string
+      clients: { openWindow: (url: string) => Promise<null> }
+      registration: { getNotifications: () => Promise<object[]> }
+      dispatchEvent: (event: Event) => boolean
+      NotificationEvent: new (type: string, init: { notification: object }) => Event
+    }
+    const scope = globalThis as unknown as Scope
+    scope.clients.openWindow = async (url) => {
       scope.opened = String(url)
       return null
     }
     const [notification] = await scope.registration.getNotifications()
-    scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: notification! }))
+    scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: notification! }))
     await new Promise((resolve) => setTimeout(resolve, 100))
     return { opened: scope.opened, left: (await scope.registration.getNotifications()).length }
   })

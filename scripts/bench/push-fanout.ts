@@ -1,0 +1,179 @@
+/**
+ * Budget of the push issue (#6): a message to 10,000 subscribed devices, from the owner's 'Send' to the last
+ * delivery at a local HTTPS push service (tests/support/push-endpoint-server.ts: checks VAPID, decrypts every body),
+ * against web-push's own loop (`sendNotification` with the same number of requests in flight: two chunk jobs × 50)
+ * to 10,000 other subscriptions of the same service, in the same run. The ratio raw ÷ ours must be at least 0.8.
+ * The app server's memory is sampled during the send: delivery streams rows in claims of 50, so it must stay flat
+ * (it is compared with the same send to 1,000 devices).
+ *
+ * Every part is its own process (app server, push service, raw loop), so none borrows another's CPU unseen.
+ *
+ *   npm run build && npm run bench:push-fanout            (embedded database)
+ *   DATABASE_URL=postgres://... npm run bench:push-fanout (PostgreSQL server)
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { PUSH_CONCURRENCY } from '#app/utils/push-delivery.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
+import { pushEndpointCaCerts, type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'
+import { rssMiB, startServer } from './lib.ts'
+
+const HOLDERS = Number(process.env.BENCH_HOLDERS ?? 10_000)
+const SMALL = 1_000
+const CONCURRENCY = 2 * PUSH_CONCURRENCY
+const RATIO_BUDGET = 0.8
+const PASSWORD = 'Bench.mark1'
+const PUSH_PORT = Number(process.env.BENCH_PUSH_PORT ?? 4940)
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
+const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
+
+function startChild(args: string[], env: Record<string, string> = {}): { child: ChildProcess; firstLine: Promise<string>; output: Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk
+      if (out.includes('\n')) resolve(out.split('\n')[0]!)
+    })
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
+  })
+  const output = new Promise<string>((resolve) => child.once('close', () => resolve(out)))
+  return { child, firstLine, output }
+}
+
+const endpointProcess = startChild(['tests/support/push-endpoint-server.ts', String(PUSH_PORT), String(PUSH_PORT + 1)])
+await endpointProcess.firstLine
+const push = pushEndpointClient(`http://127.0.0.1:${PUSH_PORT + 1}`)
+const { host } = await push.health()
+
+const server = await startServer({
+  port: Number(process.env.BENCH_PORT ?? 3314),
+  env: { RATE_LIMIT_FACTOR: '100000', PUSH_ALLOWED_HOSTS: host, NODE_EXTRA_CA_CERTS: pushEndpointCaCerts() },
+})
+const client = process.env.DATABASE_URL
+  ? new pg.Client({ connectionString: process.env.DATABASE_URL })
+  : new pg.Client({ host: server.dataDir, port: 5432, user: 'postgres', database: 'postgres' })
+
+async function subscriptions(count: number) {
+  const list: PushSubscriptionJSON[] = []
+  // Made in parallel batches: each is a key pair made by the push service.
+  for (let made = 0; made < count; made += 200) {
+    list.push(...(await Promise.all(Array.from({ length: Math.min(200, count - made) }, () => push.createSubscription()))))
+  }
+  return list
+}
+
+/** An owner with a card whose `count` holders each have a device subscribed; answers what 'Send' needs. */
+async function seedAudience(count: number) {
+  const email = `bench-push-${Date.now()}-${count}@example.com`
+  const { rows } = await client.query<{ id: string }>(
+    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
+    [email, await hashPassword(PASSWORD)],
+  )
+  const userId = rows[0]!.id
+  await client.query(`insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`, [userId])
+  const card = await client.query<{ id: string }>(
+    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
+     values ($1, $2, 'active', 'Bench card', 'Bench Bakery', 10, 'A free pastry') returning id`,
+    [userId, `bench-${crypto.randomBytes(6).toString('hex')}`],
+  )
+  const cardId = card.rows[0]!.id
+  const codes = [...new Set(Array.from({ length: count * 2 }, shortCode))].slice(0, count)
+  const passes = await client.query<{ id: string }>(`insert into passes (card_id, short_code) select $1, unnest($2::text[]) returning id`, [cardId, codes])
+  const devices = await subscriptions(count)
+  await client.query(
+    `insert into push_subscriptions (pass_id, endpoint, p256dh, auth) select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])`,
+    [passes.rows.map((pass) => pass.id), devices.map((d) => d.endpoint), devices.map((d) => d.keys.p256dh), devices.map((d) => d.keys.auth)],
+  )
+  const draft = await client.query<{ id: string }>(
+    `insert into notifications (card_id, user_id, title, body) values ($1, $2, 'Happy hour', 'Two coffees for one until 6 pm') returning id`,
+    [cardId, userId],
+  )
+  const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  })
+  const cookie = login.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
+  return { cardId, notificationId: draft.rows[0]!.id, cookie, endpoints: devices.map((device) => device.endpoint) }
+}
+
+/** Presses 'Send' on the confirm page and waits for the push service to have every delivery; samples the server's memory. */
+async function sendAndWait(audience: Awaited<ReturnType<typeof seedAudience>>) {
+  const baselineMiB = rssMiB(server.child.pid!)
+  let peakMiB = baselineMiB
+  const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, rssMiB(server.child.pid!))), 50)
+  const started = Date.now()
+  const answer = await fetch(`${server.baseUrl}/account/${audience.cardId}/push_notification/confirm/${audience.notificationId}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: audience.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'intent=send',
+  })
+  if (answer.status !== 302 && answer.status !== 303) throw new Error(`'Send' answered ${answer.status}`)
+  // Polls the database (cheap) until no delivery is pending, then asks the push service when the last one arrived.
+  for (;;) {
+    const { rows } = await client.query<{ status: string }>(`select status from notifications where id = $1`, [audience.notificationId])
+    if (rows[0]?.status === 'done') break
+    if (Date.now() - started > 600_000) throw new Error(`message still ${rows[0]?.status} after 10 minutes`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  const mine = (await push.received()).filter((request) => request.payload?.includes(audience.notificationId))
+  if (mine.length !== audience.endpoints.length) throw new Error(`${mine.length} of ${audience.endpoints.length} delivered`)
+  const last = Math.max(...mine.map((request) => request.at))
+  clearInterval(sampler)
+  return { ms: last - started, baselineMiB, peakMiB, growthMiB: round(peakMiB - baselineMiB, 1) }
+}
+
+async function rawLoop(count: number) {
+  const devices = await subscriptions(count)
+  const file = path.join(os.tmpdir(), `sw-bench-push-${process.pid}.json`)
+  fs.writeFileSync(file, JSON.stringify(devices))
+  const raw = startChild(['scripts/bench/push-raw-loop.ts', file, String(CONCURRENCY)], { NODE_EXTRA_CA_CERTS: pushEndpointCaCerts() })
+  const result = JSON.parse(await raw.firstLine) as { sent: number; failed: number; ms: number }
+  fs.rmSync(file, { force: true })
+  return result
+}
+
+try {
+  await client.connect()
+  // Warm-up and the memory yardstick: the same send to 1,000 devices.
+  const small = await sendAndWait(await seedAudience(SMALL))
+  await push.reset()
+  const raw = await rawLoop(HOLDERS)
+  await push.reset()
+  const ours = await sendAndWait(await seedAudience(HOLDERS))
+  const ratio = round(raw.ms / ours.ms)
+  const figures = {
+    database: process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded',
+    cores: os.availableParallelism(),
+    loadAverage: os.loadavg().map((value) => round(value, 1)).join(' / '),
+    devices: HOLDERS,
+    concurrency: CONCURRENCY,
+    rawLoopMs: raw.ms,
+    rawLoopFailed: raw.failed,
+    sendToLastDeliveryMs: ours.ms,
+    deliveriesPerSecond: Math.round(HOLDERS / (ours.ms / 1000)),
+    ratioRawOverOurs: ratio,
+    serverRssBaselineMiB: ours.baselineMiB,
+    serverRssPeakMiB: ours.peakMiB,
+    serverRssGrowthMiB: ours.growthMiB,
+    [`serverRssGrowthFor${SMALL}MiB`]: small.growthMiB,
+  }
+  console.table(figures)
+  // Flat: ten times the devices may not cost ten times the memory; a margin for the heap's own growth and GC timing.
+  const flat = ours.growthMiB <= small.growthMiB + 48
+  const ok = ratio >= RATIO_BUDGET && raw.failed === 0 && flat
+  console.log(`push fan-out budget (ratio ≥ ${RATIO_BUDGET}, memory flat): ${ok ? 'met' : 'NOT met'} (ratio ${ratio}, memory ${flat ? 'flat' : 'grew'})`)
+  process.exitCode = ok ? 0 : 1
+} finally {
+  await client.end().catch(() => {})
+  await server.stop()
+  endpointProcess.child.kill('SIGTERM')
+}
