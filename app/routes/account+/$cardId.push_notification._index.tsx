@@ -1,17 +1,21 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { requirePushAccess } from '#app/utils/plan-gate.server.ts'
 import { getPushQuota } from '#app/utils/plan.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
+import pushStylesHref from '#app/styles/push.css?url'
 import { countCardPushSubscribers, getOwnedCard } from '#models/card.server.ts'
 import { listTemplatesForOwner } from '#models/template.server.ts'
+import { TemplateList } from './__push-templates.tsx'
 
 export const handle: AccountHandle = { title: 'Create push', back: 'previous' }
 
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: pushStylesHref }]
+
 /**
- * Where a push message starts (gated: see requirePushAccess): the card's reach, the quota left and the templates.
- * The composer, confirm step and delivery come with the push-message issue.
+ * Where a push message starts (gated: see requirePushAccess): from scratch or from a template, with the card's
+ * reach and the quota left.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
@@ -23,11 +27,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     countCardPushSubscribers(card.id),
     listTemplatesForOwner(userId),
   ])
-  return { card: { id: card.id, title: card.title, businessName: card.businessName }, quota, subscribers, templates }
+  return {
+    card: { id: card.id, title: card.title, businessName: card.businessName },
+    quota,
+    subscribers,
+    templates: templates.map(({ id, title, body }) => ({ id, title, body })),
+  }
 }
 
 export default function CreatePush() {
   const { card, quota, subscribers, templates } = useLoaderData<typeof loader>()
+  const base = `/account/${card.id}/push_notification`
   return (
     <>
       <h1>Create push</h1>
@@ -37,25 +47,30 @@ export default function CreatePush() {
       </p>
       <dl className="facts">
         <dt>This month</dt>
-        <dd>
-          {quota.usedThisMonth} of {quota.monthlyLimit} messages sent
-        </dd>
+        <dd>{`${quota.usedThisMonth} of ${quota.monthlyLimit} messages sent`}</dd>
         <dt>Additional messages</dt>
         <dd>{quota.additionalLeft}</dd>
         <dt>You can send</dt>
         <dd>{quota.totalLeft === 1 ? '1 more message' : `${quota.totalLeft} more messages`}</dd>
       </dl>
-      <h2>Templates</h2>
-      <ul className="template-list">
-        {templates.map((template) => (
-          <li key={template.id} className="panel">
-            <strong>{template.title}</strong>
-            <p>{template.body}</p>
-          </li>
-        ))}
+      <ul className="push-start" aria-label="How to start">
+        <li>
+          <Link className="panel push-start__choice" to={`${base}/create`}>
+            <strong>Start from scratch</strong>
+            <span>Write your own title and message.</span>
+          </Link>
+        </li>
+        <li>
+          <Link className="panel push-start__choice" to={`${base}/template`}>
+            <strong>Use a template</strong>
+            <span>Pick a ready-made message or one you saved, and change what you like.</span>
+          </Link>
+        </li>
       </ul>
+      <h2>Templates</h2>
+      <TemplateList cardId={card.id} templates={templates} />
       <p>
-        <Link to={`/account/${card.id}/push_notification/history`}>Notifications history</Link>
+        <Link to={`${base}/history`}>Notifications history</Link>
       </p>
     </>
   )

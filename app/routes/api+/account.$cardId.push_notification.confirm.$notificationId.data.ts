@@ -1,0 +1,35 @@
+import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
+import { getPushConfirmData, NOTIFICATION_NOT_FOUND } from '#app/utils/push-send.server.ts'
+import { requireApiUserId } from '#app/utils/session.server.ts'
+import { getOwnedCard } from '#models/card.server.ts'
+
+/**
+ * GET /api/account/{cardId}/push_notification/confirm/{notificationId}/data: what the confirm page shows (the
+ * message with its delivery progress, the devices it reaches, the quota), and what the page polls while the
+ * message is being sent. Owner-scoped: another owner's card or message, or a malformed id, is 404. Not gated: it
+ * reads and sends nothing, like the history.
+ */
+export const loader = apiLoader(async ({ request, params }) => {
+  const userId = await requireApiUserId(request)
+  const card = await getOwnedCard({ cardId: params.cardId, userId })
+  if (!card) return apiError(404, 'Card not found')
+  const confirm = await getPushConfirmData({ ownerId: userId, cardId: card.id, notificationId: params.notificationId ?? '' })
+  if (!confirm) return apiError(404, NOTIFICATION_NOT_FOUND)
+  const { notification, recipients, quota } = confirm
+  return apiSuccess('Push notification', {
+    notification: {
+      id: notification.id,
+      title: notification.title,
+      body: notification.body,
+      link: notification.link,
+      status: notification.status,
+      queuedAt: notification.queuedAt?.toISOString() ?? null,
+      finishedAt: notification.finishedAt?.toISOString() ?? null,
+      progress: notification.progress,
+    },
+    recipients,
+    quota,
+  })
+})
+
+export const action = getOnlyAction

@@ -1,0 +1,95 @@
+import crypto from 'node:crypto'
+import { expect, test, type Page } from '@playwright/test'
+import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
+
+/**
+ * An owner composes a push message, checks it, edits it, sends it and sees its progress, with JavaScript and
+ * without. The holder's subscription is a row made in SQL (an FCM address nobody answers here): delivery is not
+ * what this file checks, so it asserts no delivered counts.
+ */
+async function addSubscriber(cardId: string) {
+  const shortCode = Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')
+  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [cardId, shortCode])
+  await sql(`insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values ($1, $2, 'p256dh-key', 'auth-key')`, [
+    pass!.id,
+    `https://fcm.googleapis.com/fcm/send/x-${shortCode}`,
+  ])
+}
+
+const main = (page: Page) => page.locator('main')
+const field = (page: Page, label: string) => main(page).getByLabel(label, { exact: true })
+const previewTitle = (page: Page) => page.locator('.push-preview__title')
+
+test('compose from scratch, fix an error, confirm, edit, send and watch the progress', async ({ page }, testInfo) => {
+  const js = testInfo.project.name === 'js'
+  const owner = await createOwner('push-compose')
+  const card = await createCard(owner.id)
+  await addSubscriber(card.id)
+  await signIn(page, owner)
+
+  await page.goto(`/account/${card.id}/push_notification`)
+  await expect(main(page).locator('h1')).toHaveText('Create push')
+  await main(page).getByRole('link', { name: /Start from scratch/ }).click()
+  await expect(page).toHaveURL(new RegExp(`/account/${card.id}/push_notification/create$`))
+  await expect(page.getByText('0 / 50')).toBeVisible()
+
+  // Too long a title: the same message with JavaScript (at once) and without (after the server's 400).
+  await field(page, 'Title').fill('T'.repeat(51))
+  await field(page, 'Message').fill('Only today!')
+  await main(page).getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByText('The title must be 50 characters or fewer')).toBeVisible()
+  await expect(page.getByText('51 / 50')).toBeVisible()
+  await expect(page.getByText('11 / 180')).toBeVisible()
+  await expect(previewTitle(page)).toHaveText('T'.repeat(51))
+
+  await field(page, 'Title').fill('Double stamps')
+  if (js) {
+    // The counter and the preview follow the typing.
+    await expect(page.getByText('13 / 50')).toBeVisible()
+    await expect(previewTitle(page)).toHaveText('Double stamps')
+    await expect(page.getByText('The title must be 50 characters or fewer')).toHaveCount(0)
+  }
+  await main(page).getByRole('button', { name: 'Continue' }).click()
+
+  await expect(page).toHaveURL(new RegExp(`/account/${card.id}/push_notification/confirm/[0-9a-f-]{36}$`))
+  await expect(main(page).locator('h1')).toHaveText('Push-notification')
+  await expect(previewTitle(page)).toHaveText('Double stamps')
+  await expect(page.getByText('Will reach 1 device')).toBeVisible()
+  const confirmUrl = page.url()
+
+  await main(page).getByRole('link', { name: 'Edit' }).click()
+  await expect(field(page, 'Title')).toHaveValue('Double stamps')
+  await field(page, 'Title').fill('Triple stamps')
+  await main(page).getByRole('button', { name: 'Continue' }).click()
+  await expect(page).toHaveURL(confirmUrl)
+  await expect(previewTitle(page)).toHaveText('Triple stamps')
+
+  await main(page).getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(page).toHaveURL(confirmUrl)
+  await expect(page.getByText('Sending to 1 device.')).toBeVisible()
+  await expect(page.locator('.push-progress__status')).toHaveText(/^(queued|sending|done|failed)$/)
+  await expect(main(page).locator('progress')).toBeVisible()
+  await expect(main(page).getByText('Pending', { exact: true })).toBeVisible()
+  await expect(main(page).getByRole('button', { name: 'Send', exact: true })).toHaveCount(0)
+  const [row] = await sql<{ status: string; title: string }>(`select status, title from notifications where card_id = $1`, [card.id])
+  expect(row!.title).toBe('Triple stamps')
+  expect(row!.status).not.toBe('draft')
+})
+
+test('compose from a template: the composer opens filled in', async ({ page }) => {
+  const owner = await createOwner('push-template')
+  const card = await createCard(owner.id)
+  await signIn(page, owner)
+  await page.goto(`/account/${card.id}/push_notification`)
+  await main(page).getByRole('link', { name: /Use a template/ }).click()
+  await expect(main(page).locator('h1')).toHaveText('Push-notification')
+  await main(page).getByRole('link', { name: /Double stamps today/ }).first().click()
+  await expect(main(page).locator('h1')).toHaveText('Create push')
+  await expect(field(page, 'Title')).toHaveValue('Double stamps today')
+  await expect(previewTitle(page)).toHaveText('Double stamps today')
+  await main(page).getByRole('button', { name: 'Continue' }).click()
+  await expect(page).toHaveURL(/\/confirm\/[0-9a-f-]{36}$/)
+  await expect(page.getByText('Will reach 0 devices')).toBeVisible()
+  await main(page).getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(main(page).getByRole('alert')).toContainText('No holder of this card has turned on notifications yet.')
+})
