@@ -1,19 +1,27 @@
 import crypto from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
+import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
+import { type Behaviour } from '#tests/support/push-endpoint.ts'
 
 /**
- * An owner composes a push message, checks it, edits it, sends it and sees its progress, with JavaScript and
- * without. The holder's subscription is a row made in SQL (an FCM address nobody answers here): delivery is not
- * what this file checks, so it asserts no delivered counts.
+ * An owner composes a push message, checks it, edits it, sends it and watches it reach the holders, with
+ * JavaScript and without. Holders' devices are subscriptions at the local push service Playwright runs
+ * (tests/support/push-endpoint-server.ts), which checks and decrypts every delivery the app makes.
  */
-async function addSubscriber(cardId: string) {
+const push = pushEndpointClient(process.env.E2E_PUSH_CONTROL_URL!)
+
+async function addSubscriber(cardId: string, behaviour: Behaviour = 'ok') {
   const shortCode = Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')
   const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [cardId, shortCode])
-  await sql(`insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values ($1, $2, 'p256dh-key', 'auth-key')`, [
+  const subscription = await push.createSubscription(behaviour)
+  await sql(`insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values ($1, $2, $3, $4)`, [
     pass!.id,
-    `https://fcm.googleapis.com/fcm/send/x-${shortCode}`,
+    subscription.endpoint,
+    subscription.keys.p256dh,
+    subscription.keys.auth,
   ])
+  return subscription.endpoint
 }
 
 const main = (page: Page) => page.locator('main')
@@ -76,7 +84,8 @@ test('compose from scratch, fix an error, confirm, edit, send and watch the prog
   expect(row!.status).not.toBe('draft')
 })
 
-test('compose from a template: the composer opens filled in', async ({ page }) => {
+test('from a template to every holder: confirm, Send, progress to 100 %, history and the bell', async ({ page }, testInfo) => {
+  const js = testInfo.project.name === 'js'
   const owner = await createOwner('push-template')
   const card = await createCard(owner.id)
   await signIn(page, owner)
@@ -89,7 +98,41 @@ test('compose from a template: the composer opens filled in', async ({ page }) =
   await expect(previewTitle(page)).toHaveText('Double stamps today')
   await main(page).getByRole('button', { name: 'Continue' }).click()
   await expect(page).toHaveURL(/\/confirm\/[0-9a-f-]{36}$/)
+  const confirmUrl = page.url()
   await expect(page.getByText('Will reach 0 devices')).toBeVisible()
   await main(page).getByRole('button', { name: 'Send', exact: true }).click()
   await expect(main(page).getByRole('alert')).toContainText('No holder of this card has turned on notifications yet.')
+
+  // Three holders turn notifications on; one of their devices is gone (the push service answers 410).
+  const endpoints = [await addSubscriber(card.id), await addSubscriber(card.id), await addSubscriber(card.id, 'gone')]
+  await page.goto(confirmUrl)
+  await expect(page.getByText('Will reach 3 devices')).toBeVisible()
+  await main(page).getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(page.getByText('Sending to 3 devices.')).toBeVisible()
+  if (!js) {
+    // Without JavaScript, the page shows the state of the moment: reload until the message is done.
+    await expect(async () => {
+      await main(page).getByRole('link', { name: 'Refresh' }).click()
+      await expect(page.locator('.push-progress__status')).toHaveText('done', { timeout: 500 })
+    }).toPass({ timeout: 20_000 })
+  }
+  // With JavaScript, the same page follows the delivery by itself.
+  await expect(page.locator('.push-progress__status')).toHaveText('done', { timeout: 20_000 })
+  await expect(main(page).locator('progress')).toHaveAttribute('value', '100')
+  await expect(page.getByText('100 % delivered or failed')).toBeVisible()
+  await expect(page.locator('.push-progress__sent')).toHaveText('2')
+  await expect(page.locator('.push-progress__failed')).toHaveText('1')
+  await expect(page.locator('.push-progress__pending')).toHaveText('0')
+
+  // What the holders' devices received: the message, decrypted.
+  const received = await push.received(endpoints)
+  expect(received.map((request) => JSON.parse(request.payload!).title)).toEqual(['Double stamps today', 'Double stamps today'])
+
+  await page.goto(`/account/${card.id}/push_notification/history`)
+  const entry = main(page).locator('.history-list li').filter({ hasText: 'Double stamps today' })
+  await expect(entry).toContainText('2 delivered · 1 failed · 0 pending')
+  await expect(entry.locator('.badge')).toHaveText('done')
+
+  await page.goto('/account/notifications')
+  await expect(main(page).getByText('Your push "Double stamps today" reached 2 holders (1 could not be reached)')).toBeVisible()
 })
