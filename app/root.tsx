@@ -13,7 +13,7 @@ import {
 } from '@remix-run/react'
 import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useEffect, type ReactNode } from 'react'
-import { ErrorScreen, NotFoundScreen } from './components/error-screens.tsx'
+import { ErrorScreen, ForbiddenScreen, NotFoundScreen } from './components/error-screens.tsx'
 import { Toaster } from './components/toaster.tsx'
 import appStylesHref from './styles/app.css?url'
 import { isChunkLoadError } from './utils/chunk-error.ts'
@@ -90,5 +90,8 @@ export function ErrorBoundary() {
     void import('./utils/monitoring.client.ts').then(({ reportBoundaryError }) => reportBoundaryError(error))
   }, [error])
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <ForbiddenScreen message={typeof error.data === 'string' && error.data ? error.data : 'Your account does not have access to it.'} />
+  }
   return <ErrorScreen autoReload={isChunkLoadError(error)} />
 }

@@ -49,3 +49,22 @@ export function NotFoundScreen() {
     </main>
   )
 }
+
+/** A page the signed-in user may not open (an owner on an admin page): say so, and offer the way back. */
+export function ForbiddenScreen({ message }: { message: string }) {
+  return (
+    <main className="error-screen">
+      <p className="eyebrow">Error 403</p>
+      <h1>You can't open this page</h1>
+      <p>{message}</p>
+      <ul className="link-list">
+        <li>
+          <Link to="/account">My account</Link>
+        </li>
+        <li>
+          <Link to="/">Stampwise home</Link>
+        </li>
+      </ul>
+    </main>
+  )
+}

@@ -1,0 +1,52 @@
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, NavLink, Outlet, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { requireAdmin } from '#app/utils/admin.server.ts'
+import { getPublicUser } from '#models/user.server.ts'
+import adminStylesHref from '#app/styles/admin.css?url'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
+
+/**
+ * Every /admin page: the admin role, checked here for the header and again by each page's own loader and action
+ * (app/utils/admin.server.ts). Plain links and forms: it all works without JavaScript.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const adminId = await requireAdmin(request)
+  const admin = await getPublicUser(adminId)
+  return { admin: { email: admin?.email ?? '' } }
+}
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: cardPreviewStylesHref },
+  { rel: 'stylesheet', href: adminStylesHref },
+]
+
+export default function AdminLayout() {
+  const { admin } = useLoaderData<typeof loader>()
+  return (
+    <div className="admin-shell">
+      <header className="admin-header">
+        <Link to="/admin" className="admin-header__brand">
+          Stampwise admin
+        </Link>
+        <nav aria-label="Admin">
+          <NavLink to="/admin" end>
+            Users
+          </NavLink>
+          <NavLink to="/admin/feedback">Feedback</NavLink>
+          <Link to="/account">My account</Link>
+        </nav>
+        <span className="admin-header__who">{admin.email}</span>
+        <Form method="POST" action="/logout">
+          <button type="submit" className="button button--ghost">
+            Log Out
+          </button>
+        </Form>
+      </header>
+      <main id="content" className="container admin-main">
+        <Outlet />
+      </main>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Admin — Stampwise' }]
