@@ -69,3 +69,7 @@ export const CardDesignCallSchema = CardDesignSchema.extend({
 export const CardRewardCallSchema = CardRewardSchema.extend({
   cardId: z.string({ error: M.cardId }).min(1, { error: M.cardId }),
 })
+
+/** An admin's edit of a card (/admin/users/{userId}/cards/{cardId}/edit): the design and the reward in one form. */
+export const CardEditSchema = CardDesignSchema.extend(CardRewardSchema.shape)
+export type CardEditInput = z.output<typeof CardEditSchema>

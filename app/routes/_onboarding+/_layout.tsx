@@ -4,6 +4,7 @@ import { Form, Link, Outlet, useMatches } from '@remix-run/react'
 import { Logo } from '#app/components/logo.tsx'
 import { ONBOARDING_STEPS, stepIndex, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
+import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
 import onboardingStylesHref from '#app/styles/onboarding.css?url'
 
 /** The card-creation onboarding: signed-in only, without the account header; a small top bar with the steps. */
@@ -15,6 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: cardPreviewStylesHref },
   { rel: 'stylesheet', href: onboardingStylesHref },
+  { rel: 'stylesheet', href: cardDesignFormStylesHref },
 ]
 
 export default function OnboardingLayout() {

@@ -2,8 +2,8 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
+import { RewardFields } from '#app/components/card-design-form.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
-import { InputField, TextareaField } from '#app/components/forms.tsx'
 import { CardRewardSchema } from '#app/utils/card-design-schema.ts'
 import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { cardDesignView, saveReward } from '#app/utils/card-design.server.ts'
@@ -50,13 +50,7 @@ export default function RewardStep() {
       </p>
       <div className="designer">
         <Form method="POST" className="form designer__form" {...getFormProps(form)}>
-          <InputField meta={fields.reward} label="Reward" />
-          <TextareaField
-            meta={fields.terms}
-            label="Terms (optional)"
-            hint="For example: one stamp per visit, not exchangeable for cash. Up to 600 characters."
-            rows={4}
-          />
+          <RewardFields reward={fields.reward} terms={fields.terms} />
           <div className="onboarding-actions">
             <Link to={stepPath('main', card.id)} className="button button--ghost">
               Back to the design

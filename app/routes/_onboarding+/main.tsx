@@ -2,16 +2,15 @@ import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { DesignForm } from '#app/components/card-design-form.tsx'
 import { CardDesignSchema, DEFAULT_CARD_DESIGN } from '#app/utils/card-design-schema.ts'
 import { isOnboardingStep, stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
+import { readDesignFormData, readLogoChoice } from '#app/utils/card-design-form.server.ts'
 import { cardDesignView, saveCardDesign } from '#app/utils/card-design.server.ts'
-import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
-import { prepareLogo } from '#app/utils/logo-image.server.ts'
-import { isMultipart, readLimitedMultipart } from '#app/utils/multipart-upload.server.ts'
 import { checkCardSlot } from '#app/utils/plan-gate.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { findOwnerCard, findUnfinishedOwnerCard, type OnboardingCard } from '#models/card-onboarding.server.ts'
-import { CardLimitNotice, DesignForm } from './__design-form.tsx'
+import { CardLimitNotice } from './__card-limit-notice.tsx'
 
 export const handle: OnboardingHandle = { onboardingStep: 'main' }
 
@@ -41,36 +40,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export type DesignActionData = { result: SubmissionResult<string[]>; limit?: { message: string; ended: boolean } }
-// The logo and the text fields with their multipart framing; anything bigger is refused while it streams in.
-const MAX_UPLOAD_BODY = LOGO_MAX_BYTES + 64 * 1024
 
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const cardId = new URL(request.url).searchParams.get('cardId')
-  let formData: FormData
-  if (isMultipart(request)) {
-    const read = await readLimitedMultipart(request, { maxPartBytes: LOGO_MAX_BYTES, maxBodyBytes: MAX_UPLOAD_BODY })
-    if (read.status !== 'ok') {
-      const message = read.status === 'too-large' ? LOGO_MESSAGES.tooLarge : LOGO_MESSAGES.unreadable
-      const reply = parseWithZod(new FormData(), { schema: CardDesignSchema }).reply({ fieldErrors: { logo: [message] } })
-      return data<DesignActionData>({ result: reply }, { status: 400 })
-    }
-    formData = read.formData
-  } else {
-    formData = await request.formData()
+  const read = await readDesignFormData(request)
+  if ('logoError' in read) {
+    const reply = parseWithZod(new FormData(), { schema: CardDesignSchema }).reply({ fieldErrors: { logo: [read.logoError] } })
+    return data<DesignActionData>({ result: reply }, { status: 400 })
   }
-  const submission = parseWithZod(formData, { schema: CardDesignSchema })
+  const submission = parseWithZod(read.formData, { schema: CardDesignSchema })
   if (submission.status !== 'success') return data<DesignActionData>({ result: submission.reply() }, { status: 400 })
+  const choice = await readLogoChoice(read.formData)
+  if ('logoError' in choice) return data<DesignActionData>({ result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) }, { status: 400 })
 
-  let logo: { data: Buffer; contentType: string } | 'remove' | null = formData.get('removeLogo') === 'on' ? 'remove' : null
-  const upload = formData.get('logo')
-  if (upload instanceof File && upload.size > 0) {
-    const checked = await prepareLogo(Buffer.from(await upload.arrayBuffer()))
-    if (!checked.ok) return data<DesignActionData>({ result: submission.reply({ fieldErrors: { logo: [checked.message] } }) }, { status: 400 })
-    logo = { data: checked.data, contentType: checked.contentType }
-  }
-
-  const outcome = await saveCardDesign({ userId, cardId, design: submission.value, logo })
+  const outcome = await saveCardDesign({ userId, cardId, design: submission.value, logo: choice.logo })
   if (outcome.status === 'not-found') throw new Response('Card not found', { status: 404 })
   if (outcome.status === 'limit') {
     const limit = { message: outcome.message, ended: outcome.ended }

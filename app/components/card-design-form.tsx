@@ -1,44 +1,21 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Form, Link, useNavigation } from '@remix-run/react'
-import { useState, type FormEvent } from 'react'
+import { Form, useNavigation } from '@remix-run/react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
-import { FieldErrors, FormErrors, InputField } from '#app/components/forms.tsx'
+import { FieldErrors, FormErrors, InputField, TextareaField } from '#app/components/forms.tsx'
 import { STAMP_ICONS, StampIconPath } from '#app/components/stamp-icons.tsx'
-import { CardDesignSchema } from '#app/utils/card-design-schema.ts'
+import { CardDesignSchema, CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { CONTRAST_WARNING, isHardToRead } from '#app/utils/contrast.ts'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
 
-/** The plan's card limit reached: its message and the way to a bigger plan. */
-export function CardLimitNotice({ message, ended, inline = false }: { message: string; ended: boolean; inline?: boolean }) {
-  const links = (
-    <p>
-      <Link to="/account/tariffs" className="button">
-        View plans
-      </Link>{' '}
-      <Link to={ended ? '/account/limits_trial' : '/account/limits'}>What your plan includes</Link>
-    </p>
-  )
-  if (inline) {
-    return (
-      <div className="form-message form-message--error" role="alert">
-        <p>{message}</p>
-        {links}
-      </div>
-    )
-  }
-  return (
-    <>
-      <h1>You have reached your plan's card limit</h1>
-      <p className="lead" role="alert">
-        {message}
-      </p>
-      {links}
-    </>
-  )
-}
-
-type PreviewDesign = CardDesign & { logoUrl?: string | null }
+/**
+ * The card designer: the owner's design step (/main) and an admin's card edit (/admin/users/{userId}/cards/{cardId}/edit)
+ * use this one form and its preview. Given `reward`, it also asks for the reward and its terms (the admin's page
+ * edits both in one form; the owner's reward step uses `RewardFields` on its own).
+ */
+export type PreviewDesign = CardDesign & { logoUrl?: string | null }
+type FieldMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
 /** The values the preview follows as the owner types (JavaScript only; without it the server renders the saved design). */
 function readDesign(form: HTMLFormElement, previous: PreviewDesign): PreviewDesign {
@@ -56,12 +33,43 @@ function readDesign(form: HTMLFormElement, previous: PreviewDesign): PreviewDesi
     backgroundColor: text('backgroundColor', previous.backgroundColor),
     textColor: text('textColor', previous.textColor),
     stampIcon: text('stampIcon', previous.stampIcon),
+    reward: previous.reward === undefined ? undefined : text('reward', previous.reward),
   }
 }
 
-export function DesignForm({ design, lastResult }: { design: PreviewDesign; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [preview, setPreview] = useState<PreviewDesign>(design)
+/** What a full card earns and its terms: the owner's reward step and the admin's card edit. */
+export function RewardFields({ reward, terms }: { reward: FieldMeta; terms: FieldMeta }) {
+  return (
+    <>
+      <InputField meta={reward} label="Reward" />
+      <TextareaField
+        meta={terms}
+        label="Terms (optional)"
+        hint="For example: one stamp per visit, not exchangeable for cash. Up to 600 characters."
+        rows={4}
+      />
+    </>
+  )
+}
+
+export function DesignForm({
+  design,
+  reward,
+  lastResult,
+  submitLabel = 'Save and continue',
+  children,
+}: {
+  design: PreviewDesign
+  reward?: { reward: string; terms: string }
+  lastResult: SubmissionResult<string[]> | undefined
+  submitLabel?: string
+  /** More buttons or links beside the submit button. */
+  children?: ReactNode
+}) {
+  const [preview, setPreview] = useState<PreviewDesign>(reward ? { ...design, reward: reward.reward } : design)
   const navigation = useNavigation()
+  // With the reward the form is CardEditSchema; without, CardDesignSchema (the same fields but the reward's).
+  const schema = (reward ? CardEditSchema : CardDesignSchema) as typeof CardEditSchema
   const [form, fields] = useForm({
     id: 'card-design',
     lastResult,
@@ -72,9 +80,10 @@ export function DesignForm({ design, lastResult }: { design: PreviewDesign; last
       backgroundColor: design.backgroundColor,
       textColor: design.textColor,
       stampIcon: design.stampIcon,
+      ...reward,
     },
-    constraint: getZodConstraint(CardDesignSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardDesignSchema }),
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
@@ -148,9 +157,13 @@ export function DesignForm({ design, lastResult }: { design: PreviewDesign; last
           <StampsInput meta={fields.stampsRequired} />
           <FieldErrors id={fields.stampsRequired.errorId} errors={fields.stampsRequired.errors} />
         </div>
-        <button type="submit" className="button" disabled={navigation.state === 'submitting'}>
-          Save and continue
-        </button>
+        {reward ? <RewardFields reward={fields.reward} terms={fields.terms} /> : null}
+        <div className="designer__actions">
+          {children}
+          <button type="submit" className="button" disabled={navigation.state === 'submitting'}>
+            {submitLabel}
+          </button>
+        </div>
       </Form>
       <aside className="designer__preview" aria-label="Preview">
         <h2>Preview</h2>
@@ -165,9 +178,9 @@ export function DesignForm({ design, lastResult }: { design: PreviewDesign; last
   )
 }
 
-type ColorMeta = Parameters<typeof getInputProps>[0]
+type InputMeta = Parameters<typeof getInputProps>[0]
 
-function ColorField({ meta, label }: { meta: ColorMeta; label: string }) {
+function ColorField({ meta, label }: { meta: InputMeta; label: string }) {
   const { key, ...inputProps } = getInputProps(meta, { type: 'color' })
   return (
     <div className="field field--color">
@@ -178,7 +191,7 @@ function ColorField({ meta, label }: { meta: ColorMeta; label: string }) {
   )
 }
 
-function StampsInput({ meta }: { meta: ColorMeta }) {
+function StampsInput({ meta }: { meta: InputMeta }) {
   const { key, ...inputProps } = getInputProps(meta, { type: 'number', ariaDescribedBy: `${meta.id}-hint` })
   return <input key={key} {...inputProps} inputMode="numeric" />
 }

@@ -1,0 +1,86 @@
+import { type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { DesignForm } from '#app/components/card-design-form.tsx'
+import { requireAdmin } from '#app/utils/admin.server.ts'
+import { readDesignFormData, readLogoChoice } from '#app/utils/card-design-form.server.ts'
+import { CardEditSchema } from '#app/utils/card-design-schema.ts'
+import { cardDesignView } from '#app/utils/card-design.server.ts'
+import { editCardAsAdmin } from '#app/utils/card-edit.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { findOwnerCard } from '#models/card-onboarding.server.ts'
+import { isUuid } from '#models/card.server.ts'
+import { getUserEmail } from '#models/user.server.ts'
+import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
+
+/**
+ * An admin edits a user's card: its design and reward, with the owner's own designer (card-design-form.tsx) and the
+ * same schemas. The card must belong to the user in the address (else 404). Without JavaScript the preview is
+ * the saved card's, rendered on the server (as on /main); with it, the preview follows the form.
+ */
+async function requireUserCard(params: LoaderFunctionArgs['params']) {
+  const { userId, cardId } = params
+  const card = isUuid(userId) ? await findOwnerCard(userId, cardId) : null
+  if (!card) throw new Response('Card not found', { status: 404 })
+  return { userId: userId!, card }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request)
+  const { userId, card } = await requireUserCard(params)
+  return {
+    owner: { id: userId, email: (await getUserEmail(userId)) ?? '' },
+    card: { id: card.id, title: card.title, status: card.status },
+    design: await cardDesignView(userId, card),
+    reward: { reward: card.reward, terms: card.terms },
+  }
+}
+
+type EditActionData = { result: SubmissionResult<string[]> }
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const adminId = await requireAdmin(request)
+  const { userId, card } = await requireUserCard(params)
+  const read = await readDesignFormData(request)
+  if ('logoError' in read) {
+    const reply = parseWithZod(new FormData(), { schema: CardEditSchema }).reply({ fieldErrors: { logo: [read.logoError] } })
+    return data<EditActionData>({ result: reply }, { status: 400 })
+  }
+  const submission = parseWithZod(read.formData, { schema: CardEditSchema })
+  if (submission.status !== 'success') return data<EditActionData>({ result: submission.reply() }, { status: 400 })
+  const choice = await readLogoChoice(read.formData)
+  if ('logoError' in choice) return data<EditActionData>({ result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) }, { status: 400 })
+
+  const outcome = await editCardAsAdmin({ adminId, userId, cardId: card.id, values: submission.value, logo: choice.logo })
+  if (outcome.status === 'not-found') throw new Response('Card not found', { status: 404 })
+  const title = submission.value.title
+  const message = outcome.changed.length ? `Card “${title}” saved.` : `Card “${title}”: nothing changed.`
+  return redirectWithToast(`/admin/users/${userId}`, { message })
+}
+
+export default function AdminCardEdit() {
+  const { owner, card, design, reward } = useLoaderData<typeof loader>()
+  const actionData = useActionData<EditActionData>()
+  return (
+    <>
+      <p>
+        <Link to={`/admin/users/${owner.id}`}>← {owner.email}</Link>
+      </p>
+      <h1>Edit the card “{card.title || 'Untitled card'}”</h1>
+      <p className="lead">
+        The owner’s design and reward, as they see it in their card builder. Saving changes it for the owner and
+        every holder at once, and is written to the audit log.
+      </p>
+      <DesignForm key={card.id} design={design} reward={reward} lastResult={actionData?.result} submitLabel="Save the card">
+        <Link to={`/admin/users/${owner.id}`} className="button button--ghost">
+          Cancel
+        </Link>
+      </DesignForm>
+    </>
+  )
+}
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: cardDesignFormStylesHref }]
+
+export const meta: MetaFunction = () => [{ title: 'Edit a card — Stampwise admin' }]
