@@ -278,7 +278,7 @@ describe('confirmation and recovery', () => {
     expect(await again.text()).toMatch(/id="change-password-form-password-error"[^>]*><p>This link has already been used/)
   })
 
-  test('a pre-made owner chooses a password, then lands on the designer', async () => {
+  test('a pre-made owner chooses a password, then lands on the card prepared for them', async () => {
     const { email } = await createOwner({ premade: true, cards: 1 })
     const login = await post('/login', { email, password: PASSWORD })
     const location = login.headers.get('Location')!
@@ -287,7 +287,7 @@ describe('confirmation and recovery', () => {
     const token = new URL(location, server.baseUrl).searchParams.get('token')!
     const changed = await post('/change-password', { token, password: 'Own.pass3', confirmPassword: 'Own.pass3' })
     expect(changed.headers.get('Location')).toBe('/password-updated?premade=1')
-    expect(await (await get('/password-updated?premade=1')).text()).toContain('href="/login?redirectTo=%2Fmain"')
+    expect(await (await get('/password-updated?premade=1')).text()).toContain('href="/login?redirectTo=%2Fpremaid_card"')
   })
 })
 

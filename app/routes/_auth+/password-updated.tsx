@@ -5,8 +5,8 @@ import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
-// A pre-made owner's first sign-in should open /premaid_card; until that page exists it opens the card designer.
-const PREMADE_LANDING = '/main'
+// A pre-made owner's first sign-in after choosing a password opens the card an admin prepared (DECISIONS.md).
+const PREMADE_LANDING = '/premaid_card'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)

@@ -6,7 +6,11 @@ import { cardDesignView } from '#app/utils/card-design.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { findNewestOwnerCard } from '#models/card-onboarding.server.ts'
 
-/** A pre-made owner's first stop: the card an admin prepared for them (for now, the owner's newest card). */
+/**
+ * A pre-made owner's first stop after choosing a password: the card an admin prepared for them
+ * (app/utils/premade-account.server.ts). On that first sign-in it is the account's only card, so the newest card
+ * is that one (later, the owner's newest card).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await findNewestOwnerCard(userId)

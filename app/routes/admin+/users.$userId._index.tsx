@@ -1,0 +1,213 @@
+import { type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { type z } from 'zod'
+import {
+  AdminActionError,
+  changePlan,
+  confirmInvoicePayment,
+  disableAccount,
+  enableAccount,
+  endSubscription,
+  extendTrial,
+  grantQuota,
+  resendConfirmation,
+} from '#app/utils/admin-actions.server.ts'
+import { isUserActionIntent, USER_ACTION_SCHEMAS, type UserActionIntent } from '#app/utils/admin-schemas.ts'
+import { requireAdmin } from '#app/utils/admin.server.ts'
+import { listAuditForUser } from '#app/utils/audit.server.ts'
+import { periodText } from '#app/utils/plan-format.ts'
+import { planState } from '#app/utils/plan-status.ts'
+import { getPushQuota } from '#app/utils/plan.server.ts'
+import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { getAdminUserProfile, listAdminUserCards, listRecentPushes, listStatusChanges } from '#models/admin-user-detail.server.ts'
+import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
+import { getOwnerSubscription } from '#models/subscription.server.ts'
+import { listTariffs } from '#models/tariff.server.ts'
+import { ChangePlanForm, ConfirmPaymentForm, ExtendTrialForm, GrantQuotaForm, SimpleActionForm } from './__user-action-forms.tsx'
+import { AuditTable, CardsTable, InvoiceFacts, ProfileFacts, PushesTable, StatusHistory, SubscriptionFacts } from './__user-sections.tsx'
+
+/**
+ * /admin/users/{userId}: one account with its subscription, cards, pushes and audit log, and the admin's actions
+ * on it (app/utils/admin-actions.server.ts). The file is `_index` so that the card editor below this address
+ * (users.$userId.cards.$cardId.edit) is a page of its own, not nested in this one.
+ */
+async function requireUser(userId: string | undefined) {
+  const user = await getAdminUserProfile(userId ?? '')
+  if (!user) throw new Response('User not found', { status: 404 })
+  return user
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request)
+  const user = await requireUser(params.userId)
+  const now = new Date()
+  const [stored, invoice, history, cards, pushes, audit, tariffs] = await Promise.all([
+    getOwnerSubscription(user.id),
+    getOpenInvoiceForUser(user.id),
+    listStatusChanges(user.id),
+    listAdminUserCards(user.id),
+    listRecentPushes(user.id),
+    listAuditForUser(user.id),
+    listTariffs(),
+  ])
+  const state = stored && planState(stored, now)
+  const quota = state && (await getPushQuota(user.id, state, now))
+  return {
+    user,
+    subscription:
+      stored && state && quota
+        ? {
+            status: stored.status,
+            effectiveStatus: state.status,
+            planName: stored.tariff?.name ?? null,
+            tier: stored.tariff?.tier ?? null,
+            periodMonths: stored.periodMonths,
+            trialEndsAt: stored.trialEndsAt,
+            trialDays: state.trialDays,
+            periodStartsAt: stored.periodStartsAt,
+            periodEndsAt: stored.periodEndsAt,
+            accessEndsAt: stored.status === 'waiting_payment' ? stored.accessEndsAt : null,
+            additionalQuota: stored.additionalQuota,
+            usedThisMonth: quota.usedThisMonth,
+            monthlyLimit: quota.monthlyLimit,
+          }
+        : null,
+    invoice,
+    history,
+    cards,
+    pushes,
+    audit,
+    tariffs: tariffs.map(({ tier, name }) => ({ tier, name })),
+  }
+}
+
+type ActionData = { intent: UserActionIntent | null; result: SubmissionResult<string[]> | null }
+const answer = (intent: UserActionIntent | null, result: SubmissionResult<string[]> | null, status = 400) =>
+  data<ActionData>({ intent, result }, { status })
+
+type UserAction = z.output<(typeof USER_ACTION_SCHEMAS)[UserActionIntent]>
+
+function runAction(target: { actorId: string; userId: string }, value: UserAction): Promise<string> {
+  switch (value.intent) {
+    case 'confirm-payment':
+      return confirmInvoicePayment({ ...target, invoiceId: value.invoiceId })
+    case 'change-plan':
+      return changePlan({ ...target, tier: value.tier, periodMonths: value.periodMonths === '12' ? 12 : 1 })
+    case 'extend-trial':
+      return extendTrial({ ...target, days: value.days })
+    case 'grant-quota':
+      return grantQuota({ ...target, messages: value.messages })
+    case 'end-subscription':
+      return endSubscription(target)
+    case 'resend-confirmation':
+      return resendConfirmation(target)
+    case 'disable':
+      return disableAccount(target)
+    case 'enable':
+      return enableAccount(target)
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const actorId = await requireAdmin(request)
+  const user = await requireUser(params.userId)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  if (!isUserActionIntent(intent)) return answer(null, null)
+  const submission = parseWithZod(formData, { schema: USER_ACTION_SCHEMAS[intent] })
+  if (submission.status !== 'success') return answer(intent, submission.reply())
+  try {
+    const message = await runAction({ actorId, userId: user.id }, submission.value as UserAction)
+    return redirectWithToast(`/admin/users/${user.id}`, { message, durationMs: 8000 })
+  } catch (error) {
+    if (error instanceof AdminActionError) {
+      const reply = error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }
+      return answer(intent, submission.reply(reply))
+    }
+    if (error instanceof RateLimitedError) return answer(intent, submission.reply({ formErrors: [error.message] }), 429)
+    throw error
+  }
+}
+
+export default function AdminUser() {
+  const { user, subscription, invoice, history, cards, pushes, audit, tariffs } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
+  // Each form shows only the answer to its own submission.
+  const resultFor = (intent: UserActionIntent) => (actionData?.intent === intent ? actionData.result : undefined)
+  return (
+    <div className="admin-user">
+      <p>
+        <Link to="/admin">← All users</Link>
+      </p>
+      <h1>{user.email}</h1>
+
+      <section className="panel" aria-labelledby="profile-title">
+        <h2 id="profile-title">Profile</h2>
+        <ProfileFacts user={user} />
+        <div className="admin-actions">
+          {user.emailConfirmedAt || user.isPremade ? null : <SimpleActionForm intent="resend-confirmation" lastResult={resultFor('resend-confirmation')} />}
+          {user.disabledAt ? (
+            <SimpleActionForm intent="enable" lastResult={resultFor('enable')} />
+          ) : (
+            <SimpleActionForm intent="disable" lastResult={resultFor('disable')} />
+          )}
+        </div>
+      </section>
+
+      <section className="panel" aria-labelledby="subscription-title">
+        <h2 id="subscription-title">Subscription</h2>
+        {subscription ? <SubscriptionFacts subscription={subscription} /> : <p>No subscription yet: one starts with the first action below.</p>}
+        {invoice ? <InvoiceFacts invoice={invoice} /> : <p>No open invoice.</p>}
+        <div className="admin-actions">
+          {invoice ? (
+            <ConfirmPaymentForm
+              invoice={{ id: invoice.id, number: invoice.number, label: `${invoice.tariffName}, ${periodText(invoice.periodMonths)}` }}
+              lastResult={resultFor('confirm-payment')}
+            />
+          ) : null}
+          <ChangePlanForm tariffs={tariffs} lastResult={resultFor('change-plan')} />
+          {subscription?.periodStartsAt ? null : <ExtendTrialForm lastResult={resultFor('extend-trial')} />}
+          <GrantQuotaForm lastResult={resultFor('grant-quota')} />
+          {subscription && subscription.status !== 'ended' ? (
+            <SimpleActionForm intent="end-subscription" lastResult={resultFor('end-subscription')} />
+          ) : null}
+        </div>
+        <h3>Status history</h3>
+        <StatusHistory changes={history} />
+      </section>
+
+      <section className="panel" aria-labelledby="cards-title">
+        <h2 id="cards-title">Cards</h2>
+        <CardsTable userId={user.id} cards={cards} />
+      </section>
+
+      <section className="panel" aria-labelledby="pushes-title">
+        <h2 id="pushes-title">Recent pushes</h2>
+        <PushesTable pushes={pushes} />
+      </section>
+
+      <section className="panel" aria-labelledby="audit-title">
+        <h2 id="audit-title">Audit log</h2>
+        <AuditTable entries={audit} />
+      </section>
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.email ?? 'User'} — Stampwise admin` }]
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
+  return (
+    <>
+      <h1>No such user</h1>
+      <p>
+        This account does not exist, or was deleted. <Link to="/admin">Back to all users</Link>
+      </p>
+    </>
+  )
+}
