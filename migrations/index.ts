@@ -3,6 +3,7 @@ import * as seedTariffsAndTemplates from './0002-seed-tariffs-and-templates.ts'
 import * as oauthStates from './0003-oauth-states.ts'
 import * as plansNoticesStamps from './0004-plans-notices-stamps.ts'
 import * as pushDelivery from './0005-push-delivery.ts'
+import * as adminSearch from './0006-admin-search.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -14,4 +15,5 @@ export const migrations = [
   { name: '0003-oauth-states', ...oauthStates },
   { name: '0004-plans-notices-stamps', ...plansNoticesStamps },
   { name: '0005-push-delivery', ...pushDelivery },
+  { name: '0006-admin-search', ...adminSearch },
 ]
