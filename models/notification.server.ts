@@ -1,5 +1,6 @@
 import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/utils/db.server.ts'
+import { isUuid } from './card.server.ts'
 
 /**
  * Push messages that count toward the owner's monthly quota, sent (queued) since a moment. A message counts once,
@@ -60,8 +61,6 @@ export async function listCardNotifications(
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)
 
 export type DraftInput = { title: string; body: string; link?: string | null; templateId?: string | null }
 
@@ -81,7 +80,7 @@ export async function createDraftNotification({ ownerId, cardId, input }: { owne
         title: input.title,
         body: input.body,
         link: input.link ?? null,
-        templateId: isUuid(input.templateId) ? input.templateId : null,
+        templateId: isUuid(input.templateId ?? undefined) ? input.templateId : null,
       },
     },
   )) as [{ id: string }[], unknown]

@@ -1,4 +1,5 @@
 import { getSequelize } from '#app/utils/db.server.ts'
+import { isUuid } from './card.server.ts'
 
 export type TemplateView = { id: string; title: string; body: string; link: string | null; shared: boolean }
 
@@ -13,11 +14,10 @@ export async function listTemplatesForOwner(userId: string): Promise<TemplateVie
   return rows
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A shared template or one of the owner's own; null for another owner's (a 404) or an unknown id. */
 export async function getTemplateForOwner({ ownerId, templateId }: { ownerId: string; templateId: string }): Promise<TemplateView | null> {
-  if (!UUID.test(templateId)) return null
+  if (!isUuid(templateId)) return null
   const [rows] = (await getSequelize().query(
     `select id, title, body, link, user_id is null as shared from templates
      where id = :templateId and (user_id is null or user_id = :ownerId)`,
@@ -37,7 +37,7 @@ export async function saveOwnerTemplate({ ownerId, title, body, link }: { ownerI
 
 /** Templates by id, for the template-api call (`?templates=id,id`): only those the owner may use, in the order asked. */
 export async function getTemplatesForOwner({ ownerId, templateIds }: { ownerId: string; templateIds: string[] }): Promise<TemplateView[]> {
-  const ids = templateIds.filter((id) => UUID.test(id))
+  const ids = templateIds.filter((id) => isUuid(id))
   if (ids.length === 0) return []
   const [rows] = (await getSequelize().query(
     `select id, title, body, link, user_id is null as shared from templates
