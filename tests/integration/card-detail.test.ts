@@ -61,6 +61,21 @@ describe('the card page', () => {
     }
   })
 
+  test('the automatic pushes switch turns off and on again (a plain form: an unticked box is absent); another owner gets 404', async () => {
+    const owner = await signedInOwner()
+    const card = await createCard(owner.id)
+    const autoPush = async () => (await sql<{ auto_push: boolean }>(`select auto_push from cards where id = :id`, { id: card.id }))[0]!.auto_push
+    expect(await autoPush()).toBe(true)
+    expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push' })).status).toBe(302)
+    expect(await autoPush()).toBe(false)
+    expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push', autoPush: 'on' })).status).toBe(302)
+    expect(await autoPush()).toBe(true)
+    expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push', autoPush: 'yes please' })).status).toBe(400)
+    const stranger = await signedInOwner()
+    expect((await post(`/account/${card.id}`, stranger.cookie, { intent: 'auto-push' })).status).toBe(404)
+    expect(await autoPush()).toBe(true)
+  })
+
   test('archive, restore within the card limit, and delete after typing the title', async () => {
     const owner = await signedInOwner()
     const card = await createCard(owner.id)
