@@ -89,11 +89,15 @@ async function countMatches(filter: AdminUsersFilter, recount: boolean) {
 }
 
 /**
- * Below this many matches a page is read from all the matches, sorted; above it, by walking the order's index.
- * Reading m matches costs m; the walk finds a page's 50 among n users after about 50 n / m rows: at 100,000 users
- * the two meet near 2,000.
+ * How to read a page: from all the matches, sorted (`few`), or by walking the order's index and keeping the matching
+ * rows. Reading m matches costs about m rows; the walk finds the `need` rows it must pass (the offset and the page)
+ * among n users after about need × n / m index entries, each a lookup of the user's subscription that costs several
+ * times a row read (WALK_ROW_COST, measured at 100,000 owners: `npm run bench:admin-search`). So the walk wins only
+ * when m² > WALK_ROW_COST × need × n: page 1 of a filter matching 3 % of 100,000 owners reads them all (about 3 ms
+ * where the walk took 15–50 ms), a filter matching 30 % walks.
  */
-const FEW_MATCHES = 2_000
+const WALK_ROW_COST = 4
+const readsAllMatches = (matches: number, need: number, everyone: number) => matches * matches <= WALK_ROW_COST * need * everyone
 
 const PLAN_TIERS: Record<string, AdminPlanFilter> = { basic: 1, standard: 2, premium: 3, none: 'none' }
 
@@ -150,7 +154,11 @@ export async function findAdminUsersPage(
   }
   // The count first: it tells how to read the page.
   const total = await countMatches(filter, recount)
-  const read = { sort: query.sort, perPage, few: total < FEW_MATCHES }
+  // A page next to a row seeks the index to it: only the page itself is walked. A page by number passes the offset.
+  const need = position.after || position.before ? perPage + 1 : position.page * perPage + 1
+  // Under RECOUNT_FROM matches reading them all is always cheap; above, the number of users (a kept count) decides.
+  const few = total < RECOUNT_FROM || readsAllMatches(total, need, await countMatches({}, false))
+  const read = { sort: query.sort, perPage, few }
   let found = position.after || position.before ? await readPageNextTo(filter, read, position) : null
   // No cursor, or one whose row is gone: the page by number; past the end (an old link), the last page.
   found ??= await readPageAt(filter, read, position.page)
