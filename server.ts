@@ -14,6 +14,8 @@ import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
 import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/logger.server.ts'
+import { metricsHandler, requestMetrics } from '#app/utils/metrics.server.ts'
+import { routeLabeller } from '#app/utils/route-label.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
 import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
@@ -89,8 +91,31 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
 
+  // In development the build is loaded per request through Vite: the metrics label by the routes last loaded.
+  let devRoutes: ServerBuild['routes'] | undefined
+  if (typeof build === 'function') {
+    const load = build
+    build = async () => {
+      const loaded = await load()
+      devRoutes = loaded.routes
+      return loaded
+    }
+  }
+  const serverBuild = build
+  app.use(requestMetrics(routeLabeller(() => (typeof serverBuild === 'function' ? devRoutes : serverBuild.routes))))
+  const jobs = once(() => import('#app/utils/jobs.server.ts'))
+  app.get(
+    '/metrics',
+    (_req, res, next) => {
+      res.locals.metricsRoute = '/metrics'
+      next()
+    },
+    metricsHandler(env.METRICS_TOKEN, { queueDepths: async () => (await jobs()).queueDepths(), databaseHealthy: () => isDatabaseHealthy() }),
+  )
+
   // Answered before logging and headers: load balancers call it every few seconds.
   app.get('/healthz', async (_req, res) => {
+    res.locals.metricsRoute = '/healthz'
     const healthy = await isDatabaseHealthy()
     res
       .status(healthy ? 200 : 503)
@@ -127,7 +152,14 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   } else {
     // Hashed file names never change content: cache them for a year.
     app.use('/assets', express.static(path.join(CLIENT_BUILD, 'assets'), { immutable: true, maxAge: '1y' }))
-    app.use(express.static(CLIENT_BUILD, { maxAge: '1h' }))
+    const publicFiles = express.static(CLIENT_BUILD, { maxAge: '1h' })
+    app.use((req, res, next) => {
+      res.locals.metricsRoute = 'static'
+      publicFiles(req, res, (error?: unknown) => {
+        res.locals.metricsRoute = undefined
+        next(error)
+      })
+    })
   }
 
   // Server-Timing: how many SQL statements the answer took (see request-context.server.ts).

@@ -33,6 +33,15 @@ export async function enqueuePushMessage(notificationId: string) {
     .catch((err) => logger.warn({ err, notificationId }, 'push message not enqueued; the resume job will send it'))
 }
 
+/** Jobs waiting in each queue (for /metrics); null when this process runs no job queue. */
+export async function queueDepths(): Promise<Record<string, number> | null> {
+  const boss = (globalThis as Global)[RUNNING]
+  if (!boss) return null
+  const queues = [PLAN_HOUSEKEEPING_QUEUE, PUSH_MESSAGE_QUEUE, PUSH_CHUNK_QUEUE, PUSH_RESUME_QUEUE]
+  const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
+  return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
+}
+
 /**
  * pg-boss on the app's own database (the embedded one through its socket, or the server): schedules and push
  * messages survive a restart, and several processes share the work (pg-boss gives each job to one of them).

@@ -5,6 +5,7 @@ import { raiseNotice } from '#models/notice.server.ts'
 import { getSequelize } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 import { logger } from './logger.server.ts'
+import { countDeliveries } from './metrics.server.ts'
 import { getVapidKeys } from './vapid.server.ts'
 
 /**
@@ -263,6 +264,7 @@ function outcomeWriter() {
           if (gone.length) await getSequelize().query(`delete from push_subscriptions where id in (:gone)`, { replacements: { gone }, transaction })
         })
         for (const entry of current) entry.done()
+        for (const row of rows) countDeliveries(row.status === 'pending' ? 'retry' : row.status)
       } catch (error) {
         for (const entry of current) entry.done(error)
       }
