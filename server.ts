@@ -3,12 +3,13 @@ import { type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
-import { type ServerBuild } from '@remix-run/node'
+import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
 import closeWithGrace from 'close-with-grace'
 import compression from 'compression'
 import express, { type Express } from 'express'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '#app/utils/database-outage.server.ts'
 import { isDatabaseHealthy } from '#app/utils/db.server.ts'
 import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
 import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
@@ -50,6 +51,8 @@ declare module '@remix-run/node' {
     cspNonce: string
     /** From the env createApp was given, so a test can run one app in production mode. */
     isProduction: boolean
+    /** Set by handleError (entry.server.tsx) when a loader or action could not reach the database: the answer is a 503. */
+    databaseUnavailable?: boolean
   }
 }
 
@@ -175,6 +178,23 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     }),
   )
 
+  // A failure that was the database being out of reach is a 503 with Retry-After, not a 500 (database-outage.server.ts).
+  app.use((_req, res, next) => {
+    const raw = res as ServerResponse
+    const writeHead = raw.writeHead
+    raw.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      const context = res.locals.loadContext as AppLoadContext | undefined
+      const status = typeof args[0] === 'number' ? args[0] : this.statusCode
+      if (status >= 500 && context?.databaseUnavailable && !this.headersSent) {
+        args[0] = 503
+        this.statusCode = 503
+        this.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+      }
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+    } as ServerResponse['writeHead']
+    next()
+  })
+
   // The client address as Express sees it (honouring TRUST_PROXY), for rate limits; any incoming copy is replaced.
   app.use((req, _res, next) => {
     req.headers['x-stampwise-client-ip'] = req.ip ?? 'unknown'
@@ -226,12 +246,19 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     createRequestHandler({
       build,
       mode,
-      getLoadContext: (_req: express.Request, res: express.Response) => ({
-        ...loadContext,
-        cspNonce: res.locals.cspNonce as string,
-      }),
+      getLoadContext: (_req: express.Request, res: express.Response) => {
+        const context: AppLoadContext = { ...loadContext, cspNonce: res.locals.cspNonce as string }
+        res.locals.loadContext = context
+        return context
+      },
     }) as express.RequestHandler,
   )
+  // Errors outside Remix (a page cache asking the database for a version, say): the database out of reach is a 503.
+  app.use((error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (!isDatabaseUnavailable(error) || res.headersSent) return next(error)
+    req.log?.warn({ err: error }, 'database unavailable')
+    res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).set('Cache-Control', 'no-store').type('text/plain').send(UNAVAILABLE_MESSAGE)
+  })
   return app
 }
 

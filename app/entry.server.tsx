@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, type AppLoadContext, type EntryContex
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { isDatabaseUnavailable } from './utils/database-outage.server.ts'
 import { logger } from './utils/logger.server.ts'
 import { NonceProvider } from './utils/nonce-provider.ts'
 
@@ -52,9 +53,15 @@ export default function handleRequest(
   })
 }
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the browser navigated away) are not errors of ours.
   if (request.signal.aborted) return
+  // The database out of reach is an outage, not a bug: the answer becomes a 503 (server.ts), /healthz reports it.
+  if (isDatabaseUnavailable(error)) {
+    context.databaseUnavailable = true
+    logger.warn({ err: error, url: request.url }, 'database unavailable')
+    return
+  }
   logger.error({ err: error, url: request.url }, 'unhandled error in a loader or action')
   // Imported on first use: the SDK is heavy, and is initialised by server.ts only when SENTRY_DSN is set.
   if (process.env.SENTRY_DSN) void import('@sentry/remix').then((Sentry) => Sentry.captureException(error))

@@ -3,6 +3,8 @@ import { forgetSequelizeForTests } from '#app/utils/db.server.ts'
 import { embeddedSocketPath } from '#app/utils/embedded-db.server.ts'
 import { resetEnvForTests } from '#app/utils/env.server.ts'
 import { startTcpProxy } from '#tests/support/tcp-proxy.ts'
+import { createOwner } from '#tests/support/account-owner.ts'
+import { logIn, me } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /*
@@ -112,5 +114,32 @@ describe('/healthz', () => {
       await waitForHealth(200, 5_000)
     }
   })
-})
 
+  test('pages and calls answer 503 with Retry-After while the database is down, then work again by themselves', async () => {
+    const owner = await createOwner()
+    const cookie = await logIn(server, owner.email)
+    const requests: [string, () => Promise<Response>][] = [
+      ['the account page', () => server.fetch('/account', { headers: { cookie } })],
+      ['a JSON call', () => me(server, cookie)],
+      ['a pass page (its cache asks the database first)', () => server.fetch('/p/00000000-0000-4000-8000-000000000000')],
+      ['a form post', () => server.fetch('/account/contact-us', { method: 'POST', headers: { cookie }, body: new URLSearchParams({ message: 'Hello there, a question.' }) })],
+    ]
+    proxy.cut()
+    try {
+      for (const [name, request] of requests) {
+        const started = Date.now()
+        const response = await request()
+        const body = await response.text()
+        expect(response.status, name).toBe(503)
+        expect(response.headers.get('retry-after'), name).toBe('5')
+        expect(body.length, name).toBeGreaterThan(0)
+        expect(Date.now() - started, name).toBeLessThan(QUICK_MS * 3)
+      }
+    } finally {
+      proxy.restore()
+    }
+    await waitForHealth(200, 5_000)
+    expect((await server.fetch('/account', { headers: { cookie } })).status).toBe(200)
+    expect((await me(server, cookie)).status).toBe(200)
+  }, 60_000)
+})
