@@ -271,11 +271,22 @@ function outcomeWriter() {
     }
   }
 
+  // Lets the requests that finish in the same tick join the group. A row added between the loop's last look at the
+  // batch and `flushing` being cleared would wait for the next request's flush, or for ever when none comes: the
+  // end of a flush looks again.
+  function schedule() {
+    flushing ??= new Promise<void>((next) => setImmediate(next))
+      .then(flush)
+      .finally(() => {
+        flushing = null
+        if (batch.length > 0) schedule()
+      })
+  }
+
   return (row: Recorded) =>
     new Promise<void>((resolve, reject) => {
       batch.push({ row, done: (error) => (error ? reject(error) : resolve()) })
-      // Let the requests that finish in the same tick join the group.
-      flushing ??= new Promise<void>((next) => setImmediate(next)).then(flush).finally(() => (flushing = null))
+      schedule()
     })
 }
 

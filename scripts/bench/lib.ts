@@ -27,7 +27,8 @@ export async function startServer({
       DATA_DIR: dataDir,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_LOG: a file for the server's log lines (JSON), to see what it did during a run.
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? fs.openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore', 'inherit'],
   })
   const deadline = Date.now() + 60_000
   for (;;) {
