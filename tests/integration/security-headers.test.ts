@@ -100,3 +100,12 @@ test('over http: the session cookie is HttpOnly and SameSite=Lax, without Secure
   expect(cookie).toMatch(/;\s*SameSite=Lax/i)
   expect(cookie).not.toMatch(/;\s*Secure/i)
 })
+
+test('every answer carries a request id: the proxy’s when well-formed, else a new one (ASVS 7.2.1)', async () => {
+  const given = await http.fetch('/', { headers: { 'X-Request-Id': 'proxy-id-1234' } })
+  expect(given.headers.get('x-request-id')).toBe('proxy-id-1234')
+  const forged = await http.fetch('/', { headers: { 'X-Request-Id': 'not a valid id: spaces and \\ slashes' } })
+  expect(forged.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+  const none = await http.fetch('/login')
+  expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+})
