@@ -4,7 +4,7 @@ import { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import type { PGlite } from '@electric-sql/pglite'
-import { dumpDataFolder, requestBackup, type DataFolderDump } from './embedded-control.server.ts'
+import { dumpDataFolder, isControlSocketAnswering, requestBackup, type DataFolderDump } from './embedded-control.server.ts'
 import {
   acquireDataDirLock,
   embeddedPgDataDir,
@@ -71,7 +71,7 @@ export async function backupEmbeddedDatabase(dataDir: string, file: string): Pro
   const target = path.resolve(file)
   if (fs.existsSync(target)) throw new Error(`${target} already exists; name a new file`)
   if (!fs.existsSync(path.dirname(target))) throw new Error(`The folder ${path.dirname(target)} does not exist`)
-  if (await waitForEmbeddedServer(dataDir)) {
+  if ((await waitForEmbeddedServer(dataDir)) || (await isControlSocketAnswering(dataDir))) {
     const dump = await requestBackup(dataDir)
     return { file: target, bytes: await writeDump(dump, target), tarBytes: dump.tarBytes, through: 'server' }
   }
@@ -133,6 +133,9 @@ export async function restoreEmbeddedDatabase(dataDir: string, file: string): Pr
   const holder = readLockHolder(dataDir)
   if (holder !== undefined) {
     throw new Error(`Process ${holder} holds ${path.resolve(dataDir)} (a running server?); stop it before restoring`)
+  }
+  if (await isControlSocketAnswering(dataDir)) {
+    throw new Error(`A process (in another container?) holds ${path.resolve(dataDir)}; stop it before restoring`)
   }
   const release = acquireDataDirLock(dataDir)
   const pgdata = embeddedPgDataDir(dataDir)

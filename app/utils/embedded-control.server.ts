@@ -89,6 +89,21 @@ export async function startControlServer(dataDir: string, db: PGlite) {
   }
 }
 
+/**
+ * True when a process answers on the folder's control socket. The lock file names a pid, which means nothing in
+ * another pid namespace (a second container on the same volume): a socket that answers is proof across them.
+ */
+export function isControlSocketAnswering(dataDir: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(controlSocketPath(dataDir))
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
 /** Asks the process holding the data folder for a backup; rejects when none answers or it answers an error. */
 export function requestBackup(dataDir: string): Promise<DataFolderDump> {
   return new Promise((resolve, reject) => {

@@ -6,7 +6,7 @@ import { controlSocketPath } from '#app/utils/embedded-control.server.ts'
 import { readLockHolder, startEmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { freePort } from '#tests/support/free-port.ts'
-import { createDataDir } from '#tests/support/scratch-databases.ts'
+import { createBlankDataDir, createDataDir } from '#tests/support/scratch-databases.ts'
 import { seedEveryTable } from '#tests/support/seed-every-table.ts'
 import { checksums, readTableRows, type TableRows } from '#tests/support/table-rows.ts'
 import { usingServer } from '#tests/setup/test-database.ts'
@@ -178,5 +178,30 @@ describe.skipIf(usingServer())('npm run db:backup / db:restore', () => {
     }
     // None of that touched the database.
     expect(fs.readdirSync(dataDir.dir).filter((name) => name.startsWith('pgdata.before-restore-'))).toHaveLength(2)
+  }, 120_000)
+
+  test('a holder whose pid means nothing here (another container on the same volume) is still found by its socket', async () => {
+    const other = await createBlankDataDir('backup-other')
+    try {
+      const holder = runTs('tests/fixtures/hold-database.ts', { env: { DATA_DIR: other.dir } })
+      await holder.waitForLine((line) => line === 'ready', 60_000)
+      // The lock file as a process of another pid namespace leaves it: a pid no process has here (above pid_max).
+      fs.writeFileSync(path.join(other.dir, 'stampwise.lock'), `${2 ** 22 + 1}\n`)
+      expect(readLockHolder(other.dir)).toBeUndefined()
+
+      const file = path.join(backups.dir, 'other.tar.gz')
+      const made = await runTsToEnd('scripts/db-backup.ts', { env: { DATA_DIR: other.dir }, args: [file] })
+      expect(made.stderr).toBe('')
+      expect(made.stdout).toContain('(by the running server)')
+      const refused = await runTsToEnd('scripts/db-restore.ts', { env: { DATA_DIR: other.dir }, args: [file] })
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(/^Restore failed: A process \(in another container\?\) holds .*; stop it before restoring\n$/)
+
+      holder.process.kill('SIGTERM')
+      expect(await holder.exited).toEqual({ code: 0, signal: null })
+    } finally {
+      await killChildren()
+      other.remove()
+    }
   }, 120_000)
 })
