@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import { fileURLToPath } from 'node:url'
+import { startControlServer } from './embedded-control.server.ts'
 import { serveBatchesWhole } from './embedded-query-queue.server.ts'
 
 /**
@@ -171,6 +172,11 @@ export async function waitForEmbeddedServer(dataDir: string, timeoutMs = 60_000)
   }
 }
 
+/** PGlite on the data folder's files, durable (see DurableNodeFS). The caller must hold the folder's lock. */
+export function openEmbeddedPGlite(dataDir: string, loadDataDir?: Blob) {
+  return PGlite.create({ fs: new DurableNodeFS(embeddedPgDataDir(dataDir)), loadDataDir, startParams: DURABLE_START_PARAMS })
+}
+
 export type EmbeddedDatabase = {
   db: PGlite
   socketDir: string
@@ -188,18 +194,18 @@ export async function startEmbeddedDatabase(
   const release = acquireDataDirLock(dataDir)
   let db: PGlite | undefined
   let server: PGLiteSocketServer | undefined
+  let control: Awaited<ReturnType<typeof startControlServer>> | undefined
   try {
-    db = await PGlite.create({
-      fs: new DurableNodeFS(embeddedPgDataDir(dataDir)),
-      loadDataDir,
-      startParams: DURABLE_START_PARAMS,
-    })
+    db = await openEmbeddedPGlite(dataDir, loadDataDir)
     const socketPath = embeddedSocketPath(dataDir)
     fs.rmSync(socketPath, { force: true }) // left by a process that died; we hold the lock now
     server = new PGLiteSocketServer({ db, path: socketPath, maxConnections })
     serveBatchesWhole(server)
     await server.start()
+    // Backups of the running database are asked for here (npm run db:backup): only this process can dump it.
+    control = await startControlServer(dataDir, db)
   } catch (error) {
+    await control?.close().catch(() => {})
     await server?.stop().catch(() => {})
     await db?.close().catch(() => {})
     release()
@@ -207,12 +213,14 @@ export async function startEmbeddedDatabase(
   }
   const openDb = db
   const openServer = server
+  const openControl = control
   let closing: Promise<void> | undefined
   return {
     db: openDb,
     socketDir: path.resolve(dataDir),
     close: () =>
       (closing ??= (async () => {
+        await openControl.close().catch(() => {})
         await openServer.stop().catch(() => {})
         await openDb.close()
         release()
