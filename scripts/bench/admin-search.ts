@@ -1,6 +1,7 @@
 /**
  * Budget of the admin issue (#7): /admin over 100,000 seeded owners answers with p99 under 200 ms (autocannon,
- * 2 connections — two admins searching back to back — for 10 s, same machine; 10 connections reported beside it), for a mix of e-mail searches (by the start of the address, and by '@' and
+ * 2 connections — two admins searching back to back — for 10 s, same machine; 10 connections are reported beside
+ * it), for a mix of e-mail searches (by the start of the address, and by '@' and
  * the end of the domain), subscription and plan filters, the four orders, and pages up to 60,000 rows deep through
  * the Previous / Next links. The searches have no full scans: the EXPLAIN (ANALYZE, BUFFERS) of the model's own
  * statements (models/admin-users.server.ts) is printed, and a Seq Scan on users in a search, or a search that does
