@@ -336,6 +336,8 @@ describe('/admin/users/new: a pre-made account', () => {
   }
 
   test('invalid input and a taken address are refused with their messages; nothing is created', async () => {
+    // Reached from every admin page's menu.
+    expect(await text(await get('/admin', admin.cookie))).toMatch(/<a[^>]*href="\/admin\/users\/new"[^>]*>New account<\/a>/)
     expect(await text(await get('/admin/users/new', admin.cookie))).toContain('Create a pre-made account')
     const email = uniqueEmail('premade')
     await expectRefused(await post('/admin/users/new', admin.cookie, { ...CARD, email }), CONFIRM_MISSING)

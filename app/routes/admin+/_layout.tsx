@@ -32,6 +32,7 @@ export default function AdminLayout() {
           <NavLink to="/admin" end>
             Users
           </NavLink>
+          <NavLink to="/admin/users/new">New account</NavLink>
           <NavLink to="/admin/feedback">Feedback</NavLink>
           <Link to="/account">My account</Link>
         </nav>
