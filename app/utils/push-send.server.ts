@@ -1,6 +1,6 @@
 import { getSequelize } from './db.server.ts'
 import { enqueuePushMessage } from './jobs.server.ts'
-import { pushQuota, type PushQuota } from './plan.server.ts'
+import { getPushQuota, pushQuota, type PushQuota } from './plan.server.ts'
 import { monthStart, planState } from './plan-status.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
 import { countQuotaPushesSince, getOwnedNotification, type OwnedNotification } from '#models/notification.server.ts'
@@ -61,9 +61,9 @@ export async function getPushConfirmData({ ownerId, cardId, notificationId, now 
   if (!notification) return null
   const subscription = await getOwnerSubscription(ownerId)
   if (!subscription) return null
-  const [recipients, used] = await Promise.all([
+  const [recipients, quota] = await Promise.all([
     notification.status === 'draft' ? countCardPushSubscribers(cardId) : Promise.resolve(notification.progress.total),
-    countQuotaPushesSince(ownerId, monthStart(now)),
+    getPushQuota(ownerId, planState(subscription, now), now),
   ])
-  return { notification, recipients, quota: pushQuota(planState(subscription, now), used) }
+  return { notification, recipients, quota }
 }
