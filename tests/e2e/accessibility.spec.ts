@@ -43,5 +43,12 @@ for (const row of PAGES) {
     // Minor and moderate findings are kept with the run for reading, not failed on.
     await testInfo.attach('axe-violations.json', { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' })
     expect(blockingViolations(results), `axe on ${address}`).toEqual([])
+
+    // axe's label rules, asked directly: every field a visitor can fill has a name a screen reader reads out.
+    const fields = page.locator('input:not([type="hidden"]), select, textarea')
+    for (const field of await fields.all()) {
+      const html = await field.evaluate((element) => element.outerHTML.slice(0, 160))
+      await expect(field, `a label for ${html}`).toHaveAccessibleName(/\S/)
+    }
   })
 }
