@@ -3,10 +3,10 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from '@remix-run/react'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
+import { ContrastWarning } from '#app/components/contrast-warning.tsx'
 import { FieldErrors, FormErrors, InputField, TextareaField } from '#app/components/forms.tsx'
 import { STAMP_ICONS, StampIconPath } from '#app/components/stamp-icons.tsx'
 import { CardDesignSchema, CardEditSchema } from '#app/utils/card-design-schema.ts'
-import { CONTRAST_WARNING, isHardToRead } from '#app/utils/contrast.ts'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
 
 /**
@@ -17,9 +17,12 @@ import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
 export type PreviewDesign = CardDesign & { logoUrl?: string | null }
 type FieldMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
-/** The values the preview follows as the owner types (JavaScript only; without it the server renders the saved design). */
-function readDesign(form: HTMLFormElement, previous: PreviewDesign): PreviewDesign {
-  const values = new FormData(form)
+/**
+ * The values the preview follows: the form's as the owner types (JavaScript only), or those of a refused submit,
+ * which the server renders back without JavaScript (else the preview and its contrast warning would show the saved
+ * design beside the submitted fields).
+ */
+function readDesign(values: { get(name: string): unknown }, previous: PreviewDesign): PreviewDesign {
   const text = (name: string, fallback: string) => {
     const value = values.get(name)
     return typeof value === 'string' ? value : fallback
@@ -66,7 +69,11 @@ export function DesignForm({
   /** More buttons or links beside the submit button. */
   children?: ReactNode
 }) {
-  const [preview, setPreview] = useState<PreviewDesign>(reward ? { ...design, reward: reward.reward } : design)
+  const [preview, setPreview] = useState<PreviewDesign>(() => {
+    const saved = reward ? { ...design, reward: reward.reward } : design
+    const submitted = lastResult?.initialValue
+    return submitted ? readDesign({ get: (name) => submitted[name] }, saved) : saved
+  })
   const navigation = useNavigation()
   // With the reward the form is CardEditSchema; without, CardDesignSchema (the same fields but the reward's).
   const schema = (reward ? CardEditSchema : CardDesignSchema) as typeof CardEditSchema
@@ -94,12 +101,11 @@ export function DesignForm({
       setPreview((current) => ({ ...current, logoUrl: file ? URL.createObjectURL(file) : design.logoUrl }))
       return
     }
-    const formElement = event.currentTarget
-    setPreview((current) => readDesign(formElement, current))
+    const values = new FormData(event.currentTarget)
+    setPreview((current) => readDesign(values, current))
   }
   // The logo is checked on the server only (by its content): its errors come back with the form's.
   const logoErrors = form.allErrors.logo
-  const hardToRead = isHardToRead(preview.backgroundColor, preview.textColor)
 
   return (
     <div className="designer">
@@ -168,11 +174,7 @@ export function DesignForm({
       <aside className="designer__preview" aria-label="Preview">
         <h2>Preview</h2>
         <CardPreview card={preview} collected={Math.min(2, preview.stampsRequired)} />
-        {hardToRead ? (
-          <p className="contrast-warning" role="status">
-            {CONTRAST_WARNING}
-          </p>
-        ) : null}
+        <ContrastWarning backgroundColor={preview.backgroundColor} textColor={preview.textColor} />
       </aside>
     </div>
   )

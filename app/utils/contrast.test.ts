@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { contrastRatio, hexToRgb, isHardToRead, relativeLuminance } from './contrast.ts'
+import { contrastRatio, contrastWarning, hexToRgb, isHardToRead, relativeLuminance } from './contrast.ts'
 
 describe('contrast', () => {
   test('reads #rrggbb in either case and refuses anything else', () => {
@@ -31,5 +31,16 @@ describe('contrast', () => {
     expect(isHardToRead('#ffff00', '#ffffff')).toBe(true)
     expect(isHardToRead('#ff0000', '#00ff00')).toBe(true)
     expect(isHardToRead('bad', '#ffffff')).toBe(false)
+  })
+
+  test('the warning names the ratio, floored, and stays silent for readable or unknown colours', () => {
+    expect(contrastWarning('#ffffff', '#ffee00')).toBe(
+      'Your text may be hard to read on this background: contrast 1.2:1, and 4.5:1 or more is easy to read.',
+    )
+    // #777 on white is 4.48:1: shown as 4.4, never rounded up to the minimum.
+    expect(contrastWarning('#ffffff', '#777777')).toContain('contrast 4.4:1')
+    expect(contrastWarning('#ffffff', '#767676')).toBeNull()
+    expect(contrastWarning('#1f3a5f', '#ffffff')).toBeNull()
+    expect(contrastWarning('#ffffff', 'yellow')).toBeNull()
   })
 })

@@ -38,3 +38,14 @@ export function isHardToRead(backgroundColor: string, textColor: string): boolea
   const ratio = contrastRatio(backgroundColor, textColor)
   return ratio !== null && ratio < MIN_READABLE_CONTRAST
 }
+
+/**
+ * The warning for the owner, with the ratio so they can see how far off it is, or null when the text reads well.
+ * The same words live (the designer's preview, with JavaScript) and after a submit (the page it leads to, without).
+ */
+export function contrastWarning(backgroundColor: string, textColor: string): string | null {
+  const ratio = contrastRatio(backgroundColor, textColor)
+  if (ratio === null || ratio >= MIN_READABLE_CONTRAST) return null
+  // Floored, so a ratio just under the minimum never shows as "4.5:1".
+  return `${CONTRAST_WARNING}: contrast ${(Math.floor(ratio * 10) / 10).toFixed(1)}:1, and ${MIN_READABLE_CONTRAST}:1 or more is easy to read.`
+}

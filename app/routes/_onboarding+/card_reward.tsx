@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
 import { RewardFields } from '#app/components/card-design-form.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
+import { ContrastWarning } from '#app/components/contrast-warning.tsx'
 import { CardRewardSchema } from '#app/utils/card-design-schema.ts'
 import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { cardDesignView, saveReward } from '#app/utils/card-design.server.ts'
@@ -63,6 +64,8 @@ export default function RewardStep() {
         <aside className="designer__preview" aria-label="Preview">
           <h2>Preview</h2>
           <CardPreview card={design} collected={Math.min(2, design.stampsRequired)} />
+          {/* The page a saved design leads to: without JavaScript, where the owner first hears of it. */}
+          <ContrastWarning backgroundColor={design.backgroundColor} textColor={design.textColor} />
         </aside>
       </div>
     </>

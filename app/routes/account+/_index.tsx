@@ -43,7 +43,9 @@ export default function AccountHome() {
         <ul className="account-cards" role="list">
           {cards.map((card) => (
             <li key={card.id} className="panel account-card">
-              <Link to={`/account/${card.id}`} aria-label={`Open ${card.title || 'Untitled card'}`}>
+              {/* Named by the preview's own label (title, business, stamps): an aria-label here would hide the
+                  card's visible words from the link's name (WCAG 2.5.3, label in name). */}
+              <Link to={`/account/${card.id}`}>
                 <CardPreview card={card} size="small" />
               </Link>
               <dl className="account-card__stats">

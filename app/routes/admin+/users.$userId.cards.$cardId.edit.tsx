@@ -8,6 +8,7 @@ import { readDesignFormData, readLogoChoice } from '#app/utils/card-design-form.
 import { CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { cardDesignView } from '#app/utils/card-design.server.ts'
 import { editCardAsAdmin } from '#app/utils/card-edit.server.ts'
+import { contrastWarning } from '#app/utils/contrast.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { findOwnerCard } from '#models/card-onboarding.server.ts'
 import { isUuid } from '#models/card.server.ts'
@@ -55,7 +56,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const outcome = await editCardAsAdmin({ adminId, userId, cardId: card.id, values: submission.value, logo: choice.logo })
   if (outcome.status === 'not-found') throw new Response('Card not found', { status: 404 })
   const title = submission.value.title
-  const message = outcome.changed.length ? `Card “${title}” saved.` : `Card “${title}”: nothing changed.`
+  const saved = outcome.changed.length ? `Card “${title}” saved.` : `Card “${title}”: nothing changed.`
+  // The edit page warns live; after the submit (and without JavaScript) the toast is where the warning is seen.
+  const warning = contrastWarning(submission.value.backgroundColor, submission.value.textColor)
+  const message = warning ? `${saved} ${warning}` : saved
   return redirectWithToast(`/admin/users/${userId}`, { message })
 }
 

@@ -1,0 +1,94 @@
+import { type PageRecords } from '#tests/support/page-records.ts'
+
+/**
+ * Every page of the app, as the one who opens it, for accessibility.spec.ts. `route` is the build's address of the
+ * page (the spec fails when a page of the build has no row here, or a row names no page of the build); a route may
+ * have several rows for its states (a form with errors, a page without its token, an error page).
+ */
+export type Visitor = 'guest' | 'owner' | 'admin'
+export type PageRow = {
+  route: string
+  as: Visitor
+  path: (records: PageRecords) => string
+  /** The expected HTTP status (200 unless said). */
+  status?: number
+  /** What this row shows, when the route has several. */
+  state?: string
+}
+
+const guest = (route: string, path = route, extra: Partial<PageRow> = {}): PageRow => ({ route, as: 'guest', path: () => path, ...extra })
+const owner = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({ route, as: 'owner', path, ...extra })
+const admin = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({ route, as: 'admin', path, ...extra })
+const step = (name: string) => owner(`/${name}`, (r) => `/${name}?cardId=${r.card}`)
+const cardPage = (tail: string) => owner(`/account/:cardId${tail}`, (r) => `/account/${r.card}${tail}`)
+
+export const PAGES: PageRow[] = [
+  // Public site.
+  guest('/'),
+  guest('/about'),
+  guest('/blog'),
+  guest('/blog/:slug', '/blog/paper-vs-digital-stamp-cards'),
+  guest('/contacts'),
+  guest('/privacy-policy'),
+  guest('/terms'),
+  guest('/feedback'),
+  guest('/*', '/no-such-page', { status: 404, state: 'not-found page' }),
+  guest('/dev/mailbox'),
+
+  // Sign-in and recovery.
+  guest('/login'),
+  guest('/sign-up'),
+  guest('/forgot-password'),
+  guest('/reset-password-link'),
+  guest('/password-updated'),
+  guest('/verify-email', '/verify-email?email=owner%40example.com'),
+  guest('/change-password', '/change-password', { status: 400, state: 'without a token' }),
+  { route: '/change-password', as: 'guest', path: (r) => `/change-password?token=${r.resetToken}`, state: 'with a valid token' },
+  guest('/email-confirmed'),
+  owner('/logout'),
+
+  // Card onboarding.
+  owner('/main', (r) => `/main?cardId=${r.card}`),
+  step('card_reward'),
+  step('card_ready'),
+  step('your_qr_code'),
+  step('easy_way'),
+  step('place_your_qr'),
+  step('win_win'),
+  owner('/premaid_card'),
+  owner('/info-without-fb'),
+
+  // The owner's account.
+  owner('/account'),
+  owner('/account/profile'),
+  owner('/account/plan'),
+  owner('/account/tariffs'),
+  owner('/account/contact-us'),
+  owner('/account/help'),
+  owner('/account/limits'),
+  owner('/account/limits_trial'),
+  owner('/account/notifications'),
+  owner('/account/qr_code/:cardId', (r) => `/account/qr_code/${r.card}`),
+  cardPage(''),
+  cardPage('/poster'),
+  cardPage('/qr_code'),
+  cardPage('/scan'),
+  cardPage('/push_notification'),
+  cardPage('/push_notification/create'),
+  cardPage('/push_notification/history'),
+  cardPage('/push_notification/template'),
+  owner('/account/:cardId/push_notification/template/:templateId/create', (r) => `/account/${r.card}/push_notification/template/${r.template}/create`),
+  owner('/account/:cardId/push_notification/confirm/:notificationId', (r) => `/account/${r.card}/push_notification/confirm/${r.draft}`),
+  owner('/admin', () => '/admin', { status: 403, state: 'refused to an owner' }),
+
+  // Holders: the join page and the pass.
+  guest('/c/:slug', undefined, { path: (r) => `/c/${r.slug}` }),
+  guest('/p/:passId', undefined, { path: (r) => `/p/${r.pass}` }),
+
+  // Admin area.
+  admin('/admin'),
+  admin('/admin/feedback'),
+  admin('/admin/users/new'),
+  admin('/admin/users/:userId', (r) => `/admin/users/${r.owner.id}`),
+  admin('/admin/users/:userId/cards/:cardId/edit', (r) => `/admin/users/${r.owner.id}/cards/${r.card}/edit`),
+]

@@ -1,0 +1,63 @@
+import { expect, test as base } from '@playwright/test'
+import { axeFindings, blockingViolations } from '#tests/support/axe.ts'
+import { buildPageAddresses } from '#tests/support/build-pages.ts'
+import { createPageRecords, type PageRecords } from '#tests/support/page-records.ts'
+import { PAGES, type PageRow } from './accessibility-pages.ts'
+
+/*
+ * Issue #8, accessibility: axe-core on every page of the app (guest, owner, holder, admin), with JavaScript and
+ * without (the two projects). Every rule axe has runs — WCAG 2.0/2.1/2.2 A and AA and its best practices — and a
+ * serious or critical violation fails the page. The list of pages is accessibility-pages.ts, checked against the
+ * build so a new page cannot be left out.
+ */
+const test = base.extend<object, { records: PageRecords }>({
+  records: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => use(await createPageRecords(String(workerInfo.project.use.baseURL))),
+    { scope: 'worker', timeout: 60_000 },
+  ],
+})
+
+test('the page list names every page of the build, and only those', async () => {
+  const built = await buildPageAddresses()
+  const listed = new Set(PAGES.map((row) => row.route))
+  expect({
+    unlisted: [...built].filter(([address]) => !listed.has(address)).map(([address, ids]) => `${address} (${ids.join(', ')})`),
+    notBuilt: [...listed].filter((address) => !built.has(address)),
+  }).toEqual({ unlisted: [], notBuilt: [] })
+})
+
+const title = (row: PageRow) => `${row.route}${row.state ? ` (${row.state})` : ''} as ${row.as}`
+
+for (const row of PAGES) {
+  test(`${title(row)}: no serious or critical axe violations`, async ({ page, context, records }, testInfo) => {
+    if (row.as === 'owner') await context.addCookies(records.ownerCookies)
+    if (row.as === 'admin') await context.addCookies(records.adminCookies)
+    const address = row.path(records)
+    const response = await page.goto(address)
+    expect(response?.status(), `GET ${address}`).toBe(row.status ?? 200)
+    // The page itself was checked, not a page it redirected to.
+    expect(new URL(page.url()).pathname).toBe(new URL(address, page.url()).pathname)
+
+    const results = await axeFindings(page, testInfo.project.use.javaScriptEnabled !== false)
+    // Minor and moderate findings are kept with the run for reading, not failed on.
+    await testInfo.attach('axe-violations.json', { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' })
+    expect(blockingViolations(results), `axe on ${address}`).toEqual([])
+
+    // axe's label rules, asked directly. Every field has a label with words (also those axe skips because they
+    // are hidden now: in a closed <details>, or the aria-hidden honeypot), and every one on show a name a screen
+    // reader reads out.
+    const fields = page.locator('input:not([type="hidden"]), select, textarea')
+    for (const field of await fields.all()) {
+      const { html, labelled, ariaHidden } = await field.evaluate((element: HTMLInputElement) => ({
+        html: element.outerHTML.slice(0, 160),
+        ariaHidden: element.closest('[aria-hidden="true"]') !== null,
+        labelled:
+          [...(element.labels ?? [])].some((label) => label.textContent?.trim()) ||
+          Boolean(element.getAttribute('aria-label')?.trim() || element.getAttribute('aria-labelledby')?.trim()),
+      }))
+      expect(labelled, `a label for ${html}`).toBe(true)
+      if (!ariaHidden && (await field.isVisible())) await expect(field, `an accessible name for ${html}`).toHaveAccessibleName(/\S/)
+    }
+  })
+}
