@@ -90,6 +90,30 @@ function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
   })
 }
 
+/** The most of an unread request body thrown away to keep its connection; past it the connection is closed. */
+const UNREAD_BODY_LIMIT = 64 * 1024 * 1024
+
+/**
+ * An answer sent before the request's body was read to its end (an action that ignores the body, a JSON call's
+ * 413 on the declared length, a 405) leaves the rest of the body on a keep-alive connection: Node neither reads
+ * it nor closes the connection, so the client's next request on it waits for the keep-alive timeout and then
+ * fails with a reset. Once the answer is sent, the rest is read and thrown away.
+ */
+const discardUnreadBodies: express.RequestHandler = (req, res, next) => {
+  res.once('finish', () => {
+    if (req.complete || req.destroyed) return
+    let discarded = 0
+    // Remix's reader of the body (paused, since nobody reads it any more) lets go of it.
+    req.removeAllListeners('data')
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length
+      if (discarded > UNREAD_BODY_LIMIT) req.socket.destroy()
+    })
+    req.resume()
+  })
+  next()
+}
+
 /** The Express app around a Remix build (or, in development, a function that loads it through Vite). */
 export function createApp({ build, env = getEnv(), vite }: { build: BuildSource; env?: Env; vite?: { middlewares: express.RequestHandler } }): Express {
   const app = express()
@@ -196,6 +220,8 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     } as ServerResponse['writeHead']
     next()
   })
+
+  app.use(discardUnreadBodies)
 
   // The client address as Express sees it (honouring TRUST_PROXY), for rate limits; any incoming copy is replaced.
   app.use((req, _res, next) => {

@@ -20,6 +20,12 @@ export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   )
 }
 
+/**
+ * What a page shows for a refused submission it has no form for: an unknown `intent`, or a body that is no form
+ * (an empty page with a 400 would leave the person guessing).
+ */
+export const UNREADABLE_SUBMISSION = 'We could not understand that request. Please use the buttons on this page.'
+
 /** Errors about the whole form rather than one field (a limit reached, say). */
 export function FormErrors({ id, errors }: { id: string; errors?: string[] }) {
   if (!errors?.length) return null

@@ -7,6 +7,7 @@ import passStylesHref from '#app/styles/pass.css?url'
 import { findRememberedPass, joinCard } from '#app/utils/pass-join.server.ts'
 import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
 import { getJoinableCard } from '#models/pass.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 /** A card's public join page: the card and one button. A device that already holds a pass goes straight to it. */
 async function requireJoinableCard(slug: string | undefined) {
@@ -28,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const card = await requireJoinableCard(params.slug)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   if (isHoneypotFilled(formData)) return redirect(`/c/${card.slug}`, 303)
   try {
     return await joinCard(request, card)

@@ -9,6 +9,7 @@ import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { Logo } from '#app/components/logo.tsx'
 import { submitSupportMessage } from '#app/utils/support.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 const RATINGS = [
   { value: '1', label: '1 – Poor' },
@@ -47,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   if (isHoneypotFilled(formData)) return redirect('/feedback?sent=1', 303)
   const submission = parseWithZod(formData, { schema: FeedbackSchema })
   if (submission.status !== 'success') {

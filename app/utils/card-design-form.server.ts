@@ -2,6 +2,7 @@ import { type CardLogo } from '#models/card-onboarding.server.ts'
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from './logo-image.ts'
 import { prepareLogo } from './logo-image.server.ts'
 import { isMultipart, readLimitedMultipart } from './multipart-upload.server.ts'
+import { readFormData } from './form-data.server.ts'
 
 /**
  * The server side of the card designer's form (app/components/card-design-form.tsx), shared by /main and the admin's
@@ -13,7 +14,7 @@ const MAX_UPLOAD_BODY = LOGO_MAX_BYTES + 64 * 1024
 
 /** The form's fields; a refused body (too large, unreadable) as the logo's error message. */
 export async function readDesignFormData(request: Request): Promise<{ formData: FormData } | { logoError: string }> {
-  if (!isMultipart(request)) return { formData: await request.formData() }
+  if (!isMultipart(request)) return { formData: await readFormData(request) }
   const read = await readLimitedMultipart(request, { maxPartBytes: LOGO_MAX_BYTES, maxBodyBytes: MAX_UPLOAD_BODY })
   if (read.status === 'ok') return { formData: read.formData }
   return { logoError: read.status === 'too-large' ? LOGO_MESSAGES.tooLarge : LOGO_MESSAGES.unreadable }

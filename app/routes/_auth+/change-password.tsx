@@ -19,6 +19,7 @@ import {
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })

@@ -13,6 +13,7 @@ import { FormErrors } from './__auth-form.tsx'
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   if (isHoneypotFilled(formData)) return redirect('/reset-password-link')
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })

@@ -14,6 +14,7 @@ import { FormErrors, HIDDEN_FIELDS, PasswordField, ShowPasswordToggle, useShowPa
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: AuthHandle = { backTo: '/' }
 
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: LoginSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }), unconfirmedEmail: null }, { status: 400 })

@@ -15,6 +15,7 @@ import { FormErrors, HIDDEN_FIELDS, NEW_PASSWORD_HINT, PasswordField, ShowPasswo
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: SignupSchema })
   if (isHoneypotFilled(formData)) {
     const email = formData.get('email')

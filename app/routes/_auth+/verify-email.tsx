@@ -13,6 +13,7 @@ import { FormErrors } from './__auth-form.tsx'
 import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: AuthHandle = { backTo: '/sign-up' }
 
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ResendSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { email } = submission.value

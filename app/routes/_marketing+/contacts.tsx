@@ -10,6 +10,7 @@ import { company } from '#app/utils/company.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { submitSupportMessage } from '#app/utils/support.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 const ContactSchema = z.object({
   name: z.string({ error: 'Enter your name' }).trim().min(1, 'Enter your name').max(100, 'Use 100 characters or fewer'),
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   if (isHoneypotFilled(formData)) return redirect('/contacts?sent=1', 303)
   const submission = parseWithZod(formData, { schema: ContactSchema })
   if (submission.status !== 'success') {

@@ -9,6 +9,7 @@ import { CardRewardSchema } from '#app/utils/card-design-schema.ts'
 import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { cardDesignView, saveReward } from '#app/utils/card-design.server.ts'
 import { requireStepCard } from './__step.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: OnboardingHandle = { onboardingStep: 'card_reward' }
 
@@ -22,7 +23,7 @@ type RewardActionData = { result: SubmissionResult<string[]> }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { userId, card } = await requireStepCard(request, { needsReward: false })
-  const submission = parseWithZod(await request.formData(), { schema: CardRewardSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: CardRewardSchema })
   if (submission.status !== 'success') return data<RewardActionData>({ result: submission.reply() }, { status: 400 })
   await saveReward({ userId, card, reward: submission.value })
   return redirect(stepPath('card_ready', card.id))

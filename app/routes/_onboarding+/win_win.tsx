@@ -4,6 +4,7 @@ import { CardPreview } from '#app/components/card-preview.tsx'
 import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { finishOnboarding } from '#models/card-onboarding.server.ts'
 import { loadStepPage, requireStepCard } from './__step.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: OnboardingHandle = { onboardingStep: 'win_win' }
 
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { userId, card } = await requireStepCard(request)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   await finishOnboarding(userId, card.id)
   return redirect(formData.get('intent') === 'card' ? `/account/${card.id}` : '/account')
 }

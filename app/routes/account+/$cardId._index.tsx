@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@re
 import { z } from 'zod'
 import { ActivityChart } from '#app/components/activity-chart.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
-import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
+import { FormErrors, SubmitButton, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { joinUrl } from '#app/utils/card-qr.server.ts'
 import { checkCardSlot } from '#app/utils/plan-gate.server.ts'
@@ -12,6 +12,7 @@ import { requireUserId } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
 import { deleteOwnedCard, getOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const CardActionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('archive') }),
@@ -36,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await getOwnedCard({ cardId: params.cardId, userId })
   if (!card) throw new Response('Card not found', { status: 404 })
-  const submission = parseWithZod(await request.formData(), { schema: CardActionSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: CardActionSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const back = `/account/${card.id}`
   switch (submission.value.intent) {
@@ -126,7 +127,8 @@ export default function RewardCard() {
           History
         </Link>
       </nav>
-      <FormErrors id="card-action-errors" errors={errors[''] ?? undefined} />
+      {/* Only the delete form's confirmation has a place of its own; an unknown intent has none. */}
+      <FormErrors id="card-action-errors" errors={errors[''] ?? (actionData && !errors.confirm ? [UNREADABLE_SUBMISSION] : undefined)} />
       <Form method="POST" className="panel">
         <input type="hidden" name="intent" value="auto-push" />
         <label className="checkbox">

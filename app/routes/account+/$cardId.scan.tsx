@@ -62,7 +62,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   // A body that is not a form (JSON, say) reads as an empty form: 400 below, not 500.
   const formData = await request.formData().catch(() => new FormData())
-  const intent = formData.get('intent')
+  // An intent sent twice is no intent: the schemas below would refuse it on a field no form shows.
+  const intents = formData.getAll('intent')
+  const intent = intents.length === 1 ? intents[0] : null
   if (!isStampIntent(intent)) {
     const submission = parseWithZod(formData, { schema: StampSchema })
     return refuse({ intent: 'stamp', result: submission.reply({ formErrors: ['Unknown action'] }) }, 400)
@@ -116,7 +118,13 @@ export default function ScanPage() {
             redeemResult={resultFor('redeem')}
           />
         ) : (
-          <CardPreview card={card} size="small" />
+          <>
+            {/* Undo or Redeem refused for a pass the page no longer shows: the refusal has no form to show it. */}
+            {actionData && actionData.intent !== 'stamp' ? (
+              <FormErrors id="pass-action-errors" errors={Object.values(actionData.result.error ?? {}).flatMap((messages) => messages ?? [])} />
+            ) : null}
+            <CardPreview card={card} size="small" />
+          </>
         )}
       </div>
     </div>

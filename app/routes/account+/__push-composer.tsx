@@ -40,10 +40,11 @@ export function PushComposer({
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
-  // conform keeps `value` current on every input event, and starts it from the defaults or the server's answer.
-  const title = fields.title.value ?? ''
-  const body = fields.body.value ?? ''
-  const link = fields.link.value ?? ''
+  // conform keeps `value` current on every input event, and starts it from the defaults or the server's answer. A
+  // field sent twice comes back from the server as a list: the preview shows it as empty (the error says why).
+  const title = textOf(fields.title.value)
+  const body = textOf(fields.body.value)
+  const link = textOf(fields.link.value)
   const { key: titleKey, ...titleProps } = getInputProps(fields.title, { type: 'text', ariaDescribedBy: `${fields.title.id}-count` })
   const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body, { ariaDescribedBy: `${fields.body.id}-count` })
   const { key: linkKey, ...linkProps } = getInputProps(fields.link, { type: 'url', ariaDescribedBy: `${fields.link.id}-hint` })
@@ -77,6 +78,7 @@ export function PushComposer({
           <input key={saveKey} {...saveProps} />
           <span>Also save as a template</span>
         </label>
+        <FieldErrors id={fields.saveAsTemplate.errorId} errors={fields.saveAsTemplate.errors} />
         <SubmitButton pendingLabel="Saving…">Continue</SubmitButton>
       </Form>
       <NotificationPreview card={card} title={title} body={body} link={link} />
@@ -91,6 +93,8 @@ function CharacterCount({ id, length, max }: { id: string; length: number; max: 
     </p>
   )
 }
+
+const textOf = (value: unknown) => (typeof value === 'string' ? value : '')
 
 /** The notification as a holder's phone shows it: the business (its colours and initial as the icon), title, text. */
 export function NotificationPreview({ card, title, body, link }: { card: PushCard; title: string; body: string; link?: string | null }) {

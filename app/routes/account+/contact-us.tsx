@@ -11,6 +11,7 @@ import { requireUserId, safeRedirectPath } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { getPublicUser } from '#models/user.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: AccountHandle = { title: 'Feedback form', back: 'previous' }
 
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const inline = formData.get('intent') === 'inline'
   const redirectTo = formData.has('redirectTo') ? safeRedirectPath(formData.get('redirectTo'), CONTACT_US_PATH) : null
   const submission = parseWithZod(formData, { schema: AccountFeedbackSchema })

@@ -1,11 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { FormErrors } from '#app/components/forms.tsx'
 import { NOTIFICATIONS_PATH } from '#app/components/notification-bell.tsx'
 import { NoticeTime } from '#app/components/notice-time.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { requireUserId, safeRedirectPath } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { listNotices, markAllNoticesRead, markNoticeRead, type NoticeView } from '#models/notice.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle: AccountHandle = { title: 'Notifications', back: 'previous' }
 
@@ -25,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** intent=mark-read (noticeId) or mark-all-read; back to `redirectTo` (the bell's page) or this list's page. */
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const back = safeRedirectPath(formData.get('redirectTo'), pageAddress(requestedPage(request)))
   const intent = formData.get('intent')
   if (intent === 'mark-all-read') {
@@ -38,13 +40,15 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!found) throw new Response('Notification not found', { status: 404 })
     return redirect(back, 303)
   }
-  return data({ error: 'Unknown action' }, { status: 400 })
+  return data({ error: 'We could not understand that request. Please use the buttons on this page.' }, { status: 400 })
 }
 
 export default function Notifications() {
   const { notices, page, pageCount, unreadCount } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
   return (
     <div className="account-page">
+      <FormErrors id="notice-errors" errors={actionData?.error ? [actionData.error] : undefined} />
       <div className="notices-header">
         <h1>Notifications</h1>
         {unreadCount ? (

@@ -9,6 +9,7 @@ import { formatDate, formatDollars, periodText, STATUS_TEXT } from '#app/utils/p
 import { getPlanOverview } from '#app/utils/plan.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const CancelPlanSchema = z.object({
   intent: z.literal('cancel'),
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
-  const submission = parseWithZod(await request.formData(), { schema: CancelPlanSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: CancelPlanSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const { periodEndsAt } = await cancelPlan({ userId })
@@ -53,9 +54,12 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function PlanDetails() {
   const plan = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  const errors = Object.values(actionData?.result?.error ?? {}).flat() as string[]
   return (
     <>
       <h1>Plan details</h1>
+      {/* The cancel form (and its errors) shows only for an active plan; a refusal for any other plan shows here. */}
+      {plan.status === 'active' ? null : <FormErrors id="plan-errors" errors={errors} />}
       <section className="panel plan-summary" aria-labelledby="plan-summary-title">
         <h2 id="plan-summary-title">{plan.box.title}</h2>
         <p>{plan.box.subtitle}</p>
@@ -137,7 +141,7 @@ export default function PlanDetails() {
           </p>
           <Form method="POST">
             <input type="hidden" name="intent" value="cancel" />
-            <FormErrors id="cancel-errors" errors={Object.values(actionData?.result?.error ?? {}).flat() as string[]} />
+            <FormErrors id="cancel-errors" errors={errors} />
             <label className="checkbox">
               <input type="checkbox" name="understood" required /> I understand, cancel my plan
             </label>

@@ -5,6 +5,7 @@ import { requireUserId } from '#app/utils/session.server.ts'
 import { getProfileUser } from '#models/user.server.ts'
 import { passRetryAfter } from '../_auth+/__rate-limit.server.ts'
 import { profileAction, type ProfileActionData, type ProfileIntent } from './__profile-actions.server.ts'
+import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { DeleteProfileForm, EmailForm, LogoForm, PasswordForm } from './__profile-forms.tsx'
 
 export const handle: AccountHandle = { title: 'Profile settings', back: 'hidden' }
@@ -28,6 +29,8 @@ export default function ProfileSettings() {
   return (
     <div className="profile-settings">
       <h1>Profile settings</h1>
+      {/* A refused submission of none of the forms (no intent, or a body that is no form). */}
+      {actionData && actionData.intent === null ? <FormErrors id="profile-errors" errors={[UNREADABLE_SUBMISSION]} /> : null}
       <section className="panel profile-section" aria-labelledby="profile-logo-title">
         <h2 id="profile-logo-title">Logo</h2>
         <LogoForm key={logoUrl ?? 'none'} logoUrl={logoUrl} lastResult={resultFor('logo')} />

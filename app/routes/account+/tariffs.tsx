@@ -11,6 +11,7 @@ import { requireUserId } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const ChoosePlanSchema = z.object({
   tier: z.coerce.number({ error: 'Choose a plan' }).int().min(1, 'Choose a plan').max(3, 'Choose a plan'),
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
-  const submission = parseWithZod(await request.formData(), { schema: ChoosePlanSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: ChoosePlanSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { tier, periodMonths } = submission.value
   const state = await requireOwnerPlanState(userId)
@@ -71,7 +72,8 @@ export default function Tariffs() {
           payment. <Link to="/account/plan">See how to pay</Link>. Choosing another plan replaces it.
         </p>
       ) : null}
-      <FormErrors id="choose-plan-errors" errors={actionData?.result?.error?.[''] ?? undefined} />
+      {/* The plan and period come from the buttons, not from fields: every error shows here. */}
+      <FormErrors id="choose-plan-errors" errors={Object.values(actionData?.result?.error ?? {}).flat() as string[]} />
       <ul className="plans plans--account" role="list">
         {tariffs.map((tariff) => {
           const isCurrent = current?.tier === tariff.tier

@@ -8,6 +8,7 @@ import { requireAdmin } from '#app/utils/admin.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { FEEDBACK_PER_PAGE, listFeedback, type FeedbackFilter } from '#models/admin-feedback.server.ts'
 import { formatWhen } from './__user-sections.tsx'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 /**
  * /admin/feedback: what owners and visitors sent from /feedback, /contacts and /account/contact-us, newest first,
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const actorId = await requireAdmin(request)
-  const submission = parseWithZod(await request.formData(), { schema: FeedbackActionSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: FeedbackActionSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { intent, messageId } = submission.value
   const handled = intent === 'handle'

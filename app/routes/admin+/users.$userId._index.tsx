@@ -26,8 +26,10 @@ import { getAdminUserProfile, listAdminUserCards, listRecentPushes, listStatusCh
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
+import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { ChangePlanForm, ConfirmPaymentForm, ExtendTrialForm, GrantQuotaForm, SimpleActionForm } from './__user-action-forms.tsx'
 import { AuditTable, CardsTable, InvoiceFacts, ProfileFacts, PushesTable, StatusHistory, SubscriptionFacts } from './__user-sections.tsx'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 /**
  * /admin/users/{userId}: one account with its subscription, cards, pushes and audit log, and the admin's actions
@@ -114,7 +116,7 @@ function runAction(target: { actorId: string; userId: string }, value: UserActio
 export async function action({ request, params }: ActionFunctionArgs) {
   const actorId = await requireAdmin(request)
   const user = await requireUser(params.userId)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = formData.get('intent')
   if (!isUserActionIntent(intent)) return answer(null, null)
   const submission = parseWithZod(formData, { schema: USER_ACTION_SCHEMAS[intent] })
@@ -143,6 +145,8 @@ export default function AdminUser() {
         <Link to="/admin">← All users</Link>
       </p>
       <h1>{user.email}</h1>
+      {/* A refused submission of none of the forms (no intent, or a body that is no form). */}
+      {actionData && actionData.intent === null ? <FormErrors id="user-action-errors" errors={[UNREADABLE_SUBMISSION]} /> : null}
 
       <section className="panel" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>

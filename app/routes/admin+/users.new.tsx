@@ -13,6 +13,7 @@ import { createPremadeAccount } from '#app/utils/premade-account.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { isEmailTaken } from '#models/user.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 /**
  * /admin/users/new: an account made for an owner, with their card ready (DECISIONS.md, "Pre-made accounts"). The
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const actorId = await requireAdmin(request)
-  const submission = await parseWithZod(await request.formData(), {
+  const submission = await parseWithZod(await readFormData(request), {
     schema: PremadeAccountSchema.superRefine(async ({ email }, context) => {
       if (await isEmailTaken(email)) context.addIssue({ code: 'custom', path: ['email'], message: EMAIL_TAKEN })
     }),
