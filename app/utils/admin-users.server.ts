@@ -156,8 +156,11 @@ export async function findAdminUsersPage(
   const total = await countMatches(filter, recount)
   // A page next to a row seeks the index to it: only the page itself is walked. A page by number passes the offset.
   const need = position.after || position.before ? perPage + 1 : position.page * perPage + 1
-  // Under RECOUNT_FROM matches reading them all is always cheap; above, the number of users (a kept count) decides.
-  const few = total < RECOUNT_FROM || readsAllMatches(total, need, await countMatches({}, false))
+  // Under RECOUNT_FROM matches reading them all is always cheap. Without a filter the walk reads the order's index
+  // alone (nothing to check per row), so it always wins. Otherwise the number of users (a kept count) decides; a
+  // page by number deep in the list needs at most all the matches.
+  const filtered = Boolean(filter.search || filter.status || filter.plan)
+  const few = total < RECOUNT_FROM || (filtered && readsAllMatches(total, Math.min(need, total), await countMatches({}, false)))
   const read = { sort: query.sort, perPage, few }
   let found = position.after || position.before ? await readPageNextTo(filter, read, position) : null
   // No cursor, or one whose row is gone: the page by number; past the end (an old link), the last page.
