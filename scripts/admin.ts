@@ -1,24 +1,14 @@
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { commandEnv, fail } from './command.ts'
 
 /*
  * `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`: gives or takes the admin role. Works while
  * the server runs (through its socket, with the embedded database) and when it does not. Failures are one line on
  * stderr and exit code 1.
  */
-function fail(message: string): never {
-  console.error(message)
-  process.exit(1)
-}
-
 const [command, email] = process.argv.slice(2)
 if ((command !== 'grant' && command !== 'revoke') || !email) fail('usage: npm run admin -- grant <email> | revoke <email>')
 
-let env: Env
-try {
-  env = getEnv()
-} catch (error) {
-  fail((error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' '))
-}
+const env = commandEnv()
 
 const { openDatabase } = await import('#app/utils/database-lifecycle.server.ts')
 const { setAdminRole } = await import('#app/utils/admin.server.ts')

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { commandEnv, describeError, fail } from './command.ts'
 
 /*
  * `npm run db:backup [-- <file>]`: a consistent copy of the embedded database in DATA_DIR (PGlite's dump of its data
@@ -8,17 +8,7 @@ import { getEnv, type Env } from '#app/utils/env.server.ts'
  * Without a file name it writes DATA_DIR/backups/stampwise-<UTC time>.tar.gz. Any failure: one line, exit code 1.
  */
 
-function fail(message: string): never {
-  console.error(message.replace(/\s*\n\s*/g, ' '))
-  process.exit(1)
-}
-
-let env: Env
-try {
-  env = getEnv()
-} catch (error) {
-  fail((error as Error).message)
-}
+const env = commandEnv()
 if (env.DATABASE_URL) fail('DATABASE_URL is set: db:backup copies the embedded database; back up a PostgreSQL server with pg_dump')
 const [file, ...extra] = process.argv.slice(2)
 if (extra.length) fail('Usage: npm run db:backup [-- <file>]')
@@ -31,5 +21,5 @@ try {
   const by = result.through === 'server' ? 'by the running server' : 'with no server running'
   console.log(`Backed up ${path.resolve(env.DATA_DIR)} (${by}) to ${result.file} (${Math.ceil(result.bytes / 1024)} KiB)`)
 } catch (error) {
-  fail(`Backup failed: ${error instanceof Error ? error.message : String(error)}`)
+  fail(`Backup failed: ${describeError(error)}`)
 }

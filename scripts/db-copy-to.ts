@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { Sequelize } from 'sequelize'
-import { getEnv, parseEnv, type Env } from '#app/utils/env.server.ts'
+import { parseEnv, type Env } from '#app/utils/env.server.ts'
+import { commandEnv, describeError, fail } from './command.ts'
 
 /*
  * `npm run db:copy-to -- <postgres url>`: moves every row of the embedded database in DATA_DIR to a PostgreSQL
@@ -10,19 +11,7 @@ import { getEnv, parseEnv, type Env } from '#app/utils/env.server.ts'
  * with DATABASE_URL set to the target. Any failure: one line, exit code 1, and no row in the target.
  */
 
-function fail(message: string): never {
-  console.error(message.replace(/\s*\n\s*/g, ' '))
-  process.exit(1)
-}
-
-const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error))
-
-let env: Env
-try {
-  env = getEnv()
-} catch (error) {
-  fail(describeError(error))
-}
+const env = commandEnv()
 if (env.DATABASE_URL) fail('DATABASE_URL is set: db:copy-to copies the embedded database in DATA_DIR; unset it')
 const [targetUrl, ...extra] = process.argv.slice(2)
 if (!targetUrl || extra.length) fail('Usage: npm run db:copy-to -- postgres://user:password@host:5432/database')

@@ -1,4 +1,4 @@
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { commandEnv, describeError, fail } from './command.ts'
 
 /*
  * `npm run db:migrate`: applies pending migrations and prints what it applied. Works against DATABASE_URL, against
@@ -6,17 +6,7 @@ import { getEnv, type Env } from '#app/utils/env.server.ts'
  * socket when one does. Any failure is one line on stderr and exit code 1.
  */
 
-function fail(error: unknown): never {
-  console.error((error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' '))
-  process.exit(1)
-}
-
-let env: Env
-try {
-  env = getEnv()
-} catch (error) {
-  fail(error)
-}
+const env = commandEnv()
 
 // Loaded only once the configuration is valid: a wrong value is reported at once, without loading the database.
 const { openDatabase } = await import('#app/utils/database-lifecycle.server.ts')
@@ -36,5 +26,5 @@ try {
   await database.close()
 } catch (error) {
   await database?.close().catch(() => {})
-  fail(`Migration failed: ${error instanceof Error ? error.message : String(error)}`)
+  fail(`Migration failed: ${describeError(error)}`)
 }

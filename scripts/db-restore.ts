@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { commandEnv, describeError, fail } from './command.ts'
 
 /*
  * `npm run db:restore -- <file>`: replaces the embedded database in DATA_DIR with a backup made by db:backup. Refuses
@@ -7,17 +7,7 @@ import { getEnv, type Env } from '#app/utils/env.server.ts'
  * the backup does not open. Any failure: one line, exit code 1.
  */
 
-function fail(message: string): never {
-  console.error(message.replace(/\s*\n\s*/g, ' '))
-  process.exit(1)
-}
-
-let env: Env
-try {
-  env = getEnv()
-} catch (error) {
-  fail((error as Error).message)
-}
+const env = commandEnv()
 if (env.DATABASE_URL) fail('DATABASE_URL is set: db:restore restores the embedded database in DATA_DIR')
 const [file, ...extra] = process.argv.slice(2)
 if (!file || extra.length) fail('Usage: npm run db:restore -- <backup file>')
@@ -29,5 +19,5 @@ try {
   console.log(`Restored ${path.resolve(file)} into ${path.resolve(env.DATA_DIR)}: ${Object.keys(tables).length} tables, ${rows} rows.`)
   if (keptAside) console.log(`The previous database is kept in ${keptAside}; delete it once you no longer need it.`)
 } catch (error) {
-  fail(`Restore failed: ${error instanceof Error ? error.message : String(error)}`)
+  fail(`Restore failed: ${describeError(error)}`)
 }
