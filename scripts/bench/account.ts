@@ -15,7 +15,7 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import pg from 'pg'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { load, startServer, summarize } from './lib.ts'
+import { load, signIn, startServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const HOLDERS_PER_CARD = 20
@@ -61,16 +61,6 @@ async function seedOwner(client: pg.Client, cards: number, passwordHash: string)
   return email
 }
 
-async function signIn(baseUrl: string, email: string) {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  })
-  if (response.status !== 200) throw new Error(`login answered ${response.status}`)
-  return response.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
-}
-
 /** The SQL statements an answer took, from its Server-Timing header (db;desc="N queries"). */
 async function statementsOf(baseUrl: string, cookie: string) {
   const response = await fetch(`${baseUrl}/account`, { headers: { Cookie: cookie } })
@@ -100,8 +90,8 @@ try {
   const passwordHash = await hashPassword(PASSWORD)
   const oneCardEmail = await seedOwner(client, 1, passwordHash)
   const tenCardsEmail = await seedOwner(client, 10, passwordHash)
-  const oneCard = await signIn(server.baseUrl, oneCardEmail)
-  const tenCards = await signIn(server.baseUrl, tenCardsEmail)
+  const oneCard = await signIn(server.baseUrl, oneCardEmail, PASSWORD)
+  const tenCards = await signIn(server.baseUrl, tenCardsEmail, PASSWORD)
 
   const with1Card = await statements(client, server.baseUrl, oneCardEmail, oneCard)
   const with10Cards = await statements(client, server.baseUrl, tenCardsEmail, tenCards)

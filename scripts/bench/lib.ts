@@ -79,3 +79,14 @@ export function summarize(name: string, result: autocannon.Result) {
     failures: non2xx,
   }
 }
+
+/** Signs in through the JSON call, as a browser would; answers the `__session=…` cookie to send with each request. */
+export async function signIn(baseUrl: string, email: string, password: string) {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
+  if (response.status !== 200) throw new Error(`login answered ${response.status}`)
+  return response.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
+}

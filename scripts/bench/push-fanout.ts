@@ -21,7 +21,7 @@ import { PUSH_CONCURRENCY } from '#app/utils/push-delivery.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { pushEndpointCaCerts, type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'
-import { rssMiB, startServer } from './lib.ts'
+import { rssMiB, signIn, startServer } from './lib.ts'
 
 const HOLDERS = Number(process.env.BENCH_HOLDERS ?? 10_000)
 const SMALL = 1_000
@@ -95,12 +95,7 @@ async function seedAudience(count: number) {
     `insert into notifications (card_id, user_id, title, body) values ($1, $2, 'Happy hour', 'Two coffees for one until 6 pm') returning id`,
     [cardId, userId],
   )
-  const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  })
-  const cookie = login.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
+  const cookie = await signIn(server.baseUrl, email, PASSWORD)
   return { cardId, notificationId: draft.rows[0]!.id, cookie, endpoints: devices.map((device) => device.endpoint) }
 }
 

@@ -23,7 +23,7 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { pushEndpointCaCerts, type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'
 import { startTcpProxy } from '#tests/support/tcp-proxy.ts'
-import { startServer } from './lib.ts'
+import { signIn, startServer } from './lib.ts'
 
 export type SoakOptions = {
   /** PostgreSQL server (an admin connection): the run makes a database of its own there and drops it after. */
@@ -126,13 +126,7 @@ export async function runSoak(options: SoakOptions) {
         `insert into passes (card_id, short_code) select $1, unnest($2::text[]) returning id, short_code`,
         [card.rows[0]!.id, codes],
       )
-      const login = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email, password: PASSWORD }),
-      })
-      if (login.status !== 200) throw new Error(`login answered ${login.status}`)
-      const cookie = login.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
+      const cookie = await signIn(base, email, PASSWORD)
       return { userId, cardId: card.rows[0]!.id, slug: card.rows[0]!.slug, passes: rows.rows, cookie }
     }
     const stampers: Awaited<ReturnType<typeof seedOwner>>[] = []

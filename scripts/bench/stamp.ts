@@ -17,7 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { load, startServer } from './lib.ts'
+import { load, signIn, startServer } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const PASSES = 2000
@@ -58,23 +58,13 @@ async function seed(client: pg.Client) {
   return { email, cardId: card.rows[0]!.id, codes }
 }
 
-async function signIn(baseUrl: string, email: string) {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  })
-  if (response.status !== 200) throw new Error(`login answered ${response.status}`)
-  return response.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
-}
-
 const loadBefore = loadAverage()
 const server = await startServer({ port: Number(process.env.BENCH_PORT ?? 3313), env: { RATE_LIMIT_FACTOR: '100000' } })
 const client = databaseClient(server.dataDir)
 try {
   await client.connect()
   const { email, cardId, codes } = await seed(client)
-  const cookie = await signIn(server.baseUrl, email)
+  const cookie = await signIn(server.baseUrl, email, PASSWORD)
   // What one stamp costs the app: its SQL statements, from the answer's Server-Timing header.
   const probe = await fetch(`${server.baseUrl}/account/${cardId}/scan`, {
     method: 'POST',
