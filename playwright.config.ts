@@ -2,11 +2,15 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { ensureFreshBuild } from './tests/support/fresh-build.ts'
 import { pushEndpointCaCerts } from './tests/support/push-endpoint.ts'
 import { e2eMailPorts } from './tests/support/smtp-peer.ts'
 
 // End-to-end tests drive Debian's Chromium (Playwright cannot download its own browsers here) against the built
 // app on a fresh embedded database. Every flow runs twice: with JavaScript, and with JavaScript turned off.
+// The web server below serves build/: remake it first when a source file is newer (once, in the runner, not in
+// each worker that loads this file again).
+if (!process.env.TEST_WORKER_INDEX) ensureFreshBuild()
 const PORT = Number(process.env.E2E_PORT ?? 4173)
 // Set once by the runner and inherited by its workers, which reach the same database through its socket
 // (tests/support/e2e-database.ts) to arrange states no page can (a trial's end date, say).
@@ -50,6 +54,8 @@ const chromium = {
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
+  // A test.only left behind would run alone and report the rest as nothing: CI refuses it.
+  forbidOnly: Boolean(process.env.CI),
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,

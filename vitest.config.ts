@@ -13,12 +13,20 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A test.only left behind would run alone and the rest would silently not run: CI refuses it.
+    allowOnly: !process.env.CI,
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
-          include: ['app/**/*.test.{ts,tsx}', 'models/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'app/**/*.test.{ts,tsx}',
+            'models/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'tests/support/**/*.test.ts',
+            'patches/*.test.ts',
+          ],
           setupFiles: ['tests/setup/fail-on-console-error.ts'],
         },
       },
