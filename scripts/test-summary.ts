@@ -99,7 +99,7 @@ export function readSteps(dir: string): StepRecord[] {
     .split('\n')
     .filter(Boolean)
     .map((line) => {
-      const [name, code, seconds, report] = line.split('\t')
+      const [name = '', code, seconds, report = '-'] = line.split('\t')
       return { name, code: Number(code), seconds: Number(seconds), report: report === '-' ? null : report }
     })
 }

@@ -21,10 +21,14 @@ export async function ensureDemoAccount(): Promise<{ email: string; password: st
     if (count > 0) return undefined
     const passwordHash = await hashPassword(DEMO_PASSWORD)
     const [user] = await sequelize.query<{ id: string }>(
-      `insert into users (email, password_hash, email_confirmed_at) values (:email, :passwordHash, now()) returning id`,
+      // Several processes may start on one empty database at once: the first insert wins, the others wait for it
+      // and find the address taken.
+      `insert into users (email, password_hash, email_confirmed_at) values (:email, :passwordHash, now())
+       on conflict do nothing returning id`,
       { type: QueryTypes.SELECT, replacements: { email: DEMO_EMAIL, passwordHash }, transaction },
     )
-    const userId = user!.id
+    if (!user) return undefined
+    const userId = user.id
     await sequelize.query(
       `insert into subscriptions (user_id, status, trial_ends_at) values (:userId, 'trial', now() + make_interval(days => :days));
        insert into subscription_status_changes (subscription_id, to_status, cause)

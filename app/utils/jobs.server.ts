@@ -51,6 +51,29 @@ export type JobHooks = {
   chunkDelivered?: (range: ChunkRange, sent: number) => void
 }
 
+/** PostgreSQL's codes for a deadlock and for a row another transaction inserted first. */
+const RACE_CODES = new Set(['40P01', '23505'])
+
+/**
+ * pg-boss 10's create_queue() deadlocks when two processes create the same queue at once (each holds the row the
+ * other's partition waits for), as several instances starting together on an empty database do. A queue that
+ * exists is left alone (createQueue would not change it either); a lost race is retried after a short pause, by
+ * which time the winner's queue usually exists.
+ */
+async function createQueueIfMissing(boss: PgBoss, name: string, options?: PgBoss.Queue) {
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(name)) return
+    try {
+      await boss.createQueue(name, options)
+      return
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (attempt >= 5 || !code || !RACE_CODES.has(code)) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt))
+    }
+  }
+}
+
 export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   const connection = databaseConnectionOptions(env)
   const boss = new PgBoss({
@@ -64,14 +87,14 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   })
   boss.on('error', (err) => logger.error({ err }, 'job queue error'))
   await boss.start()
-  await boss.createQueue(PLAN_HOUSEKEEPING_QUEUE)
+  await createQueueIfMissing(boss, PLAN_HOUSEKEEPING_QUEUE)
   // 'short': at most one waiting job per message or chunk, however often the resume job asks. Not 'stately': the
   // running job of a process that was killed would keep its replacement from starting until it expires. Two runs of
   // one chunk are harmless: rows are claimed with leases.
   const pushQueue = { policy: 'short' as const, retryLimit: 20, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 }
-  await boss.createQueue(PUSH_MESSAGE_QUEUE, { name: PUSH_MESSAGE_QUEUE, ...pushQueue })
-  await boss.createQueue(PUSH_CHUNK_QUEUE, { name: PUSH_CHUNK_QUEUE, ...pushQueue })
-  await boss.createQueue(PUSH_RESUME_QUEUE, { name: PUSH_RESUME_QUEUE, policy: 'short' })
+  await createQueueIfMissing(boss, PUSH_MESSAGE_QUEUE, { name: PUSH_MESSAGE_QUEUE, ...pushQueue })
+  await createQueueIfMissing(boss, PUSH_CHUNK_QUEUE, { name: PUSH_CHUNK_QUEUE, ...pushQueue })
+  await createQueueIfMissing(boss, PUSH_RESUME_QUEUE, { name: PUSH_RESUME_QUEUE, policy: 'short' })
 
   await boss.schedule(PLAN_HOUSEKEEPING_QUEUE, PLAN_HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   await boss.work(PLAN_HOUSEKEEPING_QUEUE, async () => {
