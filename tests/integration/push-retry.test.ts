@@ -77,3 +77,18 @@ test('429 + Retry-After, 404, 500 then 201, and 500 until the last attempt', { t
   const notices = await sql<{ message: string }>(`select message from notices where user_id = :userId and kind = 'push_finished'`, { userId: owner.id })
   expect(notices).toEqual([{ message: 'Your push "Happy hour" reached 2 holders (2 could not be reached)' }])
 })
+
+test('a stored endpoint not in its normal form is never contacted: its delivery is gone and the row deleted', { timeout: 90_000 }, async () => {
+  const { owner, cardId, passIds } = await createPushAudience(endpoint, ['ok'])
+  // As a row saved before the rule (issue 14, item 1): url.parse reads this host as localhost, WHATWG does not.
+  const hostile = 'https://localhost{.push.apple.com/x'
+  await sql(`update push_subscriptions set endpoint = :hostile where pass_id = :passId`, { hostile, passId: passIds[0] })
+  const notificationId = await createDraft(owner.id, cardId)
+  expect((await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })).ok).toBe(true)
+  await waitUntilDone(notificationId, 80_000)
+  // Not "connect ECONNREFUSED 127.0.0.1:443": no connection was tried.
+  expect(await sql(`select status, attempts, last_error from deliveries where notification_id = :notificationId`, { notificationId })).toEqual([
+    { status: 'gone', attempts: 1, last_error: 'endpoint not in its normal form' },
+  ])
+  expect(await sql(`select 1 from push_subscriptions where endpoint = :hostile`, { hostile })).toEqual([])
+})
