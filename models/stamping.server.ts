@@ -1,6 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/utils/db.server.ts'
 import { enqueuePushMessage } from '#app/utils/jobs.server.ts'
+import { queueStampPush } from './automatic-push.server.ts'
 import { isUuid } from './card.server.ts'
 
 /**
@@ -103,7 +104,7 @@ async function applyEvent(
   pass: LockedPass,
   { ownerId, cardId, kind, count, stampsDelta, rewardsDelta }: { ownerId: string; cardId: string; kind: 'stamp' | 'undo' | 'redeem'; count: number; stampsDelta: number; rewardsDelta: number },
 ): Promise<{ state: PassStampState; pushId: string | null }> {
-  const [row] = await getSequelize().query<{ stamps: number; rewards_redeemed: number; created_at: Date; push_id: string | null }>(
+  const [row] = await getSequelize().query<{ stamps: number; rewards_redeemed: number; created_at: Date }>(
     `with updated as (
        update passes set stamps = greatest(stamps + :stampsDelta, 0), rewards_redeemed = rewards_redeemed + :rewardsDelta,
          last_stamped_at = case when :kind = 'stamp' then now() else last_stamped_at end
@@ -111,27 +112,14 @@ async function applyEvent(
      ), event as (
        insert into stamp_events (pass_id, card_id, actor_id, kind, count) values (:passId, :cardId, :ownerId, :kind, :count)
        returning created_at
-     ), push as (
-       -- The holder's automatic push (issue #6): only for a stamp, when the card has them on and the pass has a
-       -- device subscribed; it does not count toward the owner's quota.
-       insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota, queued_at)
-       select c.id, c.user_id, :passId,
-              case when updated.stamps >= c.stamps_required then 'reward' else 'stamp' end,
-              left(coalesce(nullif(c.business_name, ''), nullif(c.title, ''), 'Stampwise'), 50),
-              left(case when updated.stamps >= c.stamps_required then 'Reward earned: ' || coalesce(nullif(c.reward, ''), 'your reward')
-                        else format('You got %s: %s of %s stamps', case when :count = 1 then 'a stamp' else :count || ' stamps' end,
-                                    updated.stamps, c.stamps_required) end, 180),
-              'queued', false, now()
-       from cards c, updated
-       where :kind = 'stamp' and c.id = :cardId and c.auto_push
-         and exists (select 1 from push_subscriptions s where s.pass_id = :passId)
-       returning id
      )
-     select updated.stamps, updated.rewards_redeemed, event.created_at, (select id from push) as push_id from updated, event`,
+     select updated.stamps, updated.rewards_redeemed, event.created_at from updated, event`,
     { replacements: { passId: pass.id, cardId, ownerId, kind, count, stampsDelta, rewardsDelta }, type: QueryTypes.SELECT, transaction },
   )
   const undoUntil = kind === 'stamp' ? new Date(new Date(row!.created_at).getTime() + UNDO_WINDOW_MS) : null
-  return { state: stateOf({ ...pass, stamps: row!.stamps, rewards_redeemed: row!.rewards_redeemed }, undoUntil), pushId: row!.push_id }
+  // The holder's automatic push: only for a stamp, and within its limits (automatic-push.server.ts).
+  const pushId = kind === 'stamp' ? await queueStampPush(transaction, { passId: pass.id, cardId, count }) : null
+  return { state: stateOf({ ...pass, stamps: row!.stamps, rewards_redeemed: row!.rewards_redeemed }, undoUntil), pushId }
 }
 
 /** Gives `count` stamps (1–20) to the pass with this code on the owner's card. */

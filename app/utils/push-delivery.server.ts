@@ -1,11 +1,13 @@
 import https from 'node:https'
 import { QueryTypes, type Transaction } from 'sequelize'
-import webpush, { WebPushError } from 'web-push'
+import webpush from 'web-push'
 import { raiseNotice } from '#models/notice.server.ts'
 import { getSequelize } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 import { logger } from './logger.server.ts'
 import { countDeliveries } from './metrics.server.ts'
+import { postToPushService } from './push-request.server.ts'
+import { normalPushEndpoint } from './push-subscription.ts'
 import { getVapidKeys } from './vapid.server.ts'
 
 /**
@@ -171,8 +173,8 @@ export function pushPayload(message: MessageContent, passId: string, appUrl: str
 
 const vapidTokens = new Map<string, { header: string; renewAt: number }>()
 
-async function vapidAuthorization(endpoint: string): Promise<string> {
-  const audience = new URL(endpoint).origin
+async function vapidAuthorization(endpoint: URL): Promise<string> {
+  const audience = endpoint.origin
   const cached = vapidTokens.get(audience)
   if (cached && cached.renewAt > Date.now()) return cached.header
   const keys = await getVapidKeys()
@@ -193,28 +195,27 @@ function retryAfterMs(value: string | string[] | undefined): number | undefined 
 
 /** One request to the push service, and what its answer means for the delivery. */
 async function send(delivery: ClaimedDelivery, message: MessageContent, appUrl: string): Promise<Outcome> {
+  // Rows saved before the normal form was required, or written by hand: never sent to, and dropped like a 410.
+  const url = normalPushEndpoint(delivery.endpoint)
+  if (!url) return { status: 'gone', error: 'endpoint not in its normal form' }
   try {
-    await webpush.sendNotification(
-      { endpoint: delivery.endpoint, keys: { p256dh: delivery.p256dh, auth: delivery.auth } },
+    const details = webpush.generateRequestDetails(
+      { endpoint: url.href, keys: { p256dh: delivery.p256dh, auth: delivery.auth } },
       pushPayload(message, delivery.pass_id, appUrl),
       {
         TTL: PUSH_TTL_SECONDS,
         urgency: 'normal',
         // A message's later delivery replaces an undelivered earlier one on the push service (32 characters).
         topic: message.id.replaceAll('-', ''),
-        headers: { Authorization: await vapidAuthorization(delivery.endpoint) },
-        agent,
-        timeout: PUSH_REQUEST_TIMEOUT_MS,
+        headers: { Authorization: await vapidAuthorization(url) },
       },
     )
-    return { status: 'sent' }
+    const { statusCode: code, headers, body } = await postToPushService(url, details, { agent, timeoutMs: PUSH_REQUEST_TIMEOUT_MS })
+    if (code >= 200 && code < 300) return { status: 'sent' }
+    if (code === 404 || code === 410) return { status: 'gone', error: `${code}` }
+    if (code === 429 || code >= 500) return { status: 'retry', error: `${code}`, retryAfterMs: retryAfterMs(headers['retry-after']) }
+    return { status: 'failed', error: `${code} ${body.slice(0, 200)}`.trim() }
   } catch (error) {
-    if (error instanceof WebPushError) {
-      const code = error.statusCode
-      if (code === 404 || code === 410) return { status: 'gone', error: `${code}` }
-      if (code === 429 || code >= 500) return { status: 'retry', error: `${code}`, retryAfterMs: retryAfterMs(error.headers?.['retry-after']) }
-      return { status: 'failed', error: `${code} ${String(error.body ?? '').slice(0, 200)}`.trim() }
-    }
     // Network errors and timeouts ("Socket timeout"): the push service may be back in a moment.
     return { status: 'retry', error: error instanceof Error ? error.message.slice(0, 200) : 'network error' }
   }

@@ -3,8 +3,10 @@ import { describe, expect, test } from 'vitest'
 import {
   AUTH_INVALID,
   ENDPOINT_NOT_HTTPS,
+  ENDPOINT_NOT_NORMAL,
   ENDPOINT_UNKNOWN_SERVICE,
   isAllowedPushEndpoint,
+  normalPushEndpoint,
   P256DH_INVALID,
   pushSubscriptionSchema,
 } from './push-subscription.ts'
@@ -37,8 +39,20 @@ describe('push subscription endpoints', () => {
     ['https://localhost:4434/push/abc', 'an allowed host on another port'],
     ['https://user:pw@fcm.googleapis.com/x', 'credentials in the address'],
     ['https://127.0.0.1:4433/push/abc', 'the allowed host by another name'],
+    ['https://localhost{.push.apple.com/x', 'a host url.parse reads as localhost'],
+    ['https://FCM.googleapis.com/fcm/send/abc', 'not in its normal form (upper case)'],
+    ['https://fcm.googleapis.com:443/fcm/send/abc', 'not in its normal form (default port)'],
+    ['https://fcm.googleapis.com/fcm/send/a b', 'not in its normal form (a space)'],
+    ['https://fcm.googleapis.com', 'not in its normal form (no path)'],
+    ['https://xn--fcm-6na.googleapis.com.evil/x', 'an unknown host in punycode'],
   ])('%s is refused (%s)', (endpoint) => {
     expect(isAllowedPushEndpoint(endpoint, ['localhost:4433'])).toBe(false)
+  })
+
+  test.each(['{', '}', ';', "'", '"', '`'])('a host with %s is refused whichever parser reads it', (character) => {
+    const endpoint = `https://localhost${character}.push.apple.com/x`
+    expect(isAllowedPushEndpoint(endpoint, [])).toBe(false)
+    expect(normalPushEndpoint(endpoint)).toBeNull()
   })
 })
 
@@ -50,7 +64,9 @@ describe('the subscription body', () => {
   })
 
   test('each fault has its own message', () => {
-    expect(messages({ ...valid, endpoint: 'http://fcm.googleapis.com/x' })).toEqual([ENDPOINT_NOT_HTTPS, ENDPOINT_UNKNOWN_SERVICE])
+    expect(messages({ ...valid, endpoint: 'http://fcm.googleapis.com/x' })).toEqual([ENDPOINT_NOT_HTTPS])
+    expect(messages({ ...valid, endpoint: 'https://localhost{.push.apple.com/x' })).toEqual([ENDPOINT_NOT_NORMAL])
+    expect(messages({ ...valid, endpoint: 'https://fcm.googleapis.com/fcm/send/%7b' })).toEqual([])
     expect(messages({ ...valid, endpoint: 'https://attacker.example/x' })).toEqual([ENDPOINT_UNKNOWN_SERVICE])
     expect(messages({ ...valid, keys: { p256dh: auth, auth } })).toEqual([P256DH_INVALID])
     expect(messages({ ...valid, keys: { p256dh, auth: p256dh } })).toEqual([AUTH_INVALID])

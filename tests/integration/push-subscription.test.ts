@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/utils/env.server.ts'
-import { ENDPOINT_UNKNOWN_SERVICE } from '#app/utils/push-subscription.ts'
+import { ENDPOINT_NOT_NORMAL, ENDPOINT_UNKNOWN_SERVICE } from '#app/utils/push-subscription.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
@@ -78,4 +78,45 @@ test('bad input: 400 with the reason; unknown pass 404; other methods 405; a cro
     body: JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/y', keys: keys() }),
   })
   expect(crossSite.status).toBe(403)
+})
+
+test('an endpoint that URL parsers read differently is refused with 400 and nothing is stored (issue 14, item 1)', async () => {
+  const before = await sql(`select id from push_subscriptions`)
+  // WHATWG reads these hosts as *.push.apple.com; the legacy url.parse web-push sent with, as localhost.
+  for (const character of ['{', '}', ';', "'", '"', '`']) {
+    const endpoint = `https://localhost${character}.push.apple.com/x`
+    const response = await call('POST', passId, { endpoint, keys: keys() })
+    expect(response.status, endpoint).toBe(400)
+    expect(await response.json()).toMatchObject({ status: 'error', message: ENDPOINT_NOT_NORMAL, errors: { endpoint: [ENDPOINT_NOT_NORMAL] } })
+  }
+  // Not in the form `new URL()` writes back: upper case, a default port, an escaped character left raw.
+  for (const endpoint of ['https://WEB.push.apple.com/x', 'https://web.push.apple.com:443/x', 'https://web.push.apple.com/a b']) {
+    expect((await call('POST', passId, { endpoint, keys: keys() })).status, endpoint).toBe(400)
+  }
+  expect(await sql(`select id from push_subscriptions`)).toEqual(before)
+})
+
+test('at most 10 subscriptions per pass: the 11th replaces the oldest, a renewed one counts as new', async () => {
+  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) select card_id, 'CAPTENSX' from passes where id = :passId returning id`, { passId })
+  const endpoints = Array.from({ length: 12 }, (_, index) => `https://fcm.googleapis.com/fcm/send/phone-${String(index).padStart(2, '0')}`)
+  for (const endpoint of endpoints.slice(0, 10)) expect((await call('POST', pass!.id, { endpoint, keys: keys() })).status).toBe(201)
+  // The first phone renews its keys: it is now the most recent, so the second is the oldest.
+  expect((await call('POST', pass!.id, { endpoint: endpoints[0], keys: keys() })).status).toBe(200)
+  expect((await call('POST', pass!.id, { endpoint: endpoints[10], keys: keys() })).status).toBe(201)
+  expect((await rows(pass!.id)).map((row) => row.endpoint)).toEqual([endpoints[0], ...endpoints.slice(2, 11)])
+  expect((await call('POST', pass!.id, { endpoint: endpoints[11], keys: keys() })).status).toBe(201)
+  expect((await rows(pass!.id)).map((row) => row.endpoint)).toEqual([endpoints[0], ...endpoints.slice(3, 12)])
+  // Other passes keep theirs.
+  expect(await rows(otherPassId)).not.toEqual([])
+})
+
+test("DELETE removes this pass's row only: another pass on the same device keeps its subscription", async () => {
+  const endpoint = 'https://fcm.googleapis.com/fcm/send/shared-device'
+  expect((await call('POST', passId, { endpoint, keys: keys() })).status).toBe(201)
+  expect((await call('POST', otherPassId, { endpoint, keys: keys() })).status).toBe(201)
+  expect((await call('DELETE', passId, { endpoint })).status).toBe(200)
+  const query = `?endpoint=${encodeURIComponent(endpoint)}`
+  expect(await (await call('GET', passId, undefined, query)).json()).toMatchObject({ subscribed: false })
+  expect(await (await call('GET', otherPassId, undefined, query)).json()).toMatchObject({ subscribed: true })
+  expect(await sql(`select pass_id from push_subscriptions where endpoint = :endpoint`, { endpoint })).toEqual([{ pass_id: otherPassId }])
 })
