@@ -77,14 +77,15 @@ export async function signUp({ email, password, ip }: { email: string; password:
   return { status: 'success', email: normalized }
 }
 
-/** Sends a new confirmation link to an unconfirmed account; answers the same whether or not one exists. */
+/** Sends another confirmation link to an unconfirmed account; answers the same whether or not one exists. */
 export async function resendConfirmation({ email, ip }: { email: string; ip: string }): Promise<void> {
   const normalized = normalizeEmail(email)
   await consumeRateLimit(RATE_LIMITS.resendPerIp, ip)
   await consumeRateLimit(RATE_LIMITS.resendPerEmail, normalized)
   const user = await findCredentialsByEmail(normalized)
   if (!user || user.emailConfirmedAt || user.disabledAt) return
-  await revokeTokens(user.id, 'email_verification')
+  // Earlier links stay valid until they expire: owners click whichever mail they see first, and every link
+  // confirms the same address (a reset link, by contrast, replaces the earlier ones).
   await queueMail({ to: normalized, ...confirmationEmail(await issueToken({ userId: user.id, kind: 'email_verification' })) })
 }
 
