@@ -9,7 +9,7 @@ import { createCookie } from '@remix-run/node'
  * So on https the form POST's cookie is `__Host-` (Secure, Path=/, no Domain) with SameSite=None. On plain http
  * (development and the tests) a SameSite=None cookie would be dropped, so the Lax cookie serves: Apple itself never
  * answers an http address, and a local stand-in must then post from the same site
- * (docs/decisions/026-apple-sign-in-browser-binding.md).
+ * (docs/decisions/026-sign-in-hardening.md).
  */
 export const OIDC_BROWSER_COOKIE_MAX_AGE = 10 * 60
 
