@@ -120,7 +120,8 @@ export default defineConfig({
         APPLE_TEAM_ID: 'E2ETEAM123',
         APPLE_KEY_ID: 'E2EKEY1234',
         APPLE_PRIVATE_KEY,
-        APPLE_ISSUER: `http://127.0.0.1:${OIDC_PORTS.apple}`,
+        // Named localhost, the app's own site (tests/support/oidc-provider-server.ts says why).
+        APPLE_ISSUER: `http://localhost:${OIDC_PORTS.apple}`,
         PUSH_ALLOWED_HOSTS: `localhost:${E2E_PUSH_PORTS.push}`,
         NODE_EXTRA_CA_CERTS: pushEndpointCaCerts(),
       },

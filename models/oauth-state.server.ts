@@ -12,7 +12,7 @@ export type OAuthStateInput = {
   codeVerifier: string
   nonce: string
   redirectTo: string | null
-  /** Hash of the browser's binding cookie, for providers whose callback carries our cookies; else null. */
+  /** Hash of the browser's binding cookie; null only in rows saved before every provider was bound to a browser. */
   browserHash: string | null
 }
 

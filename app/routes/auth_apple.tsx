@@ -3,7 +3,8 @@ import { authenticateWithProvider } from '#app/utils/social-sign-in.server.ts'
 
 /**
  * Apple's answer: a cross-site form POST (response_mode=form_post) with code, state, and on the first sign-in a
- * `user` field, or `error`. It carries none of our cookies; the state is checked against the database instead.
+ * `user` field, or `error`. The state is checked against the database and against the browser's binding cookie
+ * (SameSite=None on https, so this cross-site POST brings it back); the Origin check exempts this address.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return authenticateWithProvider('apple', request)

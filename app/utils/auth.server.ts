@@ -15,7 +15,7 @@ import { getSequelize } from './db.server.ts'
 import { confirmationEmail, passwordResetEmail } from './emails.server.ts'
 import { queueMail } from './mail.server.ts'
 import { hashPassword, needsRehash, verifyPassword } from './password.server.ts'
-import { checkRateLimit, consumeRateLimit, RATE_LIMITS, resetRateLimit } from './rate-limit.server.ts'
+import { consumeRateLimit, RATE_LIMITS, resetRateLimit } from './rate-limit.server.ts'
 
 /**
  * Sign-up, sign-in and recovery, shared by the pages and the /api/auth calls so both answer alike.
@@ -34,14 +34,13 @@ export type LoginResult =
 export async function logIn({ email, password, ip }: { email: string; password: string; ip: string }): Promise<LoginResult> {
   const normalized = normalizeEmail(email)
   await consumeRateLimit(RATE_LIMITS.loginPerIp, ip)
-  await checkRateLimit(RATE_LIMITS.loginFailuresPerEmail, normalized)
+  // Every attempt counts as a failure before the password is checked, so parallel guesses cannot all be checked;
+  // the right password clears the count.
+  await consumeRateLimit(RATE_LIMITS.loginFailuresPerEmail, normalized)
   const user = await findCredentialsByEmail(normalized)
   // verifyPassword spends the same time on a missing hash, so unknown e-mails answer as slowly as wrong passwords.
   const valid = await verifyPassword(password, user?.passwordHash)
-  if (!user || !valid || user.disabledAt) {
-    await consumeRateLimit(RATE_LIMITS.loginFailuresPerEmail, normalized).catch(() => {})
-    return { status: 'error', code: 'invalid', message: INVALID_CREDENTIALS }
-  }
+  if (!user || !valid || user.disabledAt) return { status: 'error', code: 'invalid', message: INVALID_CREDENTIALS }
   await resetRateLimit(RATE_LIMITS.loginFailuresPerEmail, normalized)
   if (user.isPremade) {
     // A pre-made account signs in once with the invitation's password, then must choose its own.
@@ -78,14 +77,15 @@ export async function signUp({ email, password, ip }: { email: string; password:
   return { status: 'success', email: normalized }
 }
 
-/** Sends a new confirmation link to an unconfirmed account; answers the same whether or not one exists. */
+/** Sends another confirmation link to an unconfirmed account; answers the same whether or not one exists. */
 export async function resendConfirmation({ email, ip }: { email: string; ip: string }): Promise<void> {
   const normalized = normalizeEmail(email)
   await consumeRateLimit(RATE_LIMITS.resendPerIp, ip)
   await consumeRateLimit(RATE_LIMITS.resendPerEmail, normalized)
   const user = await findCredentialsByEmail(normalized)
   if (!user || user.emailConfirmedAt || user.disabledAt) return
-  await revokeTokens(user.id, 'email_verification')
+  // Earlier links stay valid until they expire: owners click whichever mail they see first, and every link
+  // confirms the same address (a reset link, by contrast, replaces the earlier ones).
   await queueMail({ to: normalized, ...confirmationEmail(await issueToken({ userId: user.id, kind: 'email_verification' })) })
 }
 

@@ -8,6 +8,18 @@ export async function landingPath(userId: string): Promise<'/main' | '/account'>
 }
 
 /**
+ * Where a sign-in lands: `asked` (an already checked path, or '' for none), else landingPath. An owner with no card
+ * lands on /main also when asked for /account: that is where 'Get started' and every guest sent to log in from the
+ * account home come from, and the account home has nothing to show yet.
+ */
+export async function landingAfterSignIn(userId: string, asked: string): Promise<string> {
+  const landing = await landingPath(userId)
+  if (!asked) return landing
+  const askedPath = new URL(asked, 'http://stampwise.invalid').pathname.replace(/\/+$/, '')
+  return askedPath === '/account' ? landing : asked
+}
+
+/**
  * Guest-only pages send a signed-in owner to /account. /login (with `toLanding`) sends an owner with no card to
  * /main instead, as the specification's section 2 asks.
  */

@@ -18,8 +18,8 @@ export type OidcProviderSettings = {
   callbackPath: '/auth_google' | '/auth_apple'
   scopes: string[]
   authorizationParams: Record<string, string>
-  /** Whether the callback is a top-level GET that carries our SameSite=Lax cookies (Apple's form POST does not). */
-  bindsBrowser: boolean
+  /** Whether the provider answers with a cross-site form POST (Apple), which brings only SameSite=None cookies. */
+  formPostCallback: boolean
 }
 
 /** The provider's settings, or null when its environment variables are not all set. */
@@ -37,7 +37,7 @@ export function getProviderSettings(name: OidcProviderName): OidcProviderSetting
       callbackPath: '/auth_google',
       scopes: ['openid', 'email'],
       authorizationParams: {},
-      bindsBrowser: true,
+      formPostCallback: false,
     }
   }
   const { APPLE_CLIENT_ID: clientId, APPLE_TEAM_ID: teamId, APPLE_KEY_ID: keyId, APPLE_PRIVATE_KEY: privateKey } = env
@@ -52,7 +52,7 @@ export function getProviderSettings(name: OidcProviderName): OidcProviderSetting
     callbackPath: '/auth_apple',
     scopes: ['name', 'email'],
     authorizationParams: { response_mode: 'form_post' },
-    bindsBrowser: false,
+    formPostCallback: true,
   }
 }
 

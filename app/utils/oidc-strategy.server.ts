@@ -1,10 +1,11 @@
 import crypto from 'node:crypto'
-import { createCookie, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
 import { OAuth2Tokens } from 'arctic'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { consumeOAuthState, saveOAuthState } from '#models/oauth-state.server.ts'
 import { hashToken } from '#models/session.server.ts'
 import { getEnv } from './env.server.ts'
+import { oidcBrowserCookie } from './oidc-browser-cookie.server.ts'
 import { type IdTokenClaims, type OidcProviderSettings, type ProviderMetadata, verifyIdToken } from './oidc-provider.server.ts'
 import { safeRedirectPath } from './session.server.ts'
 
@@ -12,8 +13,8 @@ import { safeRedirectPath } from './session.server.ts'
  * OpenID Connect sign-in on top of remix-auth-oauth2: authorization code flow with PKCE (S256), a state and a nonce.
  * The base strategy keeps its state in a cookie, which Apple's cross-site form POST never brings back, so this one
  * keeps state, verifier, nonce and the page to return to in the database (models/oauth-state), single use, for
- * 10 minutes. Where the callback does carry our cookies (Google), the state is also bound to the browser that
- * started the sign-in, so nobody can finish their own sign-in in someone else's browser.
+ * 10 minutes. The state is also bound to the browser that started the sign-in (oidc-browser-cookie.server.ts, a
+ * cookie Apple's form POST brings back too), so nobody can finish their own sign-in in someone else's browser.
  */
 
 export type OidcVerifyParams = { request: Request; tokens: OAuth2Tokens; claims: IdTokenClaims; redirectTo: string | null }
@@ -29,22 +30,11 @@ export class OidcSignInError extends Error {
   }
 }
 
-let browserCookie: ReturnType<typeof createCookie> | undefined
-function getBrowserCookie() {
-  browserCookie ??= createCookie('__oidc_browser', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: getEnv().APP_URL.startsWith('https://'),
-    maxAge: 10 * 60,
-  })
-  return browserCookie
-}
-
 export class OidcStrategy<User> extends OAuth2Strategy<User> {
   override name: string
   private readonly redirectURI: string
   private readonly verifySignIn: (params: OidcVerifyParams) => Promise<User>
+  private readonly browserCookie: ReturnType<typeof oidcBrowserCookie>
 
   constructor(
     private readonly settings: OidcProviderSettings,
@@ -67,6 +57,7 @@ export class OidcStrategy<User> extends OAuth2Strategy<User> {
     this.name = settings.name
     this.redirectURI = redirectURI
     this.verifySignIn = verify
+    this.browserCookie = oidcBrowserCookie({ appUrl: getEnv().APP_URL, crossSitePost: settings.formPostCallback })
   }
 
   /** On the start address: redirects to the provider. On the callback address: signs in or throws OidcSignInError. */
@@ -84,15 +75,10 @@ export class OidcStrategy<User> extends OAuth2Strategy<User> {
 
     const requested = new URL(request.url).searchParams.get('redirectTo')
     const redirectTo = requested && requested.length <= 2048 ? safeRedirectPath(requested, '') || null : null
-    const headers = new Headers()
-    let browserHash: string | null = null
-    if (this.settings.bindsBrowser) {
-      const existing: unknown = await getBrowserCookie().parse(request.headers.get('Cookie'))
-      const browserId = typeof existing === 'string' && existing.length >= 32 ? existing : crypto.randomBytes(32).toString('base64url')
-      browserHash = hashToken(browserId)
-      headers.append('Set-Cookie', await getBrowserCookie().serialize(browserId))
-    }
-    await saveOAuthState({ state, provider: this.settings.name, codeVerifier, nonce, redirectTo, browserHash })
+    const existing: unknown = await this.browserCookie.parse(request.headers.get('Cookie'))
+    const browserId = typeof existing === 'string' && existing.length >= 32 ? existing : crypto.randomBytes(32).toString('base64url')
+    const headers = new Headers({ 'Set-Cookie': await this.browserCookie.serialize(browserId) })
+    await saveOAuthState({ state, provider: this.settings.name, codeVerifier, nonce, redirectTo, browserHash: hashToken(browserId) })
     return redirect(url.toString(), { headers })
   }
 
@@ -116,15 +102,15 @@ export class OidcStrategy<User> extends OAuth2Strategy<User> {
       )
     }
     const { redirectTo } = stored
-    if (stored.browserHash) {
-      const browserId: unknown = await getBrowserCookie().parse(request.headers.get('Cookie'))
-      if (typeof browserId !== 'string' || hashToken(browserId) !== stored.browserHash) {
-        throw new OidcSignInError(
-          `This sign-in with ${label} was started in another browser. Please try again here.`,
-          'state bound to another browser',
-          { redirectTo },
-        )
-      }
+    // Checked before anything else the callback says: a state from another browser (a stranger's unused state and
+    // code, say) is refused, and it was used up above, so it cannot be tried again anywhere.
+    const browserId: unknown = await this.browserCookie.parse(request.headers.get('Cookie'))
+    if (!stored.browserHash || typeof browserId !== 'string' || hashToken(browserId) !== stored.browserHash) {
+      throw new OidcSignInError(
+        `This sign-in with ${label} was started in another browser. Please try again here.`,
+        'state bound to another browser',
+        { redirectTo },
+      )
     }
     if (error) {
       const reason = `provider error ${error}: ${params.get('error_description') ?? ''}`

@@ -14,7 +14,7 @@ import { prepareLogo } from './logo-image.server.ts'
 import { queueMail } from './mail.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 import { PROFILE_MESSAGES } from './profile-schemas.ts'
-import { checkRateLimit, consumeRateLimit, RATE_LIMITS, resetRateLimit, type RateLimitRule } from './rate-limit.server.ts'
+import { consumeRateLimit, RATE_LIMITS, resetRateLimit, type RateLimitRule } from './rate-limit.server.ts'
 import { endOtherSessions } from './session.server.ts'
 
 /**
@@ -40,12 +40,12 @@ async function requireAccount(userId: string): Promise<Account> {
 async function currentPasswordProblem(account: Account, password: string | undefined): Promise<string | null> {
   if (account.passwordHash === null) return null
   if (!password) return PROFILE_MESSAGES.currentPassword
-  await checkRateLimit(RATE_LIMITS.loginFailuresPerEmail, account.email)
+  // Counted before the check, like a login, so parallel guesses cannot all be checked.
+  await consumeRateLimit(RATE_LIMITS.loginFailuresPerEmail, account.email)
   if (await verifyPassword(password, account.passwordHash)) {
     await resetRateLimit(RATE_LIMITS.loginFailuresPerEmail, account.email)
     return null
   }
-  await consumeRateLimit(RATE_LIMITS.loginFailuresPerEmail, account.email).catch(() => {})
   return PROFILE_MESSAGES.wrongPassword
 }
 

@@ -1,25 +1,32 @@
 import { QueryTypes } from 'sequelize'
 import { getSequelize } from './db.server.ts'
 import { getEnv } from './env.server.ts'
+import { rateLimitAddress } from './rate-limit-address.server.ts'
 
 /**
  * Fixed-window counters kept in the database, so limits hold across processes and restarts
  * (DECISIONS.md, "Limits, values and texts"). RATE_LIMIT_FACTOR multiplies every limit.
  */
-export type RateLimitRule = { name: string; limit: number; windowSeconds: number }
+export type RateLimitRule = {
+  name: string
+  limit: number
+  windowSeconds: number
+  /** The subject is a client address: IPv6 counts per /64. */
+  perAddress?: true
+}
 
 export const RATE_LIMITS = {
   loginFailuresPerEmail: { name: 'login-fail-email', limit: 5, windowSeconds: 15 * 60 },
-  loginPerIp: { name: 'login-ip', limit: 100, windowSeconds: 60 * 60 },
-  signupPerIp: { name: 'signup-ip', limit: 50, windowSeconds: 60 * 60 },
-  forgotPasswordPerIp: { name: 'forgot-ip', limit: 20, windowSeconds: 60 * 60 },
+  loginPerIp: { name: 'login-ip', perAddress: true, limit: 100, windowSeconds: 60 * 60 },
+  signupPerIp: { name: 'signup-ip', perAddress: true, limit: 50, windowSeconds: 60 * 60 },
+  forgotPasswordPerIp: { name: 'forgot-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
   forgotPasswordPerEmail: { name: 'forgot-email', limit: 5, windowSeconds: 60 * 60 },
-  resendPerIp: { name: 'resend-ip', limit: 20, windowSeconds: 60 * 60 },
+  resendPerIp: { name: 'resend-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
   resendPerEmail: { name: 'resend-email', limit: 5, windowSeconds: 60 * 60 },
-  tokenChecksPerIp: { name: 'token-ip', limit: 60, windowSeconds: 60 * 60 },
-  publicFormsPerIp: { name: 'form-ip', limit: 20, windowSeconds: 60 * 60 },
+  tokenChecksPerIp: { name: 'token-ip', perAddress: true, limit: 60, windowSeconds: 60 * 60 },
+  publicFormsPerIp: { name: 'form-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
   // Holders at one shop often share its Wi-Fi: generous enough for a queue at the counter, not for a script.
-  passCreationsPerIp: { name: 'pass-ip', limit: 300, windowSeconds: 60 * 60 },
+  passCreationsPerIp: { name: 'pass-ip', perAddress: true, limit: 300, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>
 
 export class RateLimitedError extends Error {
@@ -35,7 +42,14 @@ function describeWait(seconds: number) {
 
 const limitOf = (rule: RateLimitRule) => Math.max(1, Math.floor(rule.limit * getEnv().RATE_LIMIT_FACTOR))
 
-/** Counts one attempt; throws RateLimitedError once the window's limit is passed. */
+const keyOf = (rule: RateLimitRule, subject: string) =>
+  `${rule.name}:${rule.perAddress ? rateLimitAddress(subject) : subject}`
+
+/**
+ * Counts one attempt, then throws RateLimitedError if that attempt passed the window's limit. Counting and reading
+ * the count are one statement, so parallel requests each see their own count and at most `limit` get through
+ * (DECISIONS.md, "Hardening"): a limit that guards a check (a password, say) is consumed before the check.
+ */
 export async function consumeRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
   const [row] = await getSequelize().query<{ points: number; retry_after: number }>(
     `insert into rate_limit_counters as c (key, points, expires_at)
@@ -44,24 +58,14 @@ export async function consumeRateLimit(rule: RateLimitRule, subject: string): Pr
        points = case when c.expires_at <= now() then 1 else c.points + 1 end,
        expires_at = case when c.expires_at <= now() then excluded.expires_at else c.expires_at end
      returning points, extract(epoch from (expires_at - now()))::float8 as retry_after`,
-    { replacements: { key: `${rule.name}:${subject}`, window: rule.windowSeconds }, type: QueryTypes.SELECT },
+    { replacements: { key: keyOf(rule, subject), window: rule.windowSeconds }, type: QueryTypes.SELECT },
   )
   if (row && row.points > limitOf(rule)) throw new RateLimitedError(row.retry_after)
 }
 
-/** Throws when the limit is already reached, without counting (failed logins count only when they fail). */
-export async function checkRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
-  const [row] = await getSequelize().query<{ points: number; retry_after: number }>(
-    `select points, extract(epoch from (expires_at - now()))::float8 as retry_after
-     from rate_limit_counters where key = :key and expires_at > now()`,
-    { replacements: { key: `${rule.name}:${subject}` }, type: QueryTypes.SELECT },
-  )
-  if (row && row.points >= limitOf(rule)) throw new RateLimitedError(row.retry_after)
-}
-
 export async function resetRateLimit(rule: RateLimitRule, subject: string) {
   await getSequelize().query('delete from rate_limit_counters where key = :key', {
-    replacements: { key: `${rule.name}:${subject}` },
+    replacements: { key: keyOf(rule, subject) },
   })
 }
 

@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
-import { landingPath } from './guest.server.ts'
+import { landingAfterSignIn } from './guest.server.ts'
 import { logger } from './logger.server.ts'
 import { type OidcProviderName } from './oidc-config.server.ts'
 import { discoverProvider, getProviderSettings } from './oidc-provider.server.ts'
@@ -45,7 +45,7 @@ export async function authenticateWithProvider(provider: OidcProviderName, reque
       .use(strategy)
       .authenticate(provider, request)
     logger.info({ provider, userId, created }, 'signed in with an OpenID provider')
-    const to = safeRedirectPath(redirectTo, await landingPath(userId))
+    const to = await landingAfterSignIn(userId, safeRedirectPath(redirectTo, ''))
     return redirect(to, { headers: { 'Set-Cookie': await signIn(request, userId) } })
   } catch (error) {
     if (error instanceof Response) return error // the redirect to the provider

@@ -79,7 +79,10 @@ test('an owner signs up, confirms the address, signs in and out, and recovers th
   await page.getByRole('link', { name: 'Get started' }).click()
   await expect(page).toHaveURL('/login?redirectTo=%2Faccount')
   await logIn(page, email)
-  await expect(page).toHaveURL('/account')
+  // With no card yet, the owner starts on the card designer, not on an empty account home.
+  await expect(page).toHaveURL('/main')
+  await expect(page.getByRole('heading', { name: 'Design your stamp card' })).toBeVisible()
+  await page.goto('/account')
   await expect(page.locator('.profile-menu__email')).toHaveText(email)
   await expect(page.getByRole('heading', { name: 'Create your first stamp card' })).toBeVisible()
 
@@ -194,6 +197,30 @@ test('an unconfirmed owner is offered a new link, and resending shows the toast'
   await readMail(request, email, 'Confirm your e-mail', 2)
 })
 
+test("after 'Resend', the first mail's link still confirms, and the second one lands as confirmed too", async ({ page, request }, testInfo) => {
+  const email = uniqueEmail(testInfo, 'resent')
+  await request.post('/sign-up', { form: { email, password: PASSWORD, confirmPassword: PASSWORD } })
+  await readMail(request, email, 'Confirm your e-mail')
+  await page.goto(`/verify-email?email=${encodeURIComponent(email)}`)
+  await page.getByRole('button', { name: 'Resend' }).click()
+  await expect(page.getByRole('status').getByText('Email has been sent successfully')).toBeVisible()
+  await readMail(request, email, 'Confirm your e-mail', 2)
+  const response = await request.get(`${MAIL_URL}/messages?${new URLSearchParams({ to: email })}`)
+  const links = ((await response.json()) as ReceivedMail[])
+    .filter((mail) => mail.subject.includes('Confirm your e-mail'))
+    .map((mail) => linkIn(mail, '/email-confirmed'))
+  expect(links).toHaveLength(2)
+
+  for (const link of links) {
+    await page.goto(link)
+    await expect(page.getByRole('heading', { name: 'E-mail confirmed' })).toBeVisible()
+    await expect(page.getByText('already been used')).toHaveCount(0)
+  }
+  await page.getByRole('link', { name: 'Get started' }).click()
+  await logIn(page, email)
+  await expect(page).toHaveURL('/main')
+})
+
 test('the show-password box reveals the password', async ({ page }, testInfo) => {
   await page.goto('/login')
   await expect(passwordInput(page)).toHaveAttribute('type', 'password')
@@ -220,10 +247,10 @@ test('a signed-in owner who opens a guest page is redirected', async ({ page, re
 
 test('redirectTo brings the owner back to the page they asked for, but never to another site', async ({ page, request }, testInfo) => {
   const email = await confirmedOwner(request, testInfo, 'redirect')
-  await page.goto('/account')
-  await expect(page).toHaveURL('/login?redirectTo=%2Faccount')
+  await page.goto('/account/profile')
+  await expect(page).toHaveURL('/login?redirectTo=%2Faccount%2Fprofile')
   await logIn(page, email)
-  await expect(page).toHaveURL('/account')
+  await expect(page).toHaveURL('/account/profile')
   await logOutFromAccount(page)
 
   await page.goto('/login?redirectTo=https%3A%2F%2Fexample.com%2Fsteal')

@@ -126,7 +126,7 @@ describe('login form', () => {
 
   test('follows a same-site redirectTo and ignores another site', async () => {
     const { email } = await createOwner()
-    expect((await signIn(email, { redirectTo: '/account' })).location).toBe('/account')
+    expect((await signIn(email, { redirectTo: '/account/profile' })).location).toBe('/account/profile')
     expect((await signIn(email, { redirectTo: 'https://evil.example/x' })).location).toBe('/main')
     expect((await signIn(email, { redirectTo: '//evil.example/x' })).location).toBe('/main')
     const page = await (await get('/login?redirectTo=https%3A%2F%2Fevil.example')).text()

@@ -173,8 +173,8 @@ describe('Google sign-in', () => {
 
     // The provider's subject, not the e-mail, names the account: a changed address still finds it.
     google.setIdentity({ sub: `google-${email}`, email: uniqueEmail('renamed'), email_verified: true })
-    const { jar, response } = await signInWithGoogle(new CookieJar(), '/login_google?redirectTo=%2Faccount%3Ftab%3Dcards')
-    expect(response.headers.get('Location')).toBe('/account?tab=cards')
+    const { jar, response } = await signInWithGoogle(new CookieJar(), '/login_google?redirectTo=%2Faccount%2Fprofile%3Ftab%3Dlogo')
+    expect(response.headers.get('Location')).toBe('/account/profile?tab=logo')
     expect((await accountPage(jar)).html).toContain(email)
     const linked = await getSequelize().query(`select id from users where google_subject = :sub`, {
       replacements: { sub: `google-${email}` },
@@ -182,6 +182,13 @@ describe('Google sign-in', () => {
     })
     expect(linked).toHaveLength(1)
     expect((await userRow(email))?.id).toBe(first?.id)
+  })
+
+  test('asked to return to /account, an owner with no card lands on /main', async () => {
+    const email = uniqueEmail('no-card')
+    google.setIdentity({ sub: `google-${email}`, email, email_verified: true })
+    const { response } = await signInWithGoogle(new CookieJar(), '/login_google?redirectTo=%2Faccount')
+    expect(response.headers.get('Location')).toBe('/main')
   })
 
   test('a redirectTo to another site is ignored', async () => {
@@ -309,11 +316,27 @@ describe('Google callback checks', () => {
   })
 })
 
+/** Apple's form POST to /auth_apple from its own site, from a browser whose cookies are in `jar`. */
+async function applePost(jar: CookieJar, fields: Record<string, string>) {
+  const response = await server.fetch('/auth_apple', {
+    method: 'POST',
+    headers: { Origin: apple.issuer, 'Content-Type': 'application/x-www-form-urlencoded', Cookie: jar.header },
+    body: new URLSearchParams(fields),
+  })
+  jar.store(response)
+  return response
+}
+
+const codeAndState = (callback: URL) => ({ code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')! })
+
 describe('Sign in with Apple', () => {
-  test("Apple's cross-site form POST, without any of our cookies, signs a new person in", async () => {
+  test("Apple's cross-site form POST, bringing back only the browser's binding cookie, signs a new person in", async () => {
     const email = uniqueEmail('apple')
     apple.setIdentity({ sub: `apple-${email}`, email, email_verified: 'true' })
-    const { authorizeUrl, callback } = await startSignIn(new CookieJar(), '/login_apple')
+    const browser = new CookieJar()
+    const { authorizeUrl, callback } = await startSignIn(browser, '/login_apple')
+    // APP_URL is http here: the Lax cookie (on https, a __Host- cookie with SameSite=None; Secure: unit-tested).
+    expect(browser.has('__oidc_browser')).toBe(true)
     const params = authorizeUrl.searchParams
     expect(params.get('response_mode')).toBe('form_post')
     expect(params.get('scope')).toBe('name email')
@@ -321,14 +344,9 @@ describe('Sign in with Apple', () => {
     expect(params.get('code_challenge_method')).toBe('S256')
     expect(params.get('nonce')).toBeTruthy()
 
-    const response = await server.fetch('/auth_apple', {
-      method: 'POST',
-      headers: { Origin: apple.issuer, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        code: callback.searchParams.get('code')!,
-        state: callback.searchParams.get('state')!,
-        user: JSON.stringify({ name: { firstName: 'Ada', lastName: 'Owner' }, email }),
-      }),
+    const response = await applePost(browser, {
+      ...codeAndState(callback),
+      user: JSON.stringify({ name: { firstName: 'Ada', lastName: 'Owner' }, email }),
     })
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/main')
@@ -349,13 +367,39 @@ describe('Sign in with Apple', () => {
   })
 
   test('Apple reporting an error (the person cancelled) lands on /login with a message', async () => {
-    const { authorizeUrl } = await startSignIn(new CookieJar(), '/login_apple')
-    const response = await server.fetch('/auth_apple', {
-      method: 'POST',
-      headers: { Origin: apple.issuer, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ error: 'user_cancelled_authorize', state: authorizeUrl.searchParams.get('state')! }),
-    })
+    const browser = new CookieJar()
+    const { authorizeUrl } = await startSignIn(browser, '/login_apple')
+    const response = await applePost(browser, { error: 'user_cancelled_authorize', state: authorizeUrl.searchParams.get('state')! })
     await expectRefused(response, 'Sign-in with Apple was cancelled.')
+  })
+
+  test("a stranger's unused state and code, posted from another browser, are refused and used up", async () => {
+    const email = uniqueEmail('apple-stranger')
+    apple.setIdentity({ sub: `apple-${email}`, email, email_verified: 'true' })
+    const stranger = new CookieJar()
+    const { callback } = await startSignIn(stranger, '/login_apple')
+
+    // The victim's browser posts them (a page of the stranger's submits the form): it has no binding cookie.
+    const victim = new CookieJar()
+    const refused = await applePost(victim, codeAndState(callback))
+    await expectRefused(refused, 'This sign-in with Apple was started in another browser. Please try again here.')
+    expect(victim.has('__session')).toBe(false)
+    expect(await userRow(email)).toBeUndefined()
+    expect(apple.tokenRequests.some((request) => request.code === callback.searchParams.get('code'))).toBe(false)
+
+    // The state is used up: not even the browser that started it can finish now.
+    await expectRefused(await applePost(stranger, codeAndState(callback)), /no longer valid/)
+  })
+
+  test('a browser with its own binding cookie cannot finish another browser’s sign-in either', async () => {
+    const email = uniqueEmail('apple-other')
+    apple.setIdentity({ sub: `apple-${email}`, email, email_verified: 'true' })
+    const { callback } = await startSignIn(new CookieJar(), '/login_apple')
+    const victim = new CookieJar()
+    await startSignIn(victim, '/login_apple') // the victim once began a sign-in of their own
+    expect(victim.has('__oidc_browser')).toBe(true)
+    await expectRefused(await applePost(victim, codeAndState(callback)), /started in another browser/)
+    expect(await userRow(email)).toBeUndefined()
   })
 
   test('a GET, or a POST that is not a form, is answered with a redirect and a message', async () => {

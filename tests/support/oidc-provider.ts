@@ -20,7 +20,14 @@ export async function startOidcProvider({
   port = 0,
   interactive = false,
   emailVerifiedAs = 'boolean',
-}: { port?: number; interactive?: boolean; emailVerifiedAs?: 'boolean' | 'string' } = {}) {
+  hostName = '127.0.0.1',
+}: {
+  port?: number
+  interactive?: boolean
+  emailVerifiedAs?: 'boolean' | 'string'
+  /** The name in the issuer's address (it always listens on 127.0.0.1): `localhost` makes it the app's own site. */
+  hostName?: '127.0.0.1' | 'localhost'
+} = {}) {
   const issuer = new OAuth2Issuer()
   await issuer.keys.generate('RS256')
   const service = new OAuth2Service(issuer)
@@ -84,7 +91,7 @@ export async function startOidcProvider({
 
   const server = http.createServer(app)
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-  issuer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  issuer.url = `http://${hostName}:${(server.address() as AddressInfo).port}`
 
   return {
     issuer: issuer.url,

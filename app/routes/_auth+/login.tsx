@@ -6,7 +6,7 @@ import { InputField, SubmitButton } from '#app/components/forms.tsx'
 import { SocialSignIn } from '#app/components/social-sign-in.tsx'
 import { LoginSchema } from '#app/utils/auth-schemas.ts'
 import { logIn } from '#app/utils/auth.server.ts'
-import { landingPath, requireAnonymous } from '#app/utils/guest.server.ts'
+import { landingAfterSignIn, requireAnonymous } from '#app/utils/guest.server.ts'
 import { getConfiguredProviders } from '#app/utils/oidc-config.server.ts'
 import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
 import { clientAddress, safeRedirectPath, signIn } from '#app/utils/session.server.ts'
@@ -50,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: unconfirmed ? 403 : 401 },
     )
   }
-  const to = safeRedirectPath(redirectTo, await landingPath(result.userId))
+  const to = await landingAfterSignIn(result.userId, safeRedirectPath(redirectTo, ''))
   return redirect(to, { headers: { 'Set-Cookie': await signIn(request, result.userId) } })
 }
 
