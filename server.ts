@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { type Server, type ServerResponse } from 'node:http'
+import { type AddressInfo } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -15,10 +16,12 @@ import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
 import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/logger.server.ts'
+import { beyondLoopbackWarning } from '#app/utils/loopback.server.ts'
 import { metricsHandler, requestMetrics } from '#app/utils/metrics.server.ts'
 import { routeLabeller } from '#app/utils/route-label.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
+import { requestGuards } from '#app/utils/request-guards.server.ts'
 import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
 import { versionedPageCache } from '#app/utils/versioned-page-cache.server.ts'
 
@@ -222,6 +225,8 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   })
 
   app.use(discardUnreadBodies)
+  // Cross-site posts and oversized bodies are refused here, before anything reads a body.
+  app.use(requestGuards(env))
 
   // The client address as Express sees it (honouring TRUST_PROXY), for rate limits; any incoming copy is replaced.
   app.use((req, _res, next) => {
@@ -331,12 +336,15 @@ async function main() {
   const { build: loaded, vite } = await loadBuild(dev)
   const build = Sentry ? Sentry.instrumentBuild(loaded, { instrumentTracing: true }) : loaded
   const app = createApp({ build, env, vite })
-  const server: Server = app.listen(env.PORT, () => {
+  const listening = () => {
     logger.info(
       { port: env.PORT, database: database.description, startupMs: Date.now() - started },
       `Stampwise is listening on ${env.APP_URL}`,
     )
-  })
+    const warning = beyondLoopbackWarning((server.address() as AddressInfo).address, env)
+    if (warning) logger.warn(warning)
+  }
+  const server: Server = env.HOST ? app.listen(env.PORT, env.HOST, listening) : app.listen(env.PORT, listening)
 
   // While stopping, every answer closes its connection: a kept-alive connection (a load balancer's) would
   // otherwise hold the process until the grace delay runs out.

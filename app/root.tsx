@@ -13,7 +13,7 @@ import {
 } from '@remix-run/react'
 import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useEffect, type ReactNode } from 'react'
-import { ErrorScreen, ForbiddenScreen, NotFoundScreen } from './components/error-screens.tsx'
+import { ErrorScreen, ForbiddenScreen, NotFoundScreen, TooLargeScreen } from './components/error-screens.tsx'
 import { Toaster } from './components/toaster.tsx'
 import appStylesHref from './styles/app.css?url'
 import { isChunkLoadError } from './utils/chunk-error.ts'
@@ -82,6 +82,12 @@ export default function App() {
   )
 }
 
+/** A refusal's message: a plain string, or the JSON calls' shape (`{message}`) the request guards send. */
+function refusalMessage(data: unknown): string | null {
+  const message = typeof data === 'string' ? data : (data as { message?: unknown } | null)?.message
+  return typeof message === 'string' && message ? message : null
+}
+
 export function ErrorBoundary() {
   const error = useRouteError()
   useEffect(() => {
@@ -91,7 +97,11 @@ export function ErrorBoundary() {
   }, [error])
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />
   if (isRouteErrorResponse(error) && error.status === 403) {
-    return <ForbiddenScreen message={typeof error.data === 'string' && error.data ? error.data : 'Your account does not have access to it.'} />
+    return <ForbiddenScreen message={refusalMessage(error.data) ?? 'Your account does not have access to it.'} />
+  }
+  // The request guards' answer to a body over its limit (request-guards.server.ts), sent with JavaScript.
+  if (isRouteErrorResponse(error) && error.status === 413) {
+    return <TooLargeScreen message={refusalMessage(error.data) ?? 'There was too much to send, so nothing was saved.'} />
   }
   return <ErrorScreen autoReload={isChunkLoadError(error)} />
 }

@@ -68,3 +68,18 @@ export function ForbiddenScreen({ message }: { message: string }) {
     </main>
   )
 }
+
+/** A form sent with more than the server takes (a photo far over the logo's 2 MB): nothing was saved. */
+export function TooLargeScreen({ message }: { message: string }) {
+  return (
+    <main className="error-screen" role="alert">
+      <p className="eyebrow">Error 413</p>
+      <h1>Too much to send</h1>
+      <p>{message}</p>
+      {/* The page's own address opens the form again. */}
+      <a className="button" href="">
+        Back to the page
+      </a>
+    </main>
+  )
+}

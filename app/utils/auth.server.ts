@@ -12,6 +12,9 @@ import {
   setPassword,
 } from '#models/user.server.ts'
 import { getSequelize } from './db.server.ts'
+import { DEMO_EMAIL } from './demo-account.server.ts'
+import { getEnv } from './env.server.ts'
+import { servesDevelopmentTools } from './loopback.server.ts'
 import { confirmationEmail, passwordResetEmail } from './emails.server.ts'
 import { queueMail } from './mail.server.ts'
 import { hashPassword, needsRehash, verifyPassword } from './password.server.ts'
@@ -33,6 +36,8 @@ export type LoginResult =
 
 export async function logIn({ email, password, ip }: { email: string; password: string; ip: string }): Promise<LoginResult> {
   const normalized = normalizeEmail(email)
+  const demoRefusal = refuseDemoAccount(normalized, ip)
+  if (demoRefusal) return demoRefusal
   await consumeRateLimit(RATE_LIMITS.loginPerIp, ip)
   // Every attempt counts as a failure before the password is checked, so parallel guesses cannot all be checked;
   // the right password clears the count.
@@ -50,6 +55,16 @@ export async function logIn({ email, password, ip }: { email: string; password: 
   if (!user.emailConfirmedAt) return { status: 'error', code: 'unconfirmed', message: EMAIL_NOT_CONFIRMED }
   if (needsRehash(user.passwordHash!)) await setPassword(user.id, await hashPassword(password))
   return { status: 'success', userId: user.id }
+}
+
+export const DEMO_ACCOUNT_LOCAL_ONLY = 'The demo account signs in only on the computer Stampwise runs on.'
+
+/** The demo account's password is published (README): it signs in from this computer only, and never in production. */
+function refuseDemoAccount(normalizedEmail: string, ip: string): LoginResult | null {
+  if (normalizedEmail !== DEMO_EMAIL) return null
+  const { isProduction } = getEnv()
+  if (servesDevelopmentTools({ isProduction, clientAddress: ip })) return null
+  return { status: 'error', code: 'invalid', message: isProduction ? INVALID_CREDENTIALS : DEMO_ACCOUNT_LOCAL_ONLY }
 }
 
 export type SignupResult = { status: 'success'; email: string } | { status: 'error'; field: 'email'; message: string }

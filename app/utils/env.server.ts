@@ -19,6 +19,8 @@ const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: numberSetting(z.coerce.number().int().min(0).max(65535).default(3000)),
+    // The address to listen on; unset: every address (a container needs that), with a warning outside production.
+    HOST: optional,
     APP_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
     DATABASE_URL: optional.pipe(
       z

@@ -42,11 +42,8 @@ export async function getUserId(request: Request): Promise<string | null> {
   return (await getSession(request))?.userId ?? null
 }
 
-/** Only same-site paths: never an absolute URL or a protocol-relative //host address. */
-export function safeRedirectPath(to: FormDataEntryValue | string | null | undefined, fallback = '/account'): string {
-  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
-  return to
-}
+// The one check of redirectTo for every caller (login, social sign-in, notifications, contact-us).
+export { safeRedirectPath } from './safe-redirect.server.ts'
 
 /** Pages: a guest is sent to /login and brought back afterwards. */
 export async function requireUserId(request: Request): Promise<string> {

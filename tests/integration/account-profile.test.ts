@@ -162,10 +162,11 @@ describe('logo', () => {
     const owner = await signedInOwner()
     const big = await bigPng(3 * 1024 * 1024)
     expect(big.byteLength).toBeGreaterThan(3 * 1024 * 1024)
-    await expectFormError(await uploadLogo(owner.cookie, big), 'The image must be 2 MB or smaller')
+    // Past 2 MB + 1 MB of other fields the request guards refuse the body (413) before the page reads it.
+    await expectFormError(await uploadLogo(owner.cookie, big), 'The image must be 2 MB or smaller', 413)
 
-    // 50 MB declared up front, then 50 MB streamed with no length (chunked): both answered with the field error.
-    await expectFormError(await uploadLogo(owner.cookie, Buffer.alloc(50 * 1024 * 1024)), 'The image must be 2 MB or smaller')
+    // 50 MB declared up front, then 50 MB streamed with no length (chunked): both refused with the logo rule.
+    await expectFormError(await uploadLogo(owner.cookie, Buffer.alloc(50 * 1024 * 1024)), 'The image must be 2 MB or smaller', 413)
     const boundary = 'stampwise-test-boundary'
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nlogo\r\n--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`
     let sent = 0
@@ -184,7 +185,7 @@ describe('logo', () => {
       body,
       duplex: 'half',
     } as RequestInit)
-    await expectFormError(streamed, 'The image must be 2 MB or smaller')
+    await expectFormError(streamed, 'The image must be 2 MB or smaller', 413)
     expect(await userRow(owner.id)).toMatchObject({ has_logo: false })
   })
 

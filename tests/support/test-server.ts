@@ -8,14 +8,15 @@ import { getEnv, type Env } from '#app/utils/env.server.ts'
 /**
  * The real Express app around the built Remix app, on a free loopback port, for HTTP-level tests.
  * `env` overrides what server.ts reads (TRUST_PROXY, say); the Remix build still reads getEnv().
+ * `host`: another address of this machine to listen on (a client reaching it is not on loopback).
  */
-export async function startTestServer({ env }: { env?: Partial<Env> } = {}) {
+export async function startTestServer({ env, host = '127.0.0.1' }: { env?: Partial<Env>; host?: string } = {}) {
   const build = (await import(pathToFileURL(path.resolve('build/server/index.js')).href)) as ServerBuild
   const app = createApp({ build, env: { ...getEnv(), ...env } })
-  const server = app.listen(0, '127.0.0.1')
+  const server = app.listen(0, host)
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
-  const baseUrl = `http://127.0.0.1:${port}`
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   return {
     baseUrl,
     fetch: (pathname: string, init?: RequestInit) => fetch(new URL(pathname, baseUrl), { redirect: 'manual', ...init }),

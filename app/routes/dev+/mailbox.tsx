@@ -1,11 +1,17 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData, type MetaFunction } from '@remix-run/react'
 import { getEnv } from '#app/utils/env.server.ts'
+import { servesDevelopmentTools } from '#app/utils/loopback.server.ts'
 import { listStoredMail } from '#app/utils/mail.server.ts'
+import { clientAddress } from '#app/utils/session.server.ts'
 
-/** Mail the app wrote, newest first, so links can be clicked without an SMTP server. Never in production. */
-export async function loader({ context }: LoaderFunctionArgs) {
-  if (context.isProduction || getEnv().isProduction) throw new Response('Not found', { status: 404 })
+/**
+ * Mail the app wrote, newest first, so links can be clicked without an SMTP server. Never in production, and only
+ * for this computer: the page lists every reset link.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const isProduction = context.isProduction || getEnv().isProduction
+  if (!servesDevelopmentTools({ isProduction, clientAddress: clientAddress(request) })) throw new Response('Not found', { status: 404 })
   const mails = await listStoredMail()
   return {
     mails: mails.map((mail) => ({
