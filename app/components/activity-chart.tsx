@@ -1,48 +1,68 @@
 import type { DailyActivity } from '#models/card-stats.server.ts'
 
-const WIDTH = 600
-const HEIGHT = 160
-const PAD = { top: 12, right: 8, bottom: 24, left: 32 }
+/** Each day's slot in the SVG's own units; the SVG stretches to the figure's width. */
+const SLOT = 10
+const HEIGHT = 100
+/** A date label every week, counted back from today, so labels never crowd however narrow the screen. */
+const LABEL_EVERY = 7
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** 'Nov 26' from '2026-11-26' (the day is UTC already: no time zone may move it). */
+const shortDate = (day: string) => `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Number(day.slice(8, 10))}`
 
 /**
  * Stamps and rewards per day as a small bar chart, drawn on the server as SVG (no script, prints, scales).
  * The numbers are also in a table for screen readers.
+ *
+ * Only the bars are SVG, stretched to the width (`preserveAspectRatio="none"`); the words around them (the scale,
+ * the dates) are HTML placed by percentage, so they keep their shape at 360 px and at 1280 px instead of being
+ * squeezed or stretched with the bars, and one week apart they cannot overlap.
  */
 export function ActivityChart({ days, label }: { days: DailyActivity[]; label: string }) {
   const max = Math.max(1, ...days.map((day) => Math.max(day.stamps, day.rewards)))
-  const plotWidth = WIDTH - PAD.left - PAD.right
-  const plotHeight = HEIGHT - PAD.top - PAD.bottom
-  const slot = plotWidth / Math.max(1, days.length)
-  const bar = Math.max(2, slot * 0.38)
-  const y = (value: number) => PAD.top + plotHeight - (Math.max(0, value) / max) * plotHeight
+  const width = SLOT * Math.max(1, days.length)
+  const bar = SLOT * 0.38
+  const y = (value: number) => HEIGHT - (Math.max(0, value) / max) * HEIGHT
   const totalStamps = days.reduce((sum, day) => sum + day.stamps, 0)
   const totalRewards = days.reduce((sum, day) => sum + day.rewards, 0)
+  const last = days.length - 1
   return (
     <figure className="activity-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="activity-chart-title" preserveAspectRatio="none">
-        <title id="activity-chart-title">{`${label}: ${totalStamps} stamps and ${totalRewards} rewards in the last ${days.length} days`}</title>
-        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(0)} y2={y(0)} className="activity-chart__axis" />
-        <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" className="activity-chart__tick">
+      <div className="activity-chart__plot">
+        <span className="activity-chart__tick activity-chart__tick--max" aria-hidden="true">
           {max}
-        </text>
-        <text x={PAD.left - 6} y={y(0) + 4} textAnchor="end" className="activity-chart__tick">
+        </span>
+        <span className="activity-chart__tick activity-chart__tick--zero" aria-hidden="true">
           0
-        </text>
-        {days.map((day, index) => {
-          const x = PAD.left + index * slot + slot / 2
-          return (
-            <g key={day.day}>
-              <rect x={x - bar} y={y(day.stamps)} width={bar} height={y(0) - y(day.stamps)} className="activity-chart__stamps" />
-              <rect x={x} y={y(day.rewards)} width={bar} height={y(0) - y(day.rewards)} className="activity-chart__rewards" />
-              {index % 7 === 0 || index === days.length - 1 ? (
-                <text x={x} y={HEIGHT - 6} textAnchor="middle" className="activity-chart__tick">
-                  {day.day.slice(5)}
-                </text>
-              ) : null}
-            </g>
-          )
-        })}
-      </svg>
+        </span>
+        <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-labelledby="activity-chart-title" preserveAspectRatio="none">
+          <title id="activity-chart-title">{`${label}: ${totalStamps} stamps and ${totalRewards} rewards in the last ${days.length} days`}</title>
+          {days.map((day, index) => {
+            const x = index * SLOT + SLOT / 2
+            return (
+              <g key={day.day}>
+                <rect x={x - bar} y={y(day.stamps)} width={bar} height={HEIGHT - y(day.stamps)} className="activity-chart__stamps" />
+                <rect x={x} y={y(day.rewards)} width={bar} height={HEIGHT - y(day.rewards)} className="activity-chart__rewards" />
+              </g>
+            )
+          })}
+          <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} className="activity-chart__axis" vectorEffect="non-scaling-stroke" />
+        </svg>
+      </div>
+      <div className="activity-chart__dates" aria-hidden="true">
+        {days.map((day, index) =>
+          (last - index) % LABEL_EVERY === 0 ? (
+            // Today's label ends at the right edge rather than centring under its bar (it would stick out).
+            <span
+              key={day.day}
+              className={index === last ? 'activity-chart__date activity-chart__date--last' : 'activity-chart__date'}
+              style={index === last ? undefined : { left: `${((index + 0.5) / days.length) * 100}%` }}
+            >
+              {shortDate(day.day)}
+            </span>
+          ) : null,
+        )}
+      </div>
       <figcaption className="activity-chart__legend">
         <span className="activity-chart__key activity-chart__key--stamps">Stamps ({totalStamps})</span>
         <span className="activity-chart__key activity-chart__key--rewards">Rewards ({totalRewards})</span>

@@ -2,6 +2,7 @@ import { expect, test as base } from '@playwright/test'
 import { axeFindings, blockingViolations } from '#tests/support/axe.ts'
 import { buildPageAddresses } from '#tests/support/build-pages.ts'
 import { createPageRecords, type PageRecords } from '#tests/support/page-records.ts'
+import { DESKTOP_WIDTH, PHONE_WIDTHS, widthsNotFitting } from '#tests/support/page-width.ts'
 import { PAGES, type PageRow } from './accessibility-pages.ts'
 
 /*
@@ -9,6 +10,9 @@ import { PAGES, type PageRow } from './accessibility-pages.ts'
  * without (the two projects). Every rule axe has runs — WCAG 2.0/2.1/2.2 A and AA and its best practices — and a
  * serious or critical violation fails the page. The list of pages is accessibility-pages.ts, checked against the
  * build so a new page cannot be left out.
+ *
+ * Issue #14, phones: the same page loads serve the phone walk (loading every page again would double the run), so
+ * each page, once checked, is laid out again at 360 and 390 px and back at 1280 px, and must fit each width.
  */
 const test = base.extend<object, { records: PageRecords }>({
   records: [
@@ -30,7 +34,7 @@ test('the page list names every page of the build, and only those', async () => 
 const title = (row: PageRow) => `${row.route}${row.state ? ` (${row.state})` : ''} as ${row.as}`
 
 for (const row of PAGES) {
-  test(`${title(row)}: no serious or critical axe violations`, async ({ page, context, records }, testInfo) => {
+  test(`${title(row)}: no serious or critical axe violations, no sideways scroll at 360, 390 and 1280 px`, async ({ page, context, records }, testInfo) => {
     if (row.as === 'owner') await context.addCookies(records.ownerCookies)
     if (row.as === 'admin') await context.addCookies(records.adminCookies)
     const address = row.path(records)
@@ -59,5 +63,8 @@ for (const row of PAGES) {
       expect(labelled, `a label for ${html}`).toBe(true)
       if (!ariaHidden && (await field.isVisible())) await expect(field, `an accessible name for ${html}`).toHaveAccessibleName(/\S/)
     }
+
+    // Nothing wider than the screen: the document does not scroll sideways, and no element reaches past the right edge.
+    expect(await widthsNotFitting(page, [...PHONE_WIDTHS, DESKTOP_WIDTH]), `${address} at phone and desktop widths`).toEqual([])
   })
 }

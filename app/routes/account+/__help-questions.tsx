@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react'
 import { type ReactNode } from 'react'
+import { TableScroll } from '#app/components/table-scroll.tsx'
 import { type TrialTerms } from '#app/routes/_marketing+/__pricing-section.tsx'
 import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
 import { type PublicTariff } from '#models/tariff.server.ts'
@@ -27,28 +28,30 @@ export function helpTopics({ tariffs, trial }: { tariffs: PublicTariff[]; trial:
           question: 'What do the plans cost?',
           answer: (
             <>
-              <table className="help-plans">
-                <thead>
-                  <tr>
-                    <th scope="col">Plan</th>
-                    <th scope="col">Monthly</th>
-                    <th scope="col">Yearly</th>
-                    <th scope="col">Active cards</th>
-                    <th scope="col">Push messages a month</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {tariffs.map((tariff) => (
-                    <tr key={tariff.tier}>
-                      <th scope="row">{tariff.name}</th>
-                      <td>{formatDollars(tariff.monthlyPriceCents)}</td>
-                      <td>{formatDollars(tariff.yearlyPriceCents)}</td>
-                      <td>{tariff.cardLimit}</td>
-                      <td>{tariff.monthlyPushLimit}</td>
+              <TableScroll label="Plans and prices">
+                <table className="help-plans">
+                  <thead>
+                    <tr>
+                      <th scope="col">Plan</th>
+                      <th scope="col">Monthly</th>
+                      <th scope="col">Yearly</th>
+                      <th scope="col">Active cards</th>
+                      <th scope="col">Push messages a month</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {tariffs.map((tariff) => (
+                      <tr key={tariff.tier}>
+                        <th scope="row">{tariff.name}</th>
+                        <td>{formatDollars(tariff.monthlyPriceCents)}</td>
+                        <td>{formatDollars(tariff.yearlyPriceCents)}</td>
+                        <td>{tariff.cardLimit}</td>
+                        <td>{tariff.monthlyPushLimit}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
               <p>
                 Every plan has unlimited card holders. Compare them on <Link to="/account/tariffs">Pricing</Link>.
               </p>

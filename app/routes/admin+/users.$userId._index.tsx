@@ -27,6 +27,7 @@ import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
+import { TableScroll } from '#app/components/table-scroll.tsx'
 import { ChangePlanForm, ConfirmPaymentForm, ExtendTrialForm, GrantQuotaForm, SimpleActionForm } from './__user-action-forms.tsx'
 import { AuditTable, CardsTable, InvoiceFacts, ProfileFacts, PushesTable, StatusHistory, SubscriptionFacts } from './__user-sections.tsx'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -180,22 +181,30 @@ export default function AdminUser() {
           ) : null}
         </div>
         <h3>Status history</h3>
-        <StatusHistory changes={history} />
+        <TableScroll label="Status history">
+          <StatusHistory changes={history} />
+        </TableScroll>
       </section>
 
       <section className="panel" aria-labelledby="cards-title">
         <h2 id="cards-title">Cards</h2>
-        <CardsTable userId={user.id} cards={cards} />
+        <TableScroll label="Cards">
+          <CardsTable userId={user.id} cards={cards} />
+        </TableScroll>
       </section>
 
       <section className="panel" aria-labelledby="pushes-title">
         <h2 id="pushes-title">Recent pushes</h2>
-        <PushesTable pushes={pushes} />
+        <TableScroll label="Recent pushes">
+          <PushesTable pushes={pushes} />
+        </TableScroll>
       </section>
 
       <section className="panel" aria-labelledby="audit-title">
         <h2 id="audit-title">Audit log</h2>
-        <AuditTable entries={audit} />
+        <TableScroll label="Audit log">
+          <AuditTable entries={audit} />
+        </TableScroll>
       </section>
     </div>
   )
