@@ -1,4 +1,4 @@
-import { expect, test as base } from '@playwright/test'
+import { expect, test as base } from '#tests/support/test.ts'
 import { axeFindings, blockingViolations } from '#tests/support/axe.ts'
 import { buildPageAddresses } from '#tests/support/build-pages.ts'
 import { createPageRecords, type PageRecords } from '#tests/support/page-records.ts'

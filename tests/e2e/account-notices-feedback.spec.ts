@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Page } from '#tests/support/test.ts'
 import { createOwner, signIn, sql, type TestOwner } from '#tests/support/e2e-database.ts'
 import { e2eMailPorts, type ReceivedMail } from '#tests/support/smtp-peer.ts'
 

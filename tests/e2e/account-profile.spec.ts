@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Page } from '#tests/support/test.ts'
 import sharp from 'sharp'
 import { createOwner, signIn } from '#tests/support/e2e-database.ts'
 import { e2eMailPorts, type ReceivedMail } from '#tests/support/smtp-peer.ts'

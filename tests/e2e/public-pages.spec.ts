@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from '#tests/support/test.ts'
 
 // Each test runs twice (playwright.config.ts): with JavaScript, and with JavaScript turned off.
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from '#tests/support/test.ts'
 
 test('the top menu and footer lead to every public page', async ({ page }) => {
   await page.goto('/')

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from '#tests/support/test.ts'
 
 // Google and Apple are local OpenID providers here (tests/support/oidc-provider-server.ts, started by Playwright):
 // their account page asks which e-mail to sign in as. Each run signs in a new owner, who lands on /main.

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import { chromium, expect, test, type Page } from '@playwright/test'
+import { chromium, expect, test, type Page } from '#tests/support/test.ts'
 import QRCode from 'qrcode'
 import sharp from 'sharp'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
