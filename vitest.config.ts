@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['app/**/*.test.{ts,tsx}', 'models/**/*.test.ts', 'scripts/**/*.test.ts'],
-          setupFiles: ['tests/setup/fail-on-console-error.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/fail-on-error-log.ts'],
         },
       },
       {
@@ -28,7 +28,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/setup/global-setup.ts'],
-          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/integration-setup.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/fail-on-error-log.ts', 'tests/setup/integration-setup.ts'],
         },
       },
     ],
