@@ -12,8 +12,9 @@ export type ExpectedError = { name: string; matches: (error: PageError) => boole
 export type PageError = { kind: 'pageerror' | 'console'; text: string; url: string }
 
 /**
- * The browser's own log line for a resource it loaded with an error status, e.g. a deliberately missing page:
- * "Failed to load resource: the server responded with a status of 404 (Not Found)" at that address.
+ * The browser's own log line for a resource it loaded with an error status, e.g. a deliberately missing page or a
+ * form refused with 400: "Failed to load resource: the server responded with a status of 404 (Not Found)" at that
+ * address, or at its Remix data address (`/account/profile.data`, what a form posts to with JavaScript).
  */
 export function failedLoad(status: number, pathname: string | RegExp): ExpectedError {
   return {
@@ -21,7 +22,7 @@ export function failedLoad(status: number, pathname: string | RegExp): ExpectedE
     matches: ({ kind, text, url }) => {
       if (kind !== 'console' || !text.startsWith(`Failed to load resource: the server responded with a status of ${status} `)) return false
       const path = url ? new URL(url).pathname : ''
-      return typeof pathname === 'string' ? path === pathname : pathname.test(path)
+      return typeof pathname === 'string' ? path === pathname || path === `${pathname}.data` : pathname.test(path)
     },
   }
 }
