@@ -22,7 +22,8 @@ export function failedLoad(status: number, pathname: string | RegExp): ExpectedE
     matches: ({ kind, text, url }) => {
       if (kind !== 'console' || !text.startsWith(`Failed to load resource: the server responded with a status of ${status} `)) return false
       const path = url ? new URL(url).pathname : ''
-      return typeof pathname === 'string' ? path === pathname || path === `${pathname}.data` : pathname.test(path)
+      const page = path.replace(/\.data$/, '')
+      return typeof pathname === 'string' ? page === pathname : pathname.test(page)
     },
   }
 }
@@ -30,6 +31,15 @@ export function failedLoad(status: number, pathname: string | RegExp): ExpectedE
 type PageErrors = {
   /** Declares an error the test provokes on purpose; it may occur any number of times. */
   expect: (expected: ExpectedError) => void
+}
+
+// The running test's expected errors (a worker runs one test at a time).
+let expectedNow: ExpectedError[] | undefined
+
+/** Declares an error the running test provokes on purpose, e.g. `expectPageError(failedLoad(400, '/login'))`. */
+export function expectPageError(expected: ExpectedError) {
+  if (!expectedNow) throw new Error('expectPageError must be called inside a test')
+  expectedNow.push(expected)
 }
 
 const describe = (error: PageError) => `${error.kind}: ${error.text}${error.url ? ` (${error.url})` : ''}`
@@ -58,10 +68,12 @@ export const test = base.extend<{ pageErrors: PageErrors }>({
         return context
       }
       for (const context of browser.contexts()) watch(context)
+      expectedNow = expected
       try {
-        await use({ expect: (error) => void expected.push(error) })
+        await use({ expect: expectPageError })
       } finally {
         prototype.newContext = newContext
+        expectedNow = undefined
       }
       const unexpected = seen.filter((error) => !expected.some((allowed) => allowed.matches(error)))
       if (unexpected.length) {
