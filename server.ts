@@ -20,6 +20,7 @@ import { beyondLoopbackWarning } from '#app/utils/loopback.server.ts'
 import { metricsHandler, requestMetrics } from '#app/utils/metrics.server.ts'
 import { routeLabeller } from '#app/utils/route-label.server.ts'
 import { startMailWorker } from '#app/utils/mail.server.ts'
+import { getVapidKeys } from '#app/utils/vapid.server.ts'
 import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
 import { requestGuards } from '#app/utils/request-guards.server.ts'
 import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
@@ -323,6 +324,8 @@ async function main() {
   const started = Date.now()
   const { database, applied } = await openAndMigrate(env, { role: 'server' }, logger)
   if (applied.length) logger.info({ applied }, 'migrations applied')
+  // The Web Push key pair is made (once, stored) now, not by the first pass page that needs it: no GET writes.
+  await getVapidKeys()
   if (!env.isProduction) {
     const demo = await ensureDemoAccount()
     if (demo) {

@@ -27,7 +27,7 @@ export default defineConfig({
             'tests/support/**/*.test.ts',
             'patches/*.test.ts',
           ],
-          setupFiles: ['tests/setup/fail-on-console-error.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/fail-on-error-log.ts'],
         },
       },
       {
@@ -36,7 +36,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/setup/global-setup.ts'],
-          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/integration-setup.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/fail-on-error-log.ts', 'tests/setup/integration-setup.ts'],
         },
       },
     ],

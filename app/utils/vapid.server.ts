@@ -24,14 +24,20 @@ export function getVapidKeys(): Promise<VapidKeys> {
     const env = getEnv()
     const subject = vapidSubject(env.MAIL_FROM)
     if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject }
-    const generated = webpush.generateVAPIDKeys()
-    await getSequelize().query(`insert into settings (key, value) values (:key, :value) on conflict (key) do nothing`, {
-      replacements: { key: SETTING, value: JSON.stringify(generated) },
-    })
-    const [row] = await getSequelize().query<{ value: { publicKey: string; privateKey: string } }>(
-      `select value from settings where key = :key`,
-      { replacements: { key: SETTING }, type: QueryTypes.SELECT },
-    )
+    const read = () =>
+      getSequelize().query<{ value: { publicKey: string; privateKey: string } }>(`select value from settings where key = :key`, {
+        replacements: { key: SETTING },
+        type: QueryTypes.SELECT,
+      })
+    // Read first: once the pair exists (server.ts makes it at start), a page that needs the public key only reads.
+    let [row] = await read()
+    if (!row) {
+      const generated = webpush.generateVAPIDKeys()
+      await getSequelize().query(`insert into settings (key, value) values (:key, :value) on conflict (key) do nothing`, {
+        replacements: { key: SETTING, value: JSON.stringify(generated) },
+      })
+      ;[row] = await read()
+    }
     return { publicKey: row!.value.publicKey, privateKey: row!.value.privateKey, subject }
   })().catch((error) => {
     loaded = undefined

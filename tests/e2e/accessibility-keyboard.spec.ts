@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, OWNER_PASSWORD, signIn, sql } from '#tests/support/e2e-database.ts'
 import { tabTo, typeInto } from '#tests/support/keyboard.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'

@@ -1,4 +1,4 @@
-import { expect, test as base } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test as base } from '#tests/support/test.ts'
 import { axeFindings, blockingViolations } from '#tests/support/axe.ts'
 import { buildPageAddresses } from '#tests/support/build-pages.ts'
 import { createPageRecords, type PageRecords } from '#tests/support/page-records.ts'
@@ -38,6 +38,8 @@ for (const row of PAGES) {
     if (row.as === 'owner') await context.addCookies(records.ownerCookies)
     if (row.as === 'admin') await context.addCookies(records.adminCookies)
     const address = row.path(records)
+    // A page shown with an error status on purpose (404, 403, 400): the browser logs its load as failed.
+    if (row.status) expectPageError(failedLoad(row.status, new URL(address, 'http://localhost').pathname))
     const response = await page.goto(address)
     expect(response?.status(), `GET ${address}`).toBe(row.status ?? 200)
     // The page itself was checked, not a page it redirected to.

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/support/test.ts'
 import { appServices } from '#tests/support/e2e-models.ts'
 import { createCard, createOwner, signIn, sql, type TestOwner } from '#tests/support/e2e-database.ts'
 

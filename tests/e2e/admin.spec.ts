@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 
 /*
@@ -17,6 +17,7 @@ async function confirmAndSubmit(page: Page, formName: string, button: string, fi
 }
 
 test('an admin finds an owner, confirms the payment, grants messages and edits the card; the owner sees it all', async ({ browser, page }, testInfo) => {
+  expectPageError(failedLoad(400, /^\/admin\/users\/[0-9a-f-]{36}$/))
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false
   const owner = await createOwner('admin-journey')
   const card = await createCard(owner.id, { title: 'Coffee card', businessName: 'Corner Coffee' })
@@ -75,6 +76,7 @@ test('an admin finds an owner, confirms the payment, grants messages and edits t
 })
 
 test('an owner cannot open the admin area; a guest is sent to sign in', async ({ page }) => {
+  expectPageError(failedLoad(403, /^\/admin\/users\/[0-9a-f-]{36}$/))
   const owner = await createOwner('not-admin')
   const guest = await page.goto('/admin')
   expect(guest?.url()).toContain('/login?redirectTo=%2Fadmin')

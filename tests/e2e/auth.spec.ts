@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test, type APIRequestContext, type Page, type TestInfo } from '#tests/support/test.ts'
 import { e2eMailPorts, type ReceivedMail } from '#tests/support/smtp-peer.ts'
 
 /**
@@ -62,6 +62,7 @@ async function confirmedOwner(request: APIRequestContext, testInfo: TestInfo, la
 }
 
 test('an owner signs up, confirms the address, signs in and out, and recovers the password', async ({ page, request }, testInfo) => {
+  expectPageError(failedLoad(401, '/login'))
   test.setTimeout(150_000) // about twenty page loads and three e-mails
   const email = uniqueEmail(testInfo, 'journey')
   await page.goto('/sign-up')
@@ -116,6 +117,7 @@ test('an owner signs up, confirms the address, signs in and out, and recovers th
 
 test.describe('validation messages', () => {
   test('login', async ({ page }) => {
+    expectPageError(failedLoad(400, '/login'))
     await page.goto('/login')
     await page.getByLabel('Email').fill('not-an-email')
     await passwordInput(page).fill('12345')
@@ -125,6 +127,7 @@ test.describe('validation messages', () => {
   })
 
   test('sign-up', async ({ page }) => {
+    expectPageError(failedLoad(400, '/sign-up'))
     await page.goto('/sign-up')
     await page.getByLabel('Email').fill('owner@')
     await passwordInput(page).fill('abc')
@@ -138,6 +141,7 @@ test.describe('validation messages', () => {
   })
 
   test('forgot password', async ({ page }) => {
+    expectPageError(failedLoad(400, '/forgot-password'))
     await page.goto('/forgot-password')
     await page.getByLabel('Email').fill('nobody-at-example.com')
     await page.getByRole('button', { name: 'Send reset link' }).click()
@@ -146,6 +150,7 @@ test.describe('validation messages', () => {
   })
 
   test('change password', async ({ page, request }, testInfo) => {
+    expectPageError(failedLoad(400, '/change-password'))
     const email = await confirmedOwner(request, testInfo, 'change')
     await request.post('/forgot-password', { form: { email } })
     await page.goto(linkIn(await readMail(request, email, 'Reset your Stampwise password'), '/change-password'))
@@ -176,6 +181,7 @@ test.describe('validation messages', () => {
 })
 
 test('a wrong password gets "Invalid email or password"', async ({ page, request }, testInfo) => {
+  expectPageError(failedLoad(401, '/login'))
   const email = await confirmedOwner(request, testInfo, 'wrong')
   await page.goto('/login')
   await logIn(page, email, 'Not.the.one1')
@@ -184,6 +190,7 @@ test('a wrong password gets "Invalid email or password"', async ({ page, request
 })
 
 test('an unconfirmed owner is offered a new link, and resending shows the toast', async ({ page, request }, testInfo) => {
+  expectPageError(failedLoad(403, '/login'))
   const email = uniqueEmail(testInfo, 'unconfirmed')
   await request.post('/sign-up', { form: { email, password: PASSWORD, confirmPassword: PASSWORD } })
   await page.goto('/login')
@@ -222,6 +229,7 @@ test("after 'Resend', the first mail's link still confirms, and the second one l
 })
 
 test('the show-password box reveals the password', async ({ page }, testInfo) => {
+  expectPageError(failedLoad(400, '/login'))
   await page.goto('/login')
   await expect(passwordInput(page)).toHaveAttribute('type', 'password')
   await page.getByLabel('Show password').check()

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Page } from '#tests/support/test.ts'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { createOwner, signIn } from '#tests/support/e2e-database.ts'

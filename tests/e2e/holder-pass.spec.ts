@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test } from '#tests/support/test.ts'
 import { createCard, createOwner, sql } from '#tests/support/e2e-database.ts'
 
 // Each test runs twice (playwright.config.ts): with JavaScript, and with JavaScript turned off.
@@ -31,6 +31,7 @@ test('a holder gets a card, sees it with 0 stamps and the short code, and return
 })
 
 test('an archived card tells the visitor it is no longer available', async ({ page }) => {
+  expectPageError(failedLoad(404, /^\/c\/[\w-]+$/))
   const owner = await createOwner('holder')
   const card = await createCard(owner.id)
   await sql(`update cards set status = 'archived' where id = $1`, [card.id])

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createOwner, signIn } from '#tests/support/e2e-database.ts'
 
 /**
@@ -24,6 +24,7 @@ async function designCard(page: Page, colours = { background: '#7a1f1f', text: '
 }
 
 test('a new owner designs a card, sets the reward and walks through to the end', async ({ page }, testInfo) => {
+  expectPageError(failedLoad(400, '/card_reward'))
   const owner = await createOwner('onboarding')
   await signIn(page, owner)
   if (testInfo.project.name === 'js') {

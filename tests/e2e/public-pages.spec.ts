@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test } from '#tests/support/test.ts'
 
 // Each test runs twice (playwright.config.ts): with JavaScript, and with JavaScript turned off.
 
@@ -53,6 +53,7 @@ test('on a phone the menu folds into a button that opens and navigates', async (
 })
 
 test('the contact form names each missing field, then confirms the message', async ({ page, javaScriptEnabled }) => {
+  expectPageError(failedLoad(400, '/contacts'))
   await page.goto('/contacts')
   const send = page.getByRole('button', { name: 'Send message' })
   await send.click()
@@ -79,6 +80,7 @@ test('the contact form names each missing field, then confirms the message', asy
 })
 
 test('the feedback form asks for a message, then thanks for the feedback', async ({ page }) => {
+  expectPageError(failedLoad(400, '/feedback'))
   await page.goto('/feedback')
   await expect(page.getByRole('link', { name: 'Stampwise home' })).toHaveAttribute('href', '/')
   await page.getByLabel('Your e-mail (optional)').fill('not-an-address')
@@ -113,6 +115,7 @@ test('a reader goes from the blog list to a post and back', async ({ page }) => 
 })
 
 test('an unknown blog post shows the not-found page with status 404', async ({ page }) => {
+  expectPageError(failedLoad(404, '/blog/no-such-post'))
   const response = await page.goto('/blog/no-such-post')
   expect(response?.status()).toBe(404)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("We can't find that page")

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { type Behaviour } from '#tests/support/push-endpoint.ts'
@@ -29,6 +29,7 @@ const field = (page: Page, label: string) => main(page).getByLabel(label, { exac
 const previewTitle = (page: Page) => page.locator('.push-preview__title')
 
 test('compose from scratch, fix an error, confirm, edit, send and watch the progress', async ({ page }, testInfo) => {
+  expectPageError(failedLoad(400, /^\/account\/[0-9a-f-]{36}\/push_notification\/create$/))
   const js = testInfo.project.name === 'js'
   const owner = await createOwner('push-compose')
   const card = await createCard(owner.id)
@@ -85,6 +86,7 @@ test('compose from scratch, fix an error, confirm, edit, send and watch the prog
 })
 
 test('from a template to every holder: confirm, Send, progress to 100 %, history and the bell', async ({ page }, testInfo) => {
+  expectPageError(failedLoad(409, /^\/account\/[0-9a-f-]{36}\/push_notification\/confirm\/[0-9a-f-]{36}$/))
   const js = testInfo.project.name === 'js'
   const owner = await createOwner('push-template')
   const card = await createCard(owner.id)

@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test, type BrowserContext, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, sql } from '#tests/support/e2e-database.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 
@@ -34,6 +34,7 @@ async function registrationId(context: BrowserContext, page: Page, scope: string
 }
 
 test('the pass saves and removes a subscription; bad ones are refused with the reason', async ({ page }) => {
+  expectPageError(failedLoad(400, /^\/p\/[0-9a-f-]{36}\/push-subscription$/))
   const owner = await createOwner('push-holder')
   const card = await createCard(owner.id)
   const passId = await joinCard(page, card.slug)

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test } from '#tests/support/test.ts'
 
 test('the top menu and footer lead to every public page', async ({ page }) => {
   await page.goto('/')
@@ -20,6 +20,7 @@ test('the top menu and footer lead to every public page', async ({ page }) => {
 })
 
 test('an unknown address shows the not-found page with status 404', async ({ page }) => {
+  expectPageError(failedLoad(404, '/this/page/does-not-exist'))
   const response = await page.goto('/this/page/does-not-exist')
   expect(response?.status()).toBe(404)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("We can't find that page")

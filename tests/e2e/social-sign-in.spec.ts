@@ -1,9 +1,11 @@
-import { expect, test } from '@playwright/test'
+import { expect, expectPageError, failedLoad, test } from '#tests/support/test.ts'
 
 // Google and Apple are local OpenID providers here (tests/support/oidc-provider-server.ts, started by Playwright):
 // their account page asks which e-mail to sign in as. Each run signs in a new owner, who lands on /main.
 for (const provider of ['Google', 'Apple'] as const) {
   test(`'Login with ${provider}' on /login signs a new owner in and lands on /main`, async ({ page }, testInfo) => {
+    // The local OpenID provider's sign-in page has no icon.
+    expectPageError(failedLoad(404, '/favicon.ico'))
     const email = `${provider.toLowerCase()}-${testInfo.project.name}-${Date.now()}@example.com`
     await page.goto('/login')
     await page.getByRole('link', { name: `Login with ${provider}` }).click()

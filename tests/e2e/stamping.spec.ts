@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import { chromium, expect, test, type Page } from '@playwright/test'
+import { chromium, expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import QRCode from 'qrcode'
 import sharp from 'sharp'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
@@ -28,6 +28,9 @@ async function giveStamps(page: Page, code: string, count?: number) {
 }
 
 test('an owner stamps a pass by its short code, undoes it, stamps it full and redeems the reward', async ({ page }) => {
+  // An unknown code (404), then more stamps than are left and a stamp on a full card (409).
+  expectPageError(failedLoad(404, /^\/account\/[0-9a-f-]{36}\/scan$/))
+  expectPageError(failedLoad(409, /^\/account\/[0-9a-f-]{36}\/scan$/))
   const owner = await createOwner('stamping')
   const card = await createCard(owner.id, { stampsRequired: 3 })
   const pass = await createPass(card.id)

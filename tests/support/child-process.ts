@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
+import { recordErrorLog } from './error-logs.ts'
 
 /**
  * Child processes for tests that need a real process: one that holds a data folder, is killed with SIGKILL,
@@ -40,6 +41,7 @@ export function runTs(script: string, { env = {}, args = [] }: { env?: Record<st
   running.add(child)
   let out = ''
   let err = ''
+  let errPartial = ''
   const lines: string[] = []
   const listeners = new Set<() => void>()
   let partial = ''
@@ -52,6 +54,10 @@ export function runTs(script: string, { env = {}, args = [] }: { env?: Record<st
   })
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk
+    // The app logger's error lines (JSON under tests) fail the test like its own (tests/setup/fail-on-error-log.ts).
+    const parts = (errPartial + chunk).split('\n')
+    errPartial = parts.pop()!
+    for (const line of parts) if (line.startsWith('{"level":')) recordErrorLog(line, script)
   })
   const exited = new Promise<Exit>((resolve) => {
     child.once('exit', (code, signal) => {
