@@ -212,11 +212,11 @@ test('the pass page has one h1, and the manifest’s short name has no trailing 
   // 'Corner Cafe Bar'.slice(0, 12) is 'Corner Cafe ': the short name the review found.
   const card = await createCard({ businessName: 'Corner Cafe Bar' })
   const passId = passIdOf(await join(card.slug))!
+  const manifest = (await (await server.fetch(`/p/${passId}/manifest.webmanifest`)).json()) as { short_name: string }
+  expect(manifest.short_name).toBe('Corner Cafe')
   const html = await text(await server.fetch(`/p/${passId}`))
   expect(html.match(/<h1[\s>]/g)).toHaveLength(1)
   expect(html).toMatch(/<h1>Your Corner Cafe Bar stamp card<\/h1>/)
-  const manifest = (await (await server.fetch(`/p/${passId}/manifest.webmanifest`)).json()) as { short_name: string }
-  expect(manifest.short_name).toBe('Corner Cafe')
 })
 
 /** A pass with a stamp, a push subscription and an automatic push queued for it, as a holder's would have. */
