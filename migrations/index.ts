@@ -5,6 +5,7 @@ import * as plansNoticesStamps from './0004-plans-notices-stamps.ts'
 import * as pushDelivery from './0005-push-delivery.ts'
 import * as adminSearch from './0006-admin-search.ts'
 import * as pushHardening from './0007-push-hardening.ts'
+import * as stampHistoryOutlivesPass from './0008-stamp-history-outlives-pass.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -18,4 +19,5 @@ export const migrations = [
   { name: '0005-push-delivery', ...pushDelivery },
   { name: '0006-admin-search', ...adminSearch },
   { name: '0007-push-hardening', ...pushHardening },
+  { name: '0008-stamp-history-outlives-pass', ...stampHistoryOutlivesPass },
 ]

@@ -119,3 +119,36 @@ export async function getPassCardLogo(passId: string): Promise<{ data: Buffer; c
   const row = rows[0]
   return row?.data ? { data: row.data, contentType: row.contentType ?? 'image/png' } : null
 }
+
+export type RemovablePass = {
+  id: string
+  cardId: string
+  stamps: number
+  stampsRequired: number
+  businessName: string
+  /** The card's join page, where a removed holder may start again; null when the card takes no holders now. */
+  joinSlug: string | null
+}
+
+/** A pass as its removal page shows it (archived cards included: their holders may leave too). */
+export async function getRemovablePass(passId: unknown): Promise<RemovablePass | null> {
+  if (!isPassId(passId)) return null
+  const rows = await select<RemovablePass>(
+    `select p.id, p.card_id as "cardId", p.stamps, c.stamps_required as "stampsRequired", c.business_name as "businessName",
+            case when c.status = 'active' then c.slug end as "joinSlug"
+     from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    { passId },
+  )
+  return rows[0] ?? null
+}
+
+/**
+ * Removes a pass at its holder's request, with its push subscriptions and the automatic pushes queued for it (both
+ * cascade). The card's stamp history stays, no longer linked to any pass (migration 0009): the owner's figures of
+ * stamps given and rewards redeemed do not shrink because a holder left. False when there was no such pass.
+ */
+export async function deletePass({ passId, cardId }: { passId: string; cardId: string }): Promise<boolean> {
+  if (!isPassId(passId)) return false
+  const rows = await select(`delete from passes where id = :passId and card_id = :cardId returning id`, { passId, cardId })
+  return rows.length > 0
+}

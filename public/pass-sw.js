@@ -7,6 +7,11 @@
  * Push (issue #6): every push is shown as a notification (iOS revokes subscriptions that show none), tagged with
  * the message id so a message sent twice (a retry after a crash) shows once; a click opens the message's link or
  * the pass. A subscription the browser renews is saved again, and the old one removed.
+ *
+ * A page answered from the kept copy (offline) is told so when it asks (message 'page-source'), with the time the
+ * copy was saved, so it can say 'Offline: last updated {time}' after hydration instead of editing the page before
+ * React hydrates it (docs/decisions/027-holder-pass-page-ownership.md). A pass that no longer exists (404: the holder
+ * removed it, or its card was deleted) takes its copy and this worker with it.
  */
 const CACHE = 'stampwise-pass-v1:' + new URL(self.registration.scope).pathname
 const PAGE = self.registration.scope
@@ -44,6 +49,29 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim())
 })
 
+/** Pages (by client id) answered from the kept copy, with the time it was saved; a page asks once, after hydrating. */
+const offlineAnswers = new Map()
+
+function rememberOfflineAnswer(clientId, savedAt) {
+  offlineAnswers.set(clientId, savedAt ? new Date(savedAt).toISOString() : null)
+  // A page that never asks (closed at once) leaves its entry: keep only the latest few.
+  if (offlineAnswers.size > 20) offlineAnswers.delete(offlineAnswers.keys().next().value)
+}
+
+self.addEventListener('message', (event) => {
+  if (!event.data || event.data.type !== 'page-source' || !event.ports[0]) return
+  const id = event.source && event.source.id
+  const offline = offlineAnswers.has(id)
+  event.ports[0].postMessage({ offline, savedAt: offline ? offlineAnswers.get(id) : null })
+  offlineAnswers.delete(id)
+})
+
+/** The pass is gone: no copy of it may show offline, and no push may reach it. */
+async function forgetPass() {
+  await caches.delete(CACHE)
+  await self.registration.unregister()
+}
+
 self.addEventListener('fetch', (event) => {
   const request = event.request
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return
@@ -52,15 +80,20 @@ self.addEventListener('fetch', (event) => {
       fetch(request)
         .then((response) => {
           if (response.ok && request.url === PAGE) event.waitUntil(keepPage(response.clone()))
+          if (response.status === 404 && request.url === PAGE) event.waitUntil(forgetPass())
           return response
         })
-        .catch(async () => (await caches.match(request.url === PAGE ? PAGE : request, { cacheName: CACHE })) ?? Response.error()),
+        .catch(async () => {
+          const copy = await caches.match(request.url === PAGE ? PAGE : request, { cacheName: CACHE })
+          if (!copy) return Response.error()
+          if (event.resultingClientId) rememberOfflineAnswer(event.resultingClientId, copy.headers.get('Date'))
+          return copy
+        }),
     )
     return
   }
-  event.respondWith(
-    caches.open(CACHE).then(async (cache) => (await cache.match(request)) ?? fetch(request)),
-  )
+  // caches.match, not caches.open: opening would create the cache again after the holder removed the card.
+  event.respondWith(caches.match(request, { cacheName: CACHE }).then((kept) => kept ?? fetch(request)))
 })
 
 const SUBSCRIPTION = PAGE + '/push-subscription'

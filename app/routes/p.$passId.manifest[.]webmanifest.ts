@@ -1,4 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { manifestShortName } from '#app/utils/manifest-short-name.ts'
 import { ICON_SIZES } from '#app/utils/pass-icons.server.ts'
 import { getPassView } from '#models/pass.server.ts'
 
@@ -13,7 +14,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const manifest = {
     id: passUrl,
     name: card.businessName ? `${title} — ${card.businessName}` : title,
-    short_name: (card.businessName || title).slice(0, 12),
+    short_name: manifestShortName(card.businessName, title),
     description: card.reward ? `Collect ${card.stampsRequired} stamps: ${card.reward}` : `Collect ${card.stampsRequired} stamps`,
     start_url: passUrl,
     scope: passUrl,

@@ -29,3 +29,8 @@ export async function readRememberedPassId(request: Request, cardId: string): Pr
 export function rememberPassCookie(cardId: string, passId: string): Promise<string> {
   return passCookie(cardId).serialize(passId)
 }
+
+/** Clears the device's remembered pass on the card (the pass was removed). */
+export function forgetPassCookie(cardId: string): Promise<string> {
+  return passCookie(cardId).serialize('', { maxAge: 0 })
+}

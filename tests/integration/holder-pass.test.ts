@@ -14,14 +14,18 @@ afterAll(async () => {
 })
 
 let counter = 0
-async function createCard({ status = 'active', stampsRequired = 8 }: { status?: string; stampsRequired?: number } = {}) {
+async function createCard({
+  status = 'active',
+  stampsRequired = 8,
+  businessName = 'Corner Coffee',
+}: { status?: string; stampsRequired?: number; businessName?: string } = {}) {
   const owner = await createOwner()
   const slug = `holder-${Date.now().toString(36)}-${++counter}`
   const [card] = await sql<{ id: string }>(
     `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, terms, stamp_icon, background_color)
-     values (:userId, :slug, :status, 'Coffee card', 'Corner Coffee', :stampsRequired, 'A free flat white', 'One per visit', 'coffee', '#7a3e12')
+     values (:userId, :slug, :status, 'Coffee card', :businessName, :stampsRequired, 'A free flat white', 'One per visit', 'coffee', '#7a3e12')
      returning id`,
-    { userId: owner.id, slug, status, stampsRequired },
+    { userId: owner.id, slug, status, stampsRequired, businessName },
   )
   return { id: card!.id, slug, ownerId: owner.id }
 }
@@ -202,4 +206,125 @@ test('pass creation is limited per address, with a 429 and a message', async () 
   expect(limited.status).toBe(429)
   expect(await text(limited)).toContain('Too many attempts')
   await sql(`delete from rate_limit_counters where key like 'pass-ip:%'`)
+})
+
+test('the pass page has one h1, and the manifest’s short name has no trailing space and fits 12 characters', async () => {
+  // 'Corner Cafe Bar'.slice(0, 12) is 'Corner Cafe ': the short name the review found.
+  const card = await createCard({ businessName: 'Corner Cafe Bar' })
+  const passId = passIdOf(await join(card.slug))!
+  const manifest = (await (await server.fetch(`/p/${passId}/manifest.webmanifest`)).json()) as { short_name: string }
+  expect(manifest.short_name).toBe('Corner Cafe')
+  const html = await text(await server.fetch(`/p/${passId}`))
+  expect(html.match(/<h1[\s>]/g)).toHaveLength(1)
+  expect(html).toMatch(/<h1>Your Corner Cafe Bar stamp card<\/h1>/)
+})
+
+/** A pass with a stamp, a push subscription and an automatic push queued for it, as a holder's would have. */
+async function passWithHistory(card: { id: string; slug: string; ownerId: string }) {
+  const joined = await join(card.slug)
+  const passId = passIdOf(joined)!
+  await sql(`update passes set stamps = 3 where id = :passId`, { passId })
+  await sql(
+    `insert into stamp_events (pass_id, card_id, actor_id, kind, count) values (:passId, :cardId, :ownerId, 'stamp', 3)`,
+    { passId, cardId: card.id, ownerId: card.ownerId },
+  )
+  await sql(
+    `insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values (:passId, :endpoint, 'p256dh', 'auth')`,
+    { passId, endpoint: `https://fcm.googleapis.com/fcm/send/${passId}` },
+  )
+  await sql(
+    `insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota)
+     values (:cardId, :ownerId, :passId, 'stamp', 'A stamp', '3 of 8', 'done', false)`,
+    { passId, cardId: card.id, ownerId: card.ownerId },
+  )
+  return { passId, cookie: cookieOf(joined)! }
+}
+
+const removePage = (passId: string, cookie?: string) => server.fetch(`/c/remove/${passId}`, { headers: cookie ? { Cookie: cookie } : {} })
+const remove = (passId: string, cookie?: string) =>
+  server.fetch(`/c/remove/${passId}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
+    body: '',
+  })
+const rowsOf = async (passId: string) => {
+  const [row] = await sql<{ passes: number; subscriptions: number; notifications: number }>(
+    `select (select count(*) from passes where id = :passId)::int as passes,
+            (select count(*) from push_subscriptions where pass_id = :passId)::int as subscriptions,
+            (select count(*) from notifications where pass_id = :passId)::int as notifications`,
+    { passId },
+  )
+  return row
+}
+
+test('a holder removes their card from the device that got it: the pass and its pushes go, the owner’s stamp figures stay, joining again makes a new pass', async () => {
+  const card = await createCard()
+  const { passId, cookie } = await passWithHistory(card)
+
+  const confirm = await removePage(passId, cookie)
+  expect(confirm.status).toBe(200)
+  expect(confirm.headers.get('Cache-Control')).toContain('no-store')
+  const confirmHtml = await text(confirm)
+  expect(confirmHtml).toContain('Remove this card?')
+  expect(confirmHtml).toContain('Your 3 of 8 stamps at Corner Coffee will be lost')
+  expect(confirmHtml).toContain('Remove my card')
+  expect(await rowsOf(passId)).toEqual({ passes: 1, subscriptions: 1, notifications: 1 })
+
+  const removed = await remove(passId, cookie)
+  expect(removed.status).toBe(303)
+  expect(removed.headers.get('Location')).toBe(`/c/${card.slug}`)
+  const cookies = removed.headers.getSetCookie()
+  expect(cookies.find((value) => value.startsWith(`__pass-${card.id}=`))).toMatch(/Max-Age=0/)
+  expect(cookies.find((value) => value.startsWith('__toast='))).toBeDefined()
+  expect(await rowsOf(passId)).toEqual({ passes: 0, subscriptions: 0, notifications: 0 })
+  // The owner's record: the stamp given is still counted, linked to no pass.
+  expect(await sql(`select pass_id, kind, count from stamp_events where card_id = :cardId`, { cardId: card.id })).toEqual([
+    { pass_id: null, kind: 'stamp', count: 3 },
+  ])
+
+  // The join page shows the notice, and a device still sending the old cookie is not led to the removed pass.
+  const toast = cookies.find((value) => value.startsWith('__toast='))!.split(';')[0]!
+  const joinPage = await server.fetch(`/c/${card.slug}`, { headers: { Cookie: `${cookie}; ${toast}` } })
+  expect(joinPage.status).toBe(200)
+  expect(await text(joinPage)).toContain('Your card was removed')
+  const again = passIdOf(await join(card.slug, cookie))
+  expect(again).toBeDefined()
+  expect(again).not.toBe(passId)
+  expect((await server.fetch(`/p/${passId}`)).status).toBe(404)
+  expect((await remove(passId, cookie)).status).toBe(404)
+})
+
+test('nobody but the device that got it removes a pass: not with its address alone, nor with another pass’s cookie; a GET removes nothing', async () => {
+  const card = await createCard()
+  const { passId } = await passWithHistory(card)
+  const sameCard = cookieOf(await join(card.slug))!
+  const otherCard = await createCard()
+  const otherCookie = cookieOf(await join(otherCard.slug))!
+  // Another card's cookie, renamed as if it were this card's: its signature is for another value's name.
+  const renamed = otherCookie.replace(`__pass-${otherCard.id}=`, `__pass-${card.id}=`)
+  for (const cookie of [undefined, sameCard, otherCookie, renamed, `__pass-${card.id}=${passId}`]) {
+    const page = await removePage(passId, cookie)
+    expect(page.status, String(cookie)).toBe(403)
+    const html = await text(page)
+    expect(html).toContain('Only the browser this card was got in can remove it')
+    expect(html).not.toContain('Remove my card')
+    const refused = await remove(passId, cookie)
+    expect(refused.status, String(cookie)).toBe(403)
+    expect(await text(refused)).toContain('Only the browser this card was got in can remove it')
+  }
+  expect(await rowsOf(passId)).toEqual({ passes: 1, subscriptions: 1, notifications: 1 })
+  for (const id of ['nope', '00000000-0000-0000-0000-000000000000', '%27%20or%201%3D1']) {
+    expect((await removePage(id)).status).toBe(404)
+    expect((await remove(id)).status).toBe(404)
+  }
+})
+
+test('a holder of an archived card may remove it too, and lands on the home page with the notice', async () => {
+  const card = await createCard()
+  const { passId, cookie } = await passWithHistory(card)
+  await sql(`update cards set status = 'archived' where id = :id`, { id: card.id })
+  const removed = await remove(passId, cookie)
+  expect(removed.status).toBe(303)
+  expect(removed.headers.get('Location')).toBe('/')
+  expect(await rowsOf(passId)).toEqual({ passes: 0, subscriptions: 0, notifications: 0 })
 })
