@@ -35,6 +35,8 @@ const title = (row: PageRow) => `${row.route}${row.state ? ` (${row.state})` : '
 
 for (const row of PAGES) {
   test(`${title(row)}: no serious or critical axe violations, no sideways scroll at 360, 390 and 1280 px`, async ({ page, context, records }, testInfo) => {
+    // axe, every field's label and three layouts on one page load: on a busy machine that outlasts 30 s.
+    test.slow()
     if (row.as === 'owner') await context.addCookies(records.ownerCookies)
     if (row.as === 'admin') await context.addCookies(records.adminCookies)
     const address = row.path(records)

@@ -15,7 +15,8 @@ export type WidthFinding = {
 /**
  * How the page as it stands lays out at `width` px: the document's scroll width against the viewport's, and the
  * elements that reach past the right edge. An element inside a box that clips or scrolls sideways (a table's
- * scroll wrapper, say) is left out when that box itself fits: the page does not scroll, the box does.
+ * scroll wrapper, say) is left out when that box itself fits: the page does not scroll, the box does. (An absolute
+ * element whose containing block lies outside that box escapes its clipping: the scroll width still catches it.)
  * Only the layout is read, so it works with JavaScript turned off (Playwright's evaluate is not the page's script).
  */
 export async function measureWidth(page: Page, width: number): Promise<WidthFinding> {
