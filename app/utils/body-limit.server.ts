@@ -34,7 +34,7 @@ export function bodyLimitFor(contentType: string | undefined): { limit: number; 
       refusal: { status: 413, title, message: 'The form is larger than 1 MB, so nothing was saved. Go back and send less text.' },
     }
   }
-  return { limit: BODY_LIMITS.other, refusal: { status: 413, title, message: 'The request body is too large: at most 64 KB is accepted.' } }
+  return { limit: BODY_LIMITS.other, refusal: { status: 413, title, message: 'The request body is too large', detail: 'At most 64 KB is accepted.' } }
 }
 
 /** How a body arrives: no body, a declared length, or chunks of unknown total. */

@@ -83,8 +83,8 @@ describe('JSON: 64 KB', () => {
       expect(answer.headers['content-type']).toMatch(/^application\/json/)
       expect(JSON.parse(answer.text)).toEqual({
         status: 'error',
-        message: 'The request body is too large: at most 64 KB is accepted.',
-        msg: 'The request body is too large: at most 64 KB is accepted.',
+        message: 'The request body is too large',
+        msg: 'The request body is too large',
         errors: {},
       })
       const started = Date.now()
