@@ -1,5 +1,4 @@
-import { type Page } from '@playwright/test'
-import { expect, expectPageError, failedLoad, test } from '#tests/support/test.ts'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, sql } from '#tests/support/e2e-database.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'

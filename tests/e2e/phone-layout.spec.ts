@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 import { measureWidth, PHONE_WIDTHS } from '#tests/support/page-width.ts'
 
