@@ -103,7 +103,8 @@ export default defineConfig({
       command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
       url: `${E2E_BASE_URL}/healthz`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      // A loaded machine can take over a minute to open the embedded database and start the jobs.
+      timeout: 180_000,
       stdout: 'ignore',
       stderr: 'pipe',
       env: {
