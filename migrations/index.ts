@@ -4,6 +4,7 @@ import * as oauthStates from './0003-oauth-states.ts'
 import * as plansNoticesStamps from './0004-plans-notices-stamps.ts'
 import * as pushDelivery from './0005-push-delivery.ts'
 import * as adminSearch from './0006-admin-search.ts'
+import * as premadeCards from './0010-premade-cards.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -16,4 +17,5 @@ export const migrations = [
   { name: '0004-plans-notices-stamps', ...plansNoticesStamps },
   { name: '0005-push-delivery', ...pushDelivery },
   { name: '0006-admin-search', ...adminSearch },
+  { name: '0010-premade-cards', ...premadeCards },
 ]
