@@ -1,4 +1,5 @@
 import { Form, Link } from '@remix-run/react'
+import { type ReactNode } from 'react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { CardLimitNotice } from './__card-limit-notice.tsx'
 import type { UnfinishedCardChoice } from './__unfinished-card.server.ts'
@@ -7,7 +8,15 @@ import type { UnfinishedCardChoice } from './__unfinished-card.server.ts'
  * Asked when 'Create a card' finds an earlier card whose setup is unfinished: continue it, or start a new one. A
  * link and a plain form, so it works without JavaScript; the form says what happens to the earlier card.
  */
-export function UnfinishedCardChoicePage({ choice, limit }: { choice: UnfinishedCardChoice; limit?: { message: string; ended: boolean } }) {
+export function UnfinishedCardChoicePage({
+  choice,
+  limit,
+  error,
+}: {
+  choice: UnfinishedCardChoice
+  limit?: { message: string; ended: boolean }
+  error?: ReactNode
+}) {
   const { card, design, continuePath, startNew } = choice
   const refusal = limit ?? (startNew.allowed ? null : startNew)
   return (
@@ -17,6 +26,7 @@ export function UnfinishedCardChoicePage({ choice, limit }: { choice: Unfinished
         {`You have not finished setting up “${card.title}”. `}
         {card.isDraft ? 'It has no reward yet, so customers cannot join it.' : 'Customers can already join it.'}
       </p>
+      {error}
       <CardPreview card={design} size="small" />
       <div className="onboarding-actions">
         <Link to={continuePath} className="button">

@@ -42,7 +42,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { unfinished: null, refusal: null, card: null, design: { ...DEFAULT_CARD_DESIGN, logoUrl: null } }
 }
 
-export type DesignActionData = { result?: SubmissionResult<string[]>; limit?: { message: string; ended: boolean } }
+export type DesignActionData = {
+  result?: SubmissionResult<string[]>
+  limit?: { message: string; ended: boolean }
+  /** A 'Start a new card' post that names no card (a hand-made request): said on whichever page shows. */
+  startNewError?: string
+}
+const START_NEW_UNREADABLE = 'Choose again: continue your unfinished card or start a new one.'
 
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
@@ -70,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
 /** Deletes the unfinished draft (or keeps a card holders can join), then opens an empty designer. */
 async function startNewCardAction(userId: string, formData: FormData) {
   const submission = parseWithZod(formData, { schema: StartNewCardSchema })
-  if (submission.status !== 'success') return data<DesignActionData>({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return data<DesignActionData>({ startNewError: START_NEW_UNREADABLE }, { status: 400 })
   const outcome = await startNewCard(userId, submission.value.cardId)
   if (outcome.status === 'not-found') throw new Response('Card not found', { status: 404 })
   if (outcome.status === 'limit') return data<DesignActionData>({ limit: { message: outcome.message, ended: outcome.ended } }, { status: 403 })
@@ -83,7 +89,12 @@ export default function DesignStep() {
   const { unfinished, refusal, card, design } = useLoaderData<typeof loader>()
   const actionData = useActionData<DesignActionData>()
   const limit = refusal ?? actionData?.limit
-  if (unfinished) return <UnfinishedCardChoicePage choice={unfinished} limit={actionData?.limit} />
+  const startNewError = actionData?.startNewError ? (
+    <p className="form-message form-message--error" role="alert">
+      {actionData.startNewError}
+    </p>
+  ) : null
+  if (unfinished) return <UnfinishedCardChoicePage choice={unfinished} limit={actionData?.limit} error={startNewError} />
   if (refusal) return <CardLimitNotice message={refusal.message} ended={refusal.ended} />
   return (
     <>
@@ -98,6 +109,7 @@ export default function DesignStep() {
         ) : null}
       </p>
       {limit ? <CardLimitNotice message={limit.message} ended={limit.ended} inline /> : null}
+      {startNewError}
       <DesignForm key={card?.id ?? 'new'} design={design} lastResult={actionData?.result} />
     </>
   )
