@@ -6,6 +6,7 @@ import * as pushDelivery from './0005-push-delivery.ts'
 import * as adminSearch from './0006-admin-search.ts'
 import * as pushHardening from './0007-push-hardening.ts'
 import * as stampHistoryOutlivesPass from './0008-stamp-history-outlives-pass.ts'
+import * as premadeCards from './0009-premade-cards.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -20,4 +21,5 @@ export const migrations = [
   { name: '0006-admin-search', ...adminSearch },
   { name: '0007-push-hardening', ...pushHardening },
   { name: '0008-stamp-history-outlives-pass', ...stampHistoryOutlivesPass },
+  { name: '0009-premade-cards', ...premadeCards },
 ]

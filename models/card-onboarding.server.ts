@@ -58,7 +58,17 @@ export async function findNewestOwnerCard(userId: string): Promise<OnboardingCar
   }) as Promise<OnboardingCard | null>
 }
 
-/** The owner's newest card whose onboarding is not finished: /main resumes it. */
+/** The owner's newest card an admin made for them (a pre-made account), not archived: /premaid_card shows it. */
+export async function findPremadeOwnerCard(userId: string): Promise<OnboardingCard | null> {
+  return Card.findOne({
+    attributes: [...ATTRIBUTES],
+    where: { userId, premade: true, status: { [Op.ne]: 'archived' } },
+    order: [['createdAt', 'DESC']],
+    raw: true,
+  }) as Promise<OnboardingCard | null>
+}
+
+/** The owner's newest card whose onboarding is not finished: /main offers to continue it. */
 export async function findUnfinishedOwnerCard(userId: string): Promise<OnboardingCard | null> {
   return Card.findOne({
     attributes: [...ATTRIBUTES],
@@ -159,6 +169,15 @@ export async function advanceOnboardingStep(userId: string, cardId: string, step
        and coalesce(array_position(array[:order]::text[], onboarding_step), 0) - 1 < :target`,
     { replacements: { step, cardId, userId, order: STEP_ORDER, target } },
   )
+}
+
+/**
+ * Deletes the owner's unfinished draft: a card still without its reward, so no holder can have joined it. False
+ * when the card is not such a draft (another owner's, finished, or rewarded meanwhile).
+ */
+export async function discardUnfinishedDraft(userId: string, cardId: string): Promise<boolean> {
+  if (!isUuid(cardId)) return false
+  return (await Card.destroy({ where: { id: cardId, userId, status: 'draft', onboardingStep: { [Op.ne]: null } } })) > 0
 }
 
 /** The owner went through the last step: nothing left to resume. */

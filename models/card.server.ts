@@ -29,6 +29,8 @@ export class Card extends Model<InferAttributes<Card>, InferCreationAttributes<C
   declare archivedAt: CreationOptional<Date | null>
   /** Holders get a push when stamped and when the reward is earned (issue #6); the owner may turn it off. */
   declare autoPush: CreationOptional<boolean>
+  /** Made by an admin with a pre-made account: /premaid_card shows it. */
+  declare premade: CreationOptional<boolean>
   declare createdAt: CreationOptional<Date>
   declare updatedAt: CreationOptional<Date>
 }
@@ -52,6 +54,7 @@ Card.init(
     onboardingStep: { type: DataTypes.TEXT, allowNull: true },
     archivedAt: { type: DataTypes.DATE, allowNull: true },
     autoPush: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+    premade: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

@@ -22,3 +22,20 @@ export const STATUS_TEXT: Record<string, string> = {
   waiting_payment: 'Waiting for payment',
   ended: 'Ended',
 }
+
+/**
+ * The Status row of the owner's plan page. The Plan row above it already reads "Free trial" during the trial, so
+ * the trial's status is "Running" (never "Free trial" twice), and no stored code reaches the owner.
+ */
+export const ownerStatusText = (status: string) => (status === 'trial' ? 'Running' : (STATUS_TEXT[status] ?? 'Unknown'))
+
+/**
+ * Cards in use against the plan's limit. Without access the limit is 0, and "1 of 0" reads like an error: say
+ * what it means instead.
+ */
+export const cardUsageText = (active: number, limit: number) =>
+  limit > 0 ? `${active} of ${limit}` : `${active}, no new cards until you choose a plan`
+
+/** This month's push messages against the plan's; as with cards, a limit of 0 is said in words. */
+export const pushUsageText = (used: number, limit: number) =>
+  limit > 0 ? `${used} used of ${limit}` : `${used} used, none included until you choose a plan`

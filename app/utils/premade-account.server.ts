@@ -76,6 +76,6 @@ async function createReadyCard(userId: string, input: PremadeAccountInput, trans
   // A taken slug would abort the transaction, so a free one is found before the insert (a clash is very rare).
   let slug = cardSlug(input.businessName)
   while (await Card.findOne({ attributes: ['id'], where: { slug }, transaction })) slug = cardSlug(input.businessName)
-  const card = await Card.create({ userId, slug, status: 'active', onboardingStep: null, ...design }, { transaction })
+  const card = await Card.create({ userId, slug, status: 'active', onboardingStep: null, premade: true, ...design }, { transaction })
   return { id: card.id, slug, ...design }
 }

@@ -82,7 +82,8 @@ test('an owner chooses a plan, is confirmed, cancels, and the plan ends after it
   const invoice = page.locator('.invoice')
   await expect(invoice.getByRole('heading', { level: 2 })).toHaveText(/^Invoice SW-\d{4}-\d{6}$/)
   await expect(invoice).toContainText('$39')
-  await expect(invoice).toContainText('waiting_payment')
+  await expect(invoice).toContainText('Waiting for payment')
+  await expect(page.locator('main')).not.toContainText('waiting_payment')
   await expect(invoice).toContainText('Pay by bank transfer')
   await expect(page.locator('.toast')).toContainText('is ready: pay it to start your plan')
 
@@ -99,14 +100,14 @@ test('an owner chooses a plan, is confirmed, cancels, and the plan ends after it
   await page.getByRole('button', { name: 'Cancel plan' }).click()
   await expect(page.locator('.toast')).toContainText('Your plan is cancelled. It runs until')
   await expect(planBox(page).locator('.plan-box__subtitle')).toHaveText(/^Ends on /)
-  await expect(page.locator('.status-code').first()).toHaveText('cancelled')
+  await expect(page.locator('.plan-status')).toHaveText('Cancelled (runs until the end of the period)')
 
   // The period runs out; the scheduled job ends the plan.
   await setSubscription(owner, `period_ends_at = now() - interval '1 minute'`)
   await services.runPlanHousekeeping()
   await page.goto('/account/plan')
   await expect(planBox(page).locator('.plan-box__subtitle')).toHaveText('Access to Stampwise is limited')
-  await expect(page.locator('.status-code').first()).toHaveText('ended')
+  await expect(page.locator('.plan-status')).toHaveText('Ended')
 
   await page.goto(`/account/${card.id}/push_notification`)
   await expect(page).toHaveURL('/account/limits_trial')

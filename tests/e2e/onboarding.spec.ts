@@ -4,7 +4,8 @@ import { createOwner, signIn } from '#tests/support/e2e-database.ts'
 /**
  * The card-creation onboarding as a new owner goes through it, with and without JavaScript: design (the preview
  * shows the card's title and colours), reward, then card_ready → your_qr_code → easy_way → place_your_qr → win_win;
- * and leaving after the design step, then opening /main again, resumes where the owner stopped.
+ * and leaving after the design step, then opening /main again, asks whether to continue where the owner stopped
+ * or to start a new card.
  */
 const preview = (page: Page) => page.getByRole('complementary', { name: 'Preview' }).locator('.card-preview')
 
@@ -77,13 +78,15 @@ test('a new owner designs a card, sets the reward and walks through to the end',
   await expect(page.getByLabel('Business name')).toHaveValue('')
 })
 
-test('leaving after the design step and opening /main again resumes; the design stays editable', async ({ page }, testInfo) => {
+test('leaving after the design step and opening /main again offers to continue; the design stays editable', async ({ page }, testInfo) => {
   const owner = await createOwner('resume')
   await signIn(page, owner)
   // Yellow on white: hard to read.
   const cardId = await designCard(page, { background: '#ffffff', text: '#ffee00' })
   await page.goto('/account')
   await page.goto('/main')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Continue your card or start a new one?')
+  await page.getByRole('link', { name: 'Continue “Coffee card”' }).click()
   await expect(page).toHaveURL(`/card_reward?cardId=${cardId}`)
   await page.getByRole('link', { name: 'Back to the design' }).click()
   await expect(page).toHaveURL(`/main?cardId=${cardId}`)
@@ -97,4 +100,34 @@ test('leaving after the design step and opening /main again resumes; the design 
   }
   await page.getByRole('link', { name: 'Continue to the reward' }).click()
   await expect(page).toHaveURL(`/card_reward?cardId=${cardId}`)
+})
+
+test('Create a card with an unfinished draft asks first; starting a new one deletes the draft', async ({ page }) => {
+  const owner = await createOwner('start-anew')
+  await signIn(page, owner)
+  const draftId = await designCard(page)
+  await page.goto('/account')
+  await page.getByRole('link', { name: 'Create a card' }).click()
+
+  // Not the old card's reward step, silently: a question with two buttons, on a phone too.
+  await expect(page).toHaveURL('/main')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Continue your card or start a new one?')
+  await expect(page.getByText('You have not finished setting up “Coffee card”. It has no reward yet')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Continue “Coffee card”' })).toHaveAttribute('href', `/card_reward?cardId=${draftId}`)
+  await expect(page.getByText('Starting a new card deletes the unfinished draft “Coffee card”.')).toBeVisible()
+  await page.setViewportSize({ width: 360, height: 740 })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scroll at 360 px').toBeLessThanOrEqual(360)
+
+  await page.getByRole('button', { name: 'Delete the draft and start a new card' }).click()
+  await expect(page).toHaveURL('/main?new')
+  await expect(page.locator('.toast')).toContainText('The unfinished draft “Coffee card” is deleted.')
+  await expect(page.getByRole('heading', { name: 'Design your stamp card' })).toBeVisible()
+  await expect(page.getByLabel('Business name')).toHaveValue('')
+
+  const newId = await designCard(page)
+  expect(newId).not.toBe(draftId)
+  await page.goto('/account')
+  await expect(page.locator('.account-cards > li')).toHaveCount(1)
+  await expect(page.locator(`a[href="/account/${draftId}"]`)).toHaveCount(0)
+  await expect(page.locator(`a[href="/account/${newId}"]`)).toHaveCount(1)
 })

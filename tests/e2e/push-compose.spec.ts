@@ -115,11 +115,11 @@ test('from a template to every holder: confirm, Send, progress to 100 %, history
     // Without JavaScript, the page shows the state of the moment: reload until the message is done.
     await expect(async () => {
       await main(page).getByRole('link', { name: 'Refresh' }).click()
-      await expect(page.locator('.push-progress__status')).toHaveText('done', { timeout: 500 })
+      await expect(page.locator('.push-progress__status')).toHaveText('Partly delivered', { timeout: 500 })
     }).toPass({ timeout: 20_000 })
   }
   // With JavaScript, the same page follows the delivery by itself.
-  await expect(page.locator('.push-progress__status')).toHaveText('done', { timeout: 20_000 })
+  await expect(page.locator('.push-progress__status')).toHaveText('Partly delivered', { timeout: 20_000 })
   await expect(main(page).locator('progress')).toHaveAttribute('value', '100')
   await expect(page.getByText('100 % delivered or failed')).toBeVisible()
   await expect(page.locator('.push-progress__sent')).toHaveText('2')
@@ -133,7 +133,7 @@ test('from a template to every holder: confirm, Send, progress to 100 %, history
   await page.goto(`/account/${card.id}/push_notification/history`)
   const entry = main(page).locator('.history-list li').filter({ hasText: 'Double stamps today' })
   await expect(entry).toContainText('2 delivered · 1 failed · 0 pending')
-  await expect(entry.locator('.badge')).toHaveText('done')
+  await expect(entry.locator('.badge')).toHaveText('Partly delivered')
 
   await page.goto('/account/notifications')
   await expect(main(page).getByText('Your push "Double stamps today" reached 2 holders (1 could not be reached)')).toBeVisible()

@@ -97,7 +97,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/easy_way', query: { cardId: '{card}' }, get: ownerA(), post: ownerA(to('/place_your_qr?cardId={card}')) },
   { route: '/place_your_qr', query: { cardId: '{card}' }, get: ownerA(), post: ownerA(to('/win_win?cardId={card}')) },
   { route: '/win_win', query: { cardId: '{card}' }, get: ownerA(), post: ownerA(to('/account')) },
-  { route: '/premaid_card', get: signedIn() },
+  // Only a pre-made account's card shows here; an owner without one goes to their start (/account, or /main).
+  { route: '/premaid_card', get: signedIn(to(/^\/(account|main)$/)) },
   { route: '/info-without-fb', get: signedIn() },
 
   // The owner's account: signed in; a card (and its messages and templates) is owner A's, so anyone else gets 404.

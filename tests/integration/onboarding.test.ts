@@ -62,6 +62,15 @@ async function designCard(cookie: string, design: Record<string, string> = DESIG
   return match![1]!
 }
 
+/** /main with an unfinished card: the question, not a redirect; returns where 'Continue' leads. */
+async function continuePath(cookie: string) {
+  const response = await get('/main', cookie)
+  expect(response.status).toBe(200)
+  const html = await response.text()
+  expect(html).toContain('Continue your card or start a new one?')
+  return /<a[^>]*href="([^"]+)"[^>]*>Continue “/.exec(html)?.[1]?.replaceAll('&amp;', '&')
+}
+
 const noticeCount = async (userId: string) =>
   (await sql<{ count: number }>(`select count(*)::int as count from notices where user_id = :userId and kind = 'first_card_ready'`, { userId }))[0]!.count
 
@@ -74,7 +83,7 @@ describe('onboarding pages', () => {
     }
   })
 
-  test('a new owner designs a card, sets the reward and walks through to the end; leaving resumes', async () => {
+  test('a new owner designs a card, sets the reward and walks through to the end; leaving offers to continue', async () => {
     const owner = await signedInOwner()
     const empty = await (await get('/main', owner.cookie)).text()
     expect(empty).toContain('Design your stamp card')
@@ -88,8 +97,8 @@ describe('onboarding pages', () => {
     expect(saved.slug).toMatch(/^[a-z0-9-]{3,64}$/)
     expect(saved.slug).toMatch(/^cafe-creme-co-[a-z0-9]{6}$/)
 
-    // Leaving after the design step and opening /main again resumes at the reward; the design stays editable.
-    expect(location(await get('/main', owner.cookie))).toBe(`/card_reward?cardId=${cardId}`)
+    // Leaving after the design step and opening /main again offers to continue at the reward; the design stays editable.
+    expect(await continuePath(owner.cookie)).toBe(`/card_reward?cardId=${cardId}`)
     const prefilled = await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()
     expect(prefilled).toContain('value="Café Crème &amp; Co"')
     expect(prefilled).toContain(`href="/card_reward?cardId=${cardId}"`)
@@ -111,7 +120,7 @@ describe('onboarding pages', () => {
     expect(await noticeCount(owner.id)).toBe(1)
     const [notice] = await sql<{ link: string; dedupe_key: string }>(`select link, dedupe_key from notices where user_id = :id`, { id: owner.id })
     expect(notice).toEqual({ link: `/account/${cardId}`, dedupe_key: `first-card-ready:${owner.id}` })
-    expect(location(await get('/main', owner.cookie))).toBe(`/card_ready?cardId=${cardId}`)
+    expect(await continuePath(owner.cookie)).toBe(`/card_ready?cardId=${cardId}`)
 
     const ready = await (await get(`/card_ready?cardId=${cardId}`, owner.cookie)).text()
     expect(ready).toContain('Your card is ready')
@@ -123,7 +132,7 @@ describe('onboarding pages', () => {
       expect((await get(`/${step}?cardId=${cardId}`, owner.cookie)).status).toBe(200)
       expect(location(await post(`/${step}?cardId=${cardId}`, owner.cookie, {}))).toBe(`/${next}?cardId=${cardId}`)
       expect((await cardRow(cardId)).onboarding_step).toBe(next)
-      expect(location(await get('/main', owner.cookie))).toBe(`/${next}?cardId=${cardId}`)
+      expect(await continuePath(owner.cookie)).toBe(`/${next}?cardId=${cardId}`)
     }
     const qrPage = await (await get(`/your_qr_code?cardId=${cardId}`, owner.cookie)).text()
     expect(qrPage).toContain('<svg')
@@ -217,14 +226,123 @@ describe('onboarding pages', () => {
     expect((await sql(`select id from cards where user_id = :id`, { id: owner.id })).length).toBe(3)
   })
 
-  test('/premaid_card shows the owner’s newest card, or an empty state', async () => {
+  test('/premaid_card shows the card an admin made; an owner who made their own card goes to /account', async () => {
     const owner = await signedInOwner()
-    expect(await (await get('/premaid_card', owner.cookie)).text()).toContain('Your card is on its way')
-    const cardId = await insertCard(owner.id)
-    const html = await (await get('/premaid_card', owner.cookie)).text()
-    expect(html).toContain('Old card')
+    // No card yet: where an owner starts, the designer.
+    expect(location(await get('/premaid_card', owner.cookie))).toBe('/main')
+    // Their own card (designed through the onboarding): nothing was made for them.
+    const own = await designCard(owner.cookie)
+    await post(`/card_reward?cardId=${own}`, owner.cookie, { reward: 'A free coffee', terms: '' })
+    const redirected = await get('/premaid_card', owner.cookie)
+    expect(redirected.status).toBe(302)
+    expect(location(redirected)).toBe('/account')
+
+    // A pre-made account's card, as the admin's action marks it.
+    const premade = await createOwner()
+    const premadeCookie = await logIn(server, premade.email)
+    const cardId = await insertCard(premade.id)
+    await sql(`update cards set premade = true where id = :cardId`, { cardId })
+    await insertCard(premade.id) // a card the owner made later does not replace it
+    const html = await (await get('/premaid_card', premadeCookie)).text()
+    expect(html).toContain('We made your card for you')
     expect(html).toContain(`href="/your_qr_code?cardId=${cardId}"`)
     expect(await (await get('/info-without-fb', owner.cookie)).text()).toContain('Google Business Profile')
+  })
+})
+
+describe('Create a card with an earlier card unfinished', () => {
+  const startNew = (cookie: string, cardId: string) => post('/main', cookie, { intent: 'start-new', cardId })
+  const cardCount = async (userId: string) => (await sql(`select id from cards where user_id = :userId`, { userId })).length
+  // The page's words as read: without the comments React puts between neighbouring text parts.
+  const words = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
+
+  test('asks to continue or start anew; starting anew deletes an unfinished draft', async () => {
+    const owner = await signedInOwner()
+    const draft = await designCard(owner.cookie)
+    const page = await get('/main', owner.cookie)
+    expect(page.status, 'a question, not a silent redirect into the old card').toBe(200)
+    const html = await words(page)
+    expect(html).toContain('Continue your card or start a new one?')
+    expect(html).toContain('You have not finished setting up “Coffee card”. It has no reward yet, so customers cannot join it.')
+    expect(html).toMatch(new RegExp(`<a[^>]*href="/card_reward\\?cardId=${draft}"[^>]*>Continue “Coffee card`))
+    expect(html).toMatch(/<form method="post" action="\/main"[^>]*>/)
+    expect(html).toContain('<input type="hidden" name="intent" value="start-new"/>')
+    expect(html).toContain(`<input type="hidden" name="cardId" value="${draft}"/>`)
+    expect(html).toContain('Delete the draft and start a new card')
+    expect(html).toContain('Starting a new card deletes the unfinished draft “Coffee card”.')
+
+    const started = await startNew(owner.cookie, draft)
+    expect(started.status).toBe(302)
+    expect(location(started)).toBe('/main?new')
+    expect(await cardCount(owner.id)).toBe(0)
+    const designer = await (await get('/main', owner.cookie)).text()
+    expect(designer).toContain('Design your stamp card')
+    expect(designer).not.toContain('Continue your card')
+    // The same click again (a double submit): the draft is gone, so it is not found.
+    expect((await startNew(owner.cookie, draft)).status).toBe(404)
+  })
+
+  test('starting anew keeps a card holders can already join, and does not offer it again', async () => {
+    const owner = await signedInOwner()
+    const cardId = await designCard(owner.cookie)
+    await post(`/card_reward?cardId=${cardId}`, owner.cookie, { reward: 'A free coffee', terms: '' })
+    await post(`/card_ready?cardId=${cardId}`, owner.cookie, {})
+    const html = await words(await get('/main', owner.cookie))
+    expect(html).toContain('You have not finished setting up “Coffee card”. Customers can already join it.')
+    expect(html).toContain(`href="/your_qr_code?cardId=${cardId}"`)
+    expect(html).toContain('>Start a new card</button>')
+    expect(html).not.toContain('Delete the draft')
+    expect(html).toContain('Starting a new card keeps “Coffee card” in your cards, ready to use.')
+
+    expect(location(await startNew(owner.cookie, cardId))).toBe('/main?new')
+    expect(await cardRow(cardId)).toMatchObject({ status: 'active', onboarding_step: null })
+    expect(await (await get('/main', owner.cookie)).text()).toContain('Design your stamp card')
+    const second = await designCard(owner.cookie)
+    expect(second).not.toBe(cardId)
+    expect(await continuePath(owner.cookie)).toBe(`/card_reward?cardId=${second}`)
+  })
+
+  test('the plan’s card limit: a draft’s place is freed, a joinable card’s is not', async () => {
+    const owner = await signedInOwner()
+    // Trial: 3 cards. Two finished cards and an unfinished draft: deleting the draft makes room.
+    await insertCard(owner.id)
+    await insertCard(owner.id)
+    const draft = await insertCard(owner.id, 'draft', 'card_reward')
+    expect(await (await get('/main', owner.cookie)).text()).toContain('Delete the draft and start a new card')
+    expect(location(await startNew(owner.cookie, draft))).toBe('/main?new')
+    expect(await cardCount(owner.id)).toBe(2)
+    expect(await (await get('/main', owner.cookie)).text()).toContain('Design your stamp card')
+
+    // Three cards, one of them joinable but unfinished: no room for a new one; only Continue is offered.
+    const unfinished = await insertCard(owner.id, 'active', 'easy_way')
+    const full = await (await get('/main', owner.cookie)).text()
+    expect(full).toContain(`href="/easy_way?cardId=${unfinished}"`)
+    expect(full).not.toContain('name="intent" value="start-new"')
+    expect(full).toContain('Your plan includes 3 active cards.')
+    const refused = await startNew(owner.cookie, unfinished)
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toContain('Your plan includes 3 active cards.')
+    expect((await cardRow(unfinished)).onboarding_step).toBe('easy_way')
+
+    // An ended plan allows no card at all: the draft is kept.
+    const ended = await signedInOwner()
+    const endedDraft = await insertCard(ended.id, 'draft', 'card_reward')
+    await sql(`update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day' where user_id = :id`, { id: ended.id })
+    expect(await (await get('/main', ended.cookie)).text()).toContain('Your plan has ended, so you cannot create new cards.')
+    expect((await startNew(ended.cookie, endedDraft)).status).toBe(403)
+    expect(await cardCount(ended.id)).toBe(1)
+  })
+
+  test('another owner’s card, a malformed id or a missing one is refused', async () => {
+    const owner = await signedInOwner()
+    const other = await createOwner()
+    const foreign = await insertCard(other.id, 'draft', 'card_reward')
+    expect((await startNew(owner.cookie, foreign)).status).toBe(404)
+    expect((await startNew(owner.cookie, 'not-a-uuid')).status).toBe(404)
+    const unreadable = await post('/main', owner.cookie, { intent: 'start-new' })
+    expect(unreadable.status).toBe(400)
+    expect(await unreadable.text()).toContain('Choose again: continue your unfinished card or start a new one.')
+    expect(await cardRow(foreign)).toMatchObject({ status: 'draft', onboarding_step: 'card_reward' })
   })
 })
 

@@ -58,6 +58,8 @@ export async function createPageRecords(baseURL: string): Promise<PageRecords> {
   const admin = await createOwner('a11y-admin')
   await sql(`update users set role = 'admin' where id = $1`, [admin.id])
   const card = await createCard(owner.id, { title: 'Coffee card', businessName: 'Corner Coffee' })
+  // Made by an admin, as a pre-made account's card is: /premaid_card shows it (an owner's own card goes to /account).
+  await sql(`update cards set premade = true where id = $1`, [card.id])
   const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [card.id, shortCode()])
   const [draft] = await sql<{ id: string }>(
     `insert into notifications (card_id, user_id, title, body) values ($1, $2, 'Happy hour', 'Two coffees for one until 6 pm') returning id`,

@@ -1,36 +1,26 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { stepPath } from '#app/utils/card-design-steps.ts'
 import { cardDesignView } from '#app/utils/card-design.server.ts'
+import { landingPath } from '#app/utils/guest.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
-import { findNewestOwnerCard } from '#models/card-onboarding.server.ts'
+import { findPremadeOwnerCard } from '#models/card-onboarding.server.ts'
 
 /**
  * A pre-made owner's first stop after choosing a password: the card an admin prepared for them
- * (app/utils/premade-account.server.ts). On that first sign-in it is the account's only card, so the newest card
- * is that one (later, the owner's newest card).
+ * (app/utils/premade-account.server.ts). An owner without such a card (one who designed their own) has nothing
+ * to see here: they go where they start, /account (or /main before their first card).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
-  const card = await findNewestOwnerCard(userId)
-  if (!card) return { card: null, design: null }
+  const card = await findPremadeOwnerCard(userId)
+  if (!card) throw redirect(await landingPath(userId))
   return { card: { id: card.id, title: card.title }, design: await cardDesignView(userId, card) }
 }
 
 export default function PremadeCard() {
   const { card, design } = useLoaderData<typeof loader>()
-  if (!card || !design) {
-    return (
-      <>
-        <h1>Your card is on its way</h1>
-        <p className="lead">We have not prepared a card for you yet. You can design one yourself in a few minutes.</p>
-        <Link to="/main" className="button">
-          Design my card
-        </Link>
-      </>
-    )
-  }
   return (
     <>
       <h1>We made your card for you</h1>

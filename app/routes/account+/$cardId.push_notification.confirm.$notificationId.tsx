@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { SubmitButton } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
+import { pushStatusText } from '#app/utils/push-status.ts'
 import { requirePushAccess } from '#app/utils/plan-gate.server.ts'
 import { getPushConfirmData, NO_QUOTA_LEFT, NO_RECIPIENTS, sendOwnerNotification } from '#app/utils/push-send.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
@@ -149,7 +150,7 @@ function DeliveryProgress({ cardId, notification }: { cardId: string; notificati
   return (
     <section className="push-confirm__details push-progress" aria-label="Delivery">
       <p>
-        Status: <span className="badge push-progress__status">{status}</span>
+        Status: <span className="badge push-progress__status">{pushStatusText({ status, ...progress })}</span>
         {notification.queuedAt ? ` · sent on ${formatDate(notification.queuedAt)}` : null}
       </p>
       <div aria-live="polite">

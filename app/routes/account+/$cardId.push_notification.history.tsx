@@ -2,6 +2,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
+import { pushStatusText } from '#app/utils/push-status.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 import { listCardNotifications } from '#models/notification.server.ts'
@@ -32,7 +33,7 @@ export default function NotificationsHistory() {
           {items.map((item) => (
             <li key={item.id} className="panel">
               <p>
-                <strong>{item.title}</strong> <span className="badge">{item.status}</span>
+                <strong>{item.title}</strong> <span className="badge">{pushStatusText(item)}</span>
               </p>
               <p>{item.body}</p>
               <p className="field-hint">

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
+import { cardsText, cardUsageText, formatDollars, pushesText, pushUsageText } from '#app/utils/plan-format.ts'
 import { getPlanOverview } from '#app/utils/plan.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
@@ -37,9 +37,7 @@ export default function Limits() {
       <div className="limits-columns">
         <section className={cardLimitReached ? 'panel panel--warning' : 'panel'}>
           <h2>Cards</h2>
-          <p>
-            {cards.active} of {cards.limit} active cards used.
-          </p>
+          <p>Active cards: {cardUsageText(cards.active, cards.limit)}.</p>
           {cardLimitReached ? (
             <p>
               To create another card, archive one you no longer use (its holders keep their cards) or choose a bigger
@@ -50,7 +48,7 @@ export default function Limits() {
         <section className={pushLimitReached ? 'panel panel--warning' : 'panel'}>
           <h2>Push messages</h2>
           <p>
-            {quota.usedThisMonth} of {quota.monthlyLimit} sent this month
+            This month: {pushUsageText(quota.usedThisMonth, quota.monthlyLimit)}
             {quota.additionalLeft > 0 ? `, plus ${quota.additionalLeft} additional messages left` : ''}.
           </p>
           {pushLimitReached ? (

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { cancelPlan, PlanError } from '#app/utils/billing.server.ts'
-import { formatDate, formatDollars, periodText, STATUS_TEXT } from '#app/utils/plan-format.ts'
+import { cardUsageText, formatDate, formatDollars, ownerStatusText, periodText, pushUsageText } from '#app/utils/plan-format.ts'
 import { getPlanOverview } from '#app/utils/plan.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -67,9 +67,7 @@ export default function PlanDetails() {
           <dt>Plan</dt>
           <dd>{plan.planName ?? 'Free trial'}</dd>
           <dt>Status</dt>
-          <dd>
-            {STATUS_TEXT[plan.status]} <code className="status-code">{plan.status}</code>
-          </dd>
+          <dd className="plan-status">{ownerStatusText(plan.status)}</dd>
           {plan.inTrial ? (
             <>
               <dt>Trial</dt>
@@ -95,15 +93,11 @@ export default function PlanDetails() {
             </>
           ) : null}
           <dt>Push messages this month</dt>
-          <dd>
-            {plan.quota.usedThisMonth} used of {plan.quota.monthlyLimit}
-          </dd>
+          <dd>{pushUsageText(plan.quota.usedThisMonth, plan.quota.monthlyLimit)}</dd>
           <dt>Additional push messages</dt>
           <dd>{plan.quota.additionalLeft}</dd>
           <dt>Active cards</dt>
-          <dd>
-            {plan.cards.active} of {plan.cards.limit}
-          </dd>
+          <dd>{cardUsageText(plan.cards.active, plan.cards.limit)}</dd>
         </dl>
         <Link to="/account/tariffs" className="button">
           {plan.status === 'active' ? 'Change plan' : 'View plans'}
@@ -123,9 +117,7 @@ export default function PlanDetails() {
             <dt>Period</dt>
             <dd>{plan.invoice.periodMonths === 12 ? '12 months' : '1 month'} from the day we receive your payment</dd>
             <dt>Status</dt>
-            <dd>
-              Waiting for payment <code className="status-code">waiting_payment</code>
-            </dd>
+            <dd>Waiting for payment</dd>
           </dl>
           <h3>How to pay</h3>
           <p className="payment-instructions">{plan.invoice.paymentInstructions}</p>
