@@ -1,4 +1,4 @@
-import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
+import { expect, expectPageError, failedLoad, failedWithoutAnswer, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, sql } from '#tests/support/e2e-database.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'
@@ -61,6 +61,7 @@ test('with JavaScript, the pass registers its service worker and opens offline',
   await page.reload()
   await expect(page.getByText('0 of 6 stamps', { exact: true })).toBeVisible()
   // Really offline: anything the worker has not kept cannot be fetched.
+  expectPageError(failedWithoutAnswer('/healthz'))
   expect(await page.evaluate(() => fetch('/healthz').then(() => 'online', () => 'offline'))).toBe('offline')
   await context.setOffline(false)
 })
@@ -207,6 +208,8 @@ test('a holder removes their card after a confirmation; joining again makes a ne
 })
 
 test('someone who has only the pass’s address cannot remove it', async ({ page, browser, javaScriptEnabled }) => {
+  // The removal page refuses the stranger with 403.
+  expectPageError(failedLoad(403, /^\/c\/remove\//))
   const owner = await createOwner('holder')
   const card = await createCard(owner.id)
   const passUrl = await joinCard(page, card.slug)

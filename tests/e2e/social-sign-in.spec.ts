@@ -28,6 +28,8 @@ for (const provider of ['Google', 'Apple'] as const) {
 }
 
 test("Apple: a state and code obtained in one browser are refused in another, with a message and no session", async ({ page, browser }, testInfo) => {
+  // The local OpenID provider's sign-in page has no icon.
+  expectPageError(failedLoad(404, '/favicon.ico'))
   const email = `apple-bound-${testInfo.project.name}-${Date.now()}@example.com`
   await page.goto('/login')
   await page.getByRole('link', { name: 'Login with Apple' }).click()

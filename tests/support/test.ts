@@ -28,6 +28,15 @@ export function failedLoad(status: number, pathname: string | RegExp): ExpectedE
   }
 }
 
+/** The browser's log line for a request that failed without an answer at that address (e.g. fetched while offline). */
+export function failedWithoutAnswer(pathname: string): ExpectedError {
+  return {
+    name: `no answer for ${pathname}`,
+    matches: ({ kind, text, url }) =>
+      kind === 'console' && text.startsWith('Failed to load resource: net::') && Boolean(url) && new URL(url).pathname === pathname,
+  }
+}
+
 type PageErrors = {
   /** Declares an error the test provokes on purpose; it may occur any number of times. */
   expect: (expected: ExpectedError) => void
