@@ -70,7 +70,7 @@ describe('the card’s logo', () => {
         expect([meta.format, meta.width, meta.height]).toEqual(['png', 64, 64])
       }
     }
-  })
+  }, 90_000)
 
   test('a card without a logo draws no image, and its logo address is 404', async () => {
     const owner = await createOwner()
