@@ -161,12 +161,12 @@ export async function getOwnedCard({ cardId, userId }: { cardId: string | undefi
 }
 
 /** A card's logo by the card's id (its public address, /cards/{cardId}/logo.png), with the card's version. */
-export async function getCardLogo(cardId: string | undefined): Promise<{ data: Buffer; version: number } | null> {
+export async function getCardLogo(cardId: string | undefined): Promise<{ data: Buffer; contentType: string; version: number } | null> {
   if (!isUuid(cardId)) return null
   const [rows] = (await getSequelize().query(
-    `select logo as data, (extract(epoch from updated_at) * 1000)::float8 as version from cards where id = :cardId and logo is not null`,
+    `select logo as data, coalesce(logo_content_type, 'image/png') as "contentType", (extract(epoch from updated_at) * 1000)::float8 as version from cards where id = :cardId and logo is not null`,
     { replacements: { cardId } },
-  )) as [{ data: Buffer; version: number }[], unknown]
+  )) as [{ data: Buffer; contentType: string; version: number }[], unknown]
   return rows[0] ?? null
 }
 

@@ -10,12 +10,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const logo = await getCardLogo(params.cardId)
   if (!logo) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } })
   const version = Math.round(logo.version).toString(36)
-  const png = await cardLogoPng(`${params.cardId}|${version}`, logo.data)
+  // A stored logo sharp cannot read (older rows were not all checked) is served as stored rather than failing.
+  const png = await cardLogoPng(`${params.cardId}|${version}`, logo.data).catch(() => null)
   const current = new URL(request.url).searchParams.get('v') === version
-  return new Response(new Uint8Array(png), {
+  return new Response(new Uint8Array(png ?? logo.data), {
     headers: {
-      'Content-Type': 'image/png',
-      'Content-Length': String(png.byteLength),
+      'Content-Type': png ? 'image/png' : logo.contentType,
+      'Content-Length': String((png ?? logo.data).byteLength),
       'Cache-Control': current ? 'public, max-age=31536000, immutable' : 'no-cache',
     },
   })
