@@ -1,10 +1,12 @@
 import {
   DataTypes,
+  literal,
   Model,
   type CreationOptional,
   type InferAttributes,
   type InferCreationAttributes,
 } from 'sequelize'
+import { cardLogoUrl } from '#app/utils/card-logo.ts'
 import { getSequelize } from '#app/utils/db.server.ts'
 
 export type CardStatus = 'draft' | 'active' | 'archived'
@@ -98,6 +100,7 @@ export type OwnerCardWithStats = {
   textColor: string
   stampIcon: string
   reward: string
+  logoUrl: string | null
   holders: number
   stampsSince: number
 }
@@ -109,7 +112,7 @@ export type OwnerCardWithStats = {
 export async function listOwnerCardsWithStats(userId: string, since: Date): Promise<OwnerCardWithStats[]> {
   const [rows] = (await getSequelize().query(
     `select c.id, c.slug, c.status, c.title, c.business_name, c.stamps_required, c.background_color, c.text_color,
-            c.stamp_icon, c.reward,
+            c.stamp_icon, c.reward, c.logo is not null as has_logo, (extract(epoch from c.updated_at) * 1000)::float8 as version,
             (select count(*)::int from passes p where p.card_id = c.id) as holders,
             (select coalesce(sum(case e.kind when 'stamp' then e.count when 'undo' then -e.count else 0 end), 0)::int
                from stamp_events e where e.card_id = c.id and e.created_at >= :since) as stamps_since
@@ -128,6 +131,7 @@ export async function listOwnerCardsWithStats(userId: string, since: Date): Prom
     textColor: row.text_color as string,
     stampIcon: row.stamp_icon as string,
     reward: row.reward as string,
+    logoUrl: cardLogoUrl({ id: row.id as string, hasLogo: row.has_logo as boolean, version: row.version as number }),
     holders: row.holders as number,
     stampsSince: row.stamps_since as number,
   }))
@@ -139,16 +143,34 @@ export const isUuid = (value: string | undefined): value is string => typeof val
 export type OwnedCard = Pick<
   InferAttributes<Card>,
   'id' | 'slug' | 'status' | 'title' | 'businessName' | 'stampsRequired' | 'backgroundColor' | 'textColor' | 'stampIcon' | 'reward' | 'autoPush'
->
+> & { logoUrl: string | null }
 
 /** One of the owner's cards, or null, also for another owner's card or an id that is not a uuid (both: 404). */
 export async function getOwnedCard({ cardId, userId }: { cardId: string | undefined; userId: string }): Promise<OwnedCard | null> {
   if (!isUuid(cardId)) return null
-  return Card.findOne({
-    attributes: ['id', 'slug', 'status', 'title', 'businessName', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon', 'reward', 'autoPush'],
+  const row = (await Card.findOne({
+    attributes: [
+      'id', 'slug', 'status', 'title', 'businessName', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon', 'reward', 'autoPush',
+      [literal('logo is not null'), 'hasLogo'],
+      // The same version as the logo's own address computes (milliseconds with their fraction).
+      [literal('(extract(epoch from updated_at) * 1000)::float8'), 'version'],
+    ],
     where: { id: cardId, userId },
     raw: true,
-  }) as Promise<OwnedCard | null>
+  })) as (Omit<OwnedCard, 'logoUrl'> & { hasLogo: boolean; version: number }) | null
+  if (!row) return null
+  const { hasLogo, version, ...card } = row
+  return { ...card, logoUrl: cardLogoUrl({ id: card.id, hasLogo, version: Number(version) }) }
+}
+
+/** A card's logo by the card's id (its public address, /cards/{cardId}/logo.png), with the card's version. */
+export async function getCardLogo(cardId: string | undefined): Promise<{ data: Buffer; contentType: string; version: number } | null> {
+  if (!isUuid(cardId)) return null
+  const [rows] = (await getSequelize().query(
+    `select logo as data, coalesce(logo_content_type, 'image/png') as "contentType", (extract(epoch from updated_at) * 1000)::float8 as version from cards where id = :cardId and logo is not null`,
+    { replacements: { cardId } },
+  )) as [{ data: Buffer; contentType: string; version: number }[], unknown]
+  return rows[0] ?? null
 }
 
 /** Holders of a card who allowed notifications: the devices a message to the card reaches. */

@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
+import { cardLogoUrl } from '#app/utils/card-logo.ts'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import passStylesHref from '#app/styles/pass.css?url'
 import { findRememberedPass, joinCard } from '#app/utils/pass-join.server.ts'
@@ -22,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (remembered) return redirect(`/p/${remembered}`)
   const { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms } = card
   return data(
-    { card: { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms } },
+    { card: { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms, logoUrl: cardLogoUrl(card) } },
     { headers: { 'Cache-Control': 'private, no-cache' } },
   )
 }

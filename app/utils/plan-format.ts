@@ -7,6 +7,9 @@ export function formatDollars(cents: number) {
   }).format(cents / 100)
 }
 
+/** The plan both pricing pages highlight (Standard): the one most shops with a few offers or branches need. */
+export const RECOMMENDED_TIER = 2
+
 export const cardsText = (count: number) => `${count} active card${count === 1 ? '' : 's'}`
 export const pushesText = (count: number) => `${count} push message${count === 1 ? '' : 's'} a month`
 export const periodText = (months: number) => (months === 12 ? 'yearly (12 months)' : 'monthly')

@@ -100,7 +100,8 @@ test('a new owner builds a card and prints its poster; a holder joins by its QR 
   await owner.getByRole('link', { name: 'Printable poster (A4)' }).click()
   await expect(owner).toHaveURL(`/account/${cardId}/poster`)
   const poster = owner.getByRole('article', { name: 'Poster' })
-  await expect(poster.getByRole('heading', { name: `Collect stamps, get ${REWARD}` })).toBeVisible()
+  await expect(poster.getByRole('heading', { name: `Collect ${STAMPS_NEEDED} stamps, get a reward` })).toBeVisible()
+  await expect(poster.getByText(`Your reward: ${REWARD}`)).toBeVisible()
 
   // 2. The QR code the poster shows (an inline SVG, so read from its pixels) and the PNG download both decode to
   //    the join address.
@@ -151,7 +152,8 @@ test('a new owner builds a card and prints its poster; a holder joins by its QR 
     await expectHolderSees(holder.page, `${STAMPS_NEEDED} of ${STAMPS_NEEDED} stamps`, `Reward earned: ${REWARD}`)
 
     // 6. The owner redeems: a new round starts on both sides, and the owner's count of rewards goes up.
-    await owner.getByRole('button', { name: 'Redeem reward' }).click()
+    await owner.getByRole('link', { name: 'Redeem reward' }).click()
+    await owner.getByRole('button', { name: 'Yes, redeem' }).click()
     await expect(progress).toHaveText(`0 of ${STAMPS_NEEDED} stamps`)
     await expect(owner.locator('.scan-pass__rewards')).toHaveText('Rewards redeemed: 1')
     await expectHolderSees(holder.page, `0 of ${STAMPS_NEEDED} stamps`, `Reward: ${REWARD}`)

@@ -59,10 +59,11 @@ test('an owner stamps a pass by its short code, undoes it, stamps it full and re
   await giveStamps(page, pass.shortCode)
   await expect(page.getByText('All stamps collected: redeem the reward first')).toBeVisible()
 
-  await page.getByRole('button', { name: 'Redeem reward' }).click()
+  await page.getByRole('link', { name: 'Redeem reward' }).click()
+  await page.getByRole('button', { name: 'Yes, redeem' }).click()
   await expect(progress(page)).toHaveText('0 of 3 stamps')
   await expect(page.locator('.scan-pass__rewards')).toHaveText('Rewards redeemed: 1')
-  await expect(page.getByRole('button', { name: 'Redeem reward' })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'Redeem reward' })).toHaveCount(0)
 
   const events = await sql<{ kind: string; count: number; actor_id: string }>(
     `select kind, count, actor_id from stamp_events where pass_id = $1 order by id`,

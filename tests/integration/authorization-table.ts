@@ -164,6 +164,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/c/:slug', fill: { slug: 'slug' }, get: OK, post: everyone(to(/^\/p\/[0-9a-f-]{36}$/)) },
   { route: '/p/:passId', fill: { passId: 'pass' }, get: OK },
   { route: '/p/:passId/logo', fill: { passId: 'pass' }, get: OK },
+  // The card's logo, public like its join page (DECISIONS.md: Google Wallet's class points at it).
+  { route: '/cards/:cardId/logo.png', fill: { cardId: 'card' }, get: OK },
   { route: '/p/:passId/icons/:file', fill: { passId: 'pass', file: 'icon' }, get: OK },
   { route: '/p/:passId/manifest.webmanifest', fill: { passId: 'pass' }, get: OK },
   { route: '/p/:passId/push-subscription', fill: { passId: 'pass' }, get: OK, post: INVALID },

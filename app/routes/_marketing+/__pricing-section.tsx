@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
+import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
 import type { PublicTariff } from '#models/tariff.server.ts'
 
 export type TrialTerms = { days: number; cardLimit: number; monthlyPushLimit: number }
@@ -9,7 +9,6 @@ const PLAN_AUDIENCE: Record<number, string> = {
   2: 'A few offers at once, or two or three branches.',
   3: 'Busy businesses and small chains that talk to customers often.',
 }
-const RECOMMENDED_TIER = 2
 
 export { cardsText, formatDollars, pushesText }
 

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { useEffect, useState } from 'react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { joinUrl, qrSvg } from '#app/utils/card-qr.server.ts'
@@ -26,10 +27,14 @@ export default function Poster() {
           Print this page on A4 (your browser’s Print, or Ctrl+P / ⌘P) and place it where customers pay.{' '}
           <Link to={`/account/${card.id}/qr_code`}>Back to the QR code</Link>
         </p>
+        <PrintButton />
       </div>
       <article className="poster" aria-label="Poster">
         <p className="poster__business">{card.businessName}</p>
-        <h1 className="poster__title">Collect stamps, get {card.reward || 'a reward'}</h1>
+        <h1 className="poster__title">{posterHeadline(card.stampsRequired)}</h1>
+        {/* The owner's words after a label, as they typed them: "get A free coffee" read wrong, and lower-casing
+            would spoil names ("Lavazza espresso"). The same form as the pass's 'Reward earned: {reward}'. */}
+        {card.reward ? <p className="poster__reward">{`Your reward: ${card.reward}`}</p> : null}
         <div className="poster__body">
           <div className="poster__qr" role="img" aria-label={`QR code that opens ${joinUrl}`} dangerouslySetInnerHTML={{ __html: svg }} />
           <CardPreview card={card} />
@@ -42,6 +47,22 @@ export default function Poster() {
         <p className="poster__note">No app and no sign-up needed. {joinUrl}</p>
       </article>
     </>
+  )
+}
+
+export function posterHeadline(stampsRequired: number) {
+  return `Collect ${stampsRequired} ${stampsRequired === 1 ? 'stamp' : 'stamps'}, get a reward`
+}
+
+/** window.print() needs JavaScript: without it the button is not drawn, and the text above says how to print. */
+function PrintButton() {
+  const [canPrint, setCanPrint] = useState(false)
+  useEffect(() => setCanPrint(true), [])
+  if (!canPrint) return null
+  return (
+    <button type="button" className="button" onClick={() => window.print()}>
+      Print poster
+    </button>
   )
 }
 

@@ -29,7 +29,8 @@ async function requireOwnedCard(request: Request, cardId: string | undefined) {
 /** The card, and the pass the last action touched (`?pass=`, after post/redirect/get) with its counters. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { userId, card } = await requireOwnedCard(request, params.cardId)
-  const passId = new URL(request.url).searchParams.get('pass')
+  const url = new URL(request.url)
+  const passId = url.searchParams.get('pass')
   const pass = passId ? await getPassStampState({ ownerId: userId, cardId: card.id, passId }) : null
   return {
     card: {
@@ -41,8 +42,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       textColor: card.textColor,
       stampIcon: card.stampIcon,
       reward: card.reward,
+      logoUrl: card.logoUrl,
     },
     pass: pass ? { ...pass, undoUntil: pass.undoUntil?.toISOString() ?? null } : null,
+    // Redeem's confirmation step (a plain link, so it works without JavaScript); only an earned reward has one.
+    confirmRedeem: url.searchParams.get('confirm') === 'redeem' && Boolean(pass?.rewardEarned),
   }
 }
 
@@ -95,7 +99,7 @@ function afterSuccess(cardId: string, outcome: Extract<StampingResult, { ok: tru
 }
 
 export default function ScanPage() {
-  const { card, pass } = useLoaderData<typeof loader>()
+  const { card, pass, confirmRedeem } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ScanActionData | undefined
   const resultFor = (intent: StampIntent) => (actionData?.intent === intent ? actionData.result : undefined)
   return (
@@ -114,6 +118,7 @@ export default function ScanPage() {
             key={`${pass.passId}-${pass.stamps}-${pass.rewardsRedeemed}`}
             card={card}
             pass={pass}
+            confirmRedeem={confirmRedeem}
             undoResult={resultFor('undo')}
             redeemResult={resultFor('redeem')}
           />

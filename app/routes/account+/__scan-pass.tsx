@@ -1,5 +1,5 @@
 import { type SubmissionResult } from '@conform-to/react'
-import { Form, useNavigation } from '@remix-run/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
@@ -47,11 +47,13 @@ function PassActionButton({ intent, passId, pendingLabel, className, children }:
 export function PassResult({
   card,
   pass,
+  confirmRedeem,
   undoResult,
   redeemResult,
 }: {
   card: CardDesign
   pass: ShownPass
+  confirmRedeem: boolean
   undoResult: LastResult
   redeemResult: LastResult
 }) {
@@ -76,11 +78,16 @@ export function PassResult({
             <strong>Reward earned</strong>
             {card.reward ? `: ${card.reward}` : null}
           </p>
-          <PassActionButton intent="redeem" passId={pass.passId} pendingLabel="Redeeming…" className="button">
-            Redeem reward
-          </PassActionButton>
+          {/* A redemption cannot be undone: the button leads to a confirmation step (?confirm=redeem), the same page
+              with and without JavaScript, and only its 'Yes, redeem' posts. */}
+          {confirmRedeem ? null : (
+            <Link to={`?pass=${pass.passId}&confirm=redeem`} className="button" preventScrollReset>
+              Redeem reward
+            </Link>
+          )}
         </div>
       ) : null}
+      {pass.rewardEarned && confirmRedeem ? <RedeemConfirmation card={card} pass={pass} /> : null}
       {undoOpen && pass.undoUntil ? (
         <div className="scan-pass__undo">
           <PassActionButton intent="undo" passId={pass.passId} pendingLabel="Undoing…" className="button button--ghost">
@@ -90,5 +97,25 @@ export function PassResult({
         </div>
       ) : null}
     </section>
+  )
+}
+
+function RedeemConfirmation({ card, pass }: { card: CardDesign; pass: ShownPass }) {
+  return (
+    <div className="scan-pass__confirm" role="group" aria-labelledby="redeem-confirm-title">
+      <h3 id="redeem-confirm-title">Redeem the reward?</h3>
+      <p>
+        Give {card.reward ? <strong>{card.reward}</strong> : 'the reward'} to the holder of {pass.shortCode} now. Their card starts a
+        new round at 0 stamps; this cannot be undone.
+      </p>
+      <div className="scan-pass__confirm-actions">
+        <PassActionButton intent="redeem" passId={pass.passId} pendingLabel="Redeeming…" className="button">
+          Yes, redeem
+        </PassActionButton>
+        <Link to={`?pass=${pass.passId}`} className="button button--ghost" preventScrollReset>
+          Cancel
+        </Link>
+      </div>
+    </div>
   )
 }

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { FormErrors } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { choosePlan, PlanError } from '#app/utils/billing.server.ts'
-import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
+import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
 import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
 import { requireUserId } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -77,11 +77,14 @@ export default function Tariffs() {
       <ul className="plans plans--account" role="list">
         {tariffs.map((tariff) => {
           const isCurrent = current?.tier === tariff.tier
+          const recommended = tariff.tier === RECOMMENDED_TIER
+          const classes = ['plan', recommended ? 'plan--recommended' : '', isCurrent ? 'plan--current' : ''].filter(Boolean).join(' ')
           return (
-            <li key={tariff.tier} className={isCurrent ? 'plan plan--current' : 'plan'}>
+            <li key={tariff.tier} className={classes}>
               <h2 className="plan__name">
                 {tariff.name}
-                {isCurrent ? <span className="plan__badge"> Current plan</span> : null}
+                {isCurrent ? <span className="plan__badge plan__badge--current"> Current plan</span> : null}
+                {recommended ? <span className="plan__badge"> Recommended</span> : null}
               </h2>
               <p className="plan__price">
                 <span className="plan__amount">{formatDollars(tariff.monthlyPriceCents)}</span>/month
@@ -95,17 +98,27 @@ export default function Tariffs() {
               <Form method="POST" className="plan__choose" aria-label={`Choose ${tariff.name}`}>
                 <input type="hidden" name="tier" value={tariff.tier} />
                 {([1, 12] as const).map((months) => {
-                  const same = isCurrent && current?.periodMonths === months && current.status === 'active'
+                  const period = months === 12 ? 'yearly' : 'monthly'
+                  // The plan the owner pays for now is not for sale again: it says so and leads to its details.
+                  if (isCurrent && current?.periodMonths === months && current.status === 'active') {
+                    return (
+                      <Link key={months} to="/account/plan" className="button button--ghost button--block plan__current-link">
+                        Your plan ({period}): details
+                      </Link>
+                    )
+                  }
+                  // Filled buttons only on the recommended plan (yearly first in weight): one clear suggestion.
+                  const filled = recommended && !isCurrent && months === 12
                   return (
                     <button
                       key={months}
                       type="submit"
                       name="periodMonths"
                       value={String(months)}
-                      className={months === 12 ? 'button button--block' : 'button button--ghost button--block'}
-                      disabled={same || choosing}
+                      className={filled ? 'button button--block' : 'button button--ghost button--block'}
+                      disabled={choosing}
                     >
-                      {same ? 'Your plan' : `Choose ${tariff.name} ${months === 12 ? 'yearly' : 'monthly'}`}
+                      {!isCurrent ? `Choose ${tariff.name} ${period}` : current?.periodMonths === months ? `Choose ${tariff.name} ${period} again` : `Switch to ${period} billing`}
                     </button>
                   )
                 })}
