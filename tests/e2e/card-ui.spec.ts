@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from '#tests/support/test.ts'
 import sharp from 'sharp'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 
