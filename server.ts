@@ -172,7 +172,9 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
         return id
       },
       autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      // A 503 is the database outage's answer (with Retry-After), already logged as a warning where it was noticed.
+      customLogLevel: (_req, res, error) =>
+        error || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode === 503 ? 'warn' : 'info',
       serializers: {
         req: (req) => ({ method: req.method, url: req.url }),
         res: (res) => ({ statusCode: res.statusCode }),

@@ -62,6 +62,12 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     logger.warn({ err: error, url: request.url }, 'database unavailable')
     return
   }
+  // Remix reports a legacy `?_data=` request (which our pages never make since single fetch; a hand-made or hostile
+  // one can) through handleError as an Error; the request itself is answered normally, so it is no bug of ours.
+  if (error instanceof Error && error.message.startsWith('Warning: Single fetch-enabled apps should not be making ?_data')) {
+    logger.warn({ url: request.url }, 'legacy ?_data request')
+    return
+  }
   logger.error({ err: error, url: request.url }, 'unhandled error in a loader or action')
   // Imported on first use: the SDK is heavy, and is initialised by server.ts only when SENTRY_DSN is set.
   if (process.env.SENTRY_DSN) void import('@sentry/remix').then((Sentry) => Sentry.captureException(error))

@@ -163,6 +163,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   // Holders: public by capability, the card's slug or the pass's id is the credential. Joining makes a new pass.
   { route: '/c/:slug', fill: { slug: 'slug' }, get: OK, post: everyone(to(/^\/p\/[0-9a-f-]{36}$/)) },
   { route: '/p/:passId', fill: { passId: 'pass' }, get: OK },
+  // Only the device that got the pass may remove it (its join cookie, which the walk's roles do not hold).
+  { route: '/c/remove/:passId', fill: { passId: 'pass' }, get: everyone(403), post: everyone(403) },
   { route: '/p/:passId/logo', fill: { passId: 'pass' }, get: OK },
   // The card's logo, public like its join page (DECISIONS.md: Google Wallet's class points at it).
   { route: '/cards/:cardId/logo.png', fill: { cardId: 'card' }, get: OK },

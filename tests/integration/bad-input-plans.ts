@@ -13,6 +13,11 @@ export type FuzzPlan = {
   intents?: string[]
   base?: Record<string, string>
   methods?: ('POST' | 'DELETE' | 'PUT' | 'PATCH')[]
+  /**
+   * The route's credential is one no role of the walk holds (a holder's device cookie): the fuzz posts as a guest
+   * and checks that every hostile body is refused cleanly, changing nothing.
+   */
+  refusedToEveryone?: true
 }
 
 const DESIGN_FIELDS = ['businessName', 'title', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon']
@@ -111,6 +116,8 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
   '/api/onboarding/card-reward': { fields: ['cardId', 'reward', 'terms'], base: { cardId: '{card}', ...REWARD } },
 
   '/c/:slug': { fields: ['website'] },
+  // Removing a card needs the join cookie of the device that got it (integration test: holder-pass.test.ts).
+  '/c/remove/:passId': { fields: [], refusedToEveryone: true },
   '/p/:passId/push-subscription': {
     fields: ['endpoint', 'keys'],
     base: { endpoint: 'https://fcm.googleapis.com/fcm/send/abc' },
