@@ -84,6 +84,8 @@ export const PAGES: PageRow[] = [
   // Holders: the join page and the pass.
   guest('/c/:slug', undefined, { path: (r) => `/c/${r.slug}` }),
   guest('/p/:passId', undefined, { path: (r) => `/p/${r.pass}` }),
+  // Removing a card from a device that did not get it: the refusal page.
+  guest('/c/remove/:passId', undefined, { path: (r) => `/c/remove/${r.pass}`, status: 403, state: 'another device' }),
 
   // Admin area.
   admin('/admin'),

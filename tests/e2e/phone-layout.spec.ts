@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '#tests/support/test.ts'
+import { expect, expectPageError, failedLoad, test, type Locator, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 import { measureWidth, PHONE_WIDTHS } from '#tests/support/page-width.ts'
 
@@ -122,6 +122,7 @@ const itemsWithMarkers = (page: Page) =>
   )
 
 test('no stray list bullets: the QR page (downloads and poster) and the 404 page (the way-back links)', async ({ page }) => {
+  expectPageError(failedLoad(404, '/no-such-page'))
   const owner = await createOwner('phone-bullets')
   const card = await createCard(owner.id)
   await signIn(page, owner)
