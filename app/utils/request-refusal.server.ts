@@ -46,6 +46,7 @@ const refusalPage = (title: string, message: string, back: string) => `<!doctype
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} — Stampwise</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>body{font-family:system-ui,sans-serif;line-height:1.5;margin:0 auto;max-width:36rem;padding:2rem 1rem;color:#1b1b1b}a{color:#0b5cad}</style>
 </head>
 <body>

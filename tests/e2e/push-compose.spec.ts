@@ -76,7 +76,7 @@ test('compose from scratch, fix an error, confirm, edit, send and watch the prog
   await main(page).getByRole('button', { name: 'Send', exact: true }).click()
   await expect(page).toHaveURL(confirmUrl)
   await expect(page.getByText('Sending to 1 device.')).toBeVisible()
-  await expect(page.locator('.push-progress__status')).toHaveText(/^(queued|sending|done|failed)$/)
+  await expect(page.locator('.push-progress__status')).toHaveText(/^(Waiting to send|Sending|Delivered|Partly delivered|Failed)$/)
   await expect(main(page).locator('progress')).toBeVisible()
   await expect(main(page).getByText('Pending', { exact: true })).toBeVisible()
   await expect(main(page).getByRole('button', { name: 'Send', exact: true })).toHaveCount(0)
