@@ -10,21 +10,21 @@ import compression from 'compression'
 import express, { type Express } from 'express'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '#app/utils/database-outage.server.ts'
-import { isDatabaseHealthy } from '#app/utils/db.server.ts'
-import { ensureDemoAccount } from '#app/utils/demo-account.server.ts'
-import { openAndMigrate } from '#app/utils/database-lifecycle.server.ts'
-import { getEnv, type Env } from '#app/utils/env.server.ts'
-import { logger } from '#app/utils/logger.server.ts'
-import { beyondLoopbackWarning } from '#app/utils/loopback.server.ts'
-import { metricsHandler, requestMetrics } from '#app/utils/metrics.server.ts'
-import { routeLabeller } from '#app/utils/route-label.server.ts'
-import { startMailWorker } from '#app/utils/mail.server.ts'
-import { getVapidKeys } from '#app/utils/vapid.server.ts'
-import { publicPageCache } from '#app/utils/public-page-cache.server.ts'
-import { requestGuards } from '#app/utils/request-guards.server.ts'
-import { runWithRequestFigures } from '#app/utils/request-context.server.ts'
-import { versionedPageCache } from '#app/utils/versioned-page-cache.server.ts'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '#app/server/database-outage.server.ts'
+import { isDatabaseHealthy } from '#app/server/db.server.ts'
+import { ensureDemoAccount } from '#app/services/accounts/demo-account.server.ts'
+import { openAndMigrate } from '#app/server/database-lifecycle.server.ts'
+import { getEnv, type Env } from '#app/server/env.server.ts'
+import { logger } from '#app/server/logger.server.ts'
+import { beyondLoopbackWarning } from '#app/server/loopback.server.ts'
+import { metricsHandler, requestMetrics } from '#app/server/metrics.server.ts'
+import { routeLabeller } from '#app/server/route-label.server.ts'
+import { startMailWorker } from '#app/server/mail.server.ts'
+import { getVapidKeys } from '#app/services/push/vapid.server.ts'
+import { publicPageCache } from '#app/server/public-page-cache.server.ts'
+import { requestGuards } from '#app/server/request-guards.server.ts'
+import { runWithRequestFigures } from '#app/server/request-context.server.ts'
+import { versionedPageCache } from '#app/server/versioned-page-cache.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -136,7 +136,7 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   }
   const serverBuild = build
   app.use(requestMetrics(routeLabeller(() => (typeof serverBuild === 'function' ? devRoutes : serverBuild.routes))))
-  const jobs = once(() => import('#app/utils/jobs.server.ts'))
+  const jobs = once(() => import('#app/server/jobs.server.ts'))
   app.get(
     '/metrics',
     (_req, res, next) => {
@@ -243,7 +243,7 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     app.use(publicPageCache({ build, mode, paths: isPublicPage, loadContext }))
     // Models are imported on first use: they bind to the database when loaded, which must wait for the configuration.
     // Each import is kept: a dynamic import() per request would ask the module loader (tsx's hooks thread) every time.
-    const accountVersion = once(() => import('#app/utils/account-page-version.server.ts'))
+    const accountVersion = once(() => import('#app/services/accounts/account-page-version.server.ts'))
     const passVersion = once(() => import('#models/pass.server.ts'))
     app.use(
       versionedPageCache({
@@ -336,7 +336,7 @@ async function main() {
   }
 
   const stopMailWorker = startMailWorker()
-  const { startJobs } = await import('#app/utils/jobs.server.ts')
+  const { startJobs } = await import('#app/server/jobs.server.ts')
   const jobs = await startJobs(env)
   const { build: loaded, vite } = await loadBuild(dev)
   const build = Sentry ? Sentry.instrumentBuild(loaded, { instrumentTracing: true }) : loaded

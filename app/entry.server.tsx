@@ -3,8 +3,8 @@ import { createReadableStreamFromReadable, type AppLoadContext, type EntryContex
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { isDatabaseUnavailable } from './utils/database-outage.server.ts'
-import { logger } from './utils/logger.server.ts'
+import { isDatabaseUnavailable } from './server/database-outage.server.ts'
+import { logger } from './server/logger.server.ts'
 import { NonceProvider } from './utils/nonce-provider.ts'
 
 export const streamTimeout = 5_000

@@ -17,9 +17,9 @@ import { ErrorScreen, ForbiddenScreen, NotFoundScreen, TooLargeScreen } from './
 import { Toaster } from './components/toaster.tsx'
 import appStylesHref from './styles/app.css?url'
 import { isChunkLoadError } from './utils/chunk-error.ts'
-import { getPublicEnv } from './utils/env.server.ts'
+import { getPublicEnv } from './server/env.server.ts'
 import { useNonce } from './utils/nonce-provider.ts'
-import { readToast } from './utils/toast.server.ts'
+import { readToast } from './server/toast.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, clearHeader } = await readToast(request)

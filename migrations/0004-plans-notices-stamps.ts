@@ -58,7 +58,7 @@ create index stamp_events_card_created_idx on stamp_events (card_id, created_at)
 create index stamp_events_pass_created_idx on stamp_events (pass_id, created_at);
 
 -- updated_at is kept by the database, so no code path (a model, raw SQL, an admin's fix) can change a row without
--- it: the account page's render cache (app/utils/account-page-version.server.ts) relies on it.
+-- it: the account page's render cache (app/services/accounts/account-page-version.server.ts) relies on it.
 create function set_updated_at() returns trigger language plpgsql as $$
 begin
   new.updated_at := now();

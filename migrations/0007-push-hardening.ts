@@ -46,7 +46,7 @@ where p.id = r.pass_id
 `
 
 export const up: Migration = async ({ context: { sequelize, transaction } }) => {
-  // The same list the app reads (app/utils/env.server.ts): hosts allowed beside the known push services.
+  // The same list the app reads (app/server/env.server.ts): hosts allowed beside the known push services.
   const allowedHosts = (process.env.PUSH_ALLOWED_HOSTS ?? '')
     .split(',')
     .map((host) => host.trim().toLowerCase())

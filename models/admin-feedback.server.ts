@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { type FeedbackSource } from './feedback-message.server.ts'
 
 /** /admin/feedback's reads and writes of feedback_messages (from /feedback, /contacts and /account/contact-us). */

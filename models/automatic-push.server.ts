@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 
 /**
  * The holder's automatic push after a stamp (issue #6): "You got a stamp…", or "Reward earned…" when the stamp

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { type InferAttributes, Op, UniqueConstraintError } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { Card, isUuid } from './card.server.ts'
 
 /** The card builder's queries (onboarding pages and /api/onboarding), every one scoped by its owner. */

@@ -1,4 +1,4 @@
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 
 export type DailyActivity = { day: string; stamps: number; rewards: number }
 

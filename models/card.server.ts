@@ -7,7 +7,7 @@ import {
   type InferCreationAttributes,
 } from 'sequelize'
 import { cardLogoUrl } from '#app/utils/card-logo.ts'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 
 export type CardStatus = 'draft' | 'active' | 'archived'
 

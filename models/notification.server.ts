@@ -1,5 +1,5 @@
 import { type Transaction } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from './card.server.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { hashToken } from './session.server.ts'
 
 export type OAuthProvider = 'google' | 'apple'

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { QueryTypes, type Transaction } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { hashToken } from './session.server.ts'
 
 export type TokenKind = 'email_verification' | 'password_reset' | 'premade_login' | 'email_change'

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 
 /**
  * A holder's pass on a card (DECISIONS.md, "Cards and holders"): an unguessable id for its address /p/{id} and a

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { isPassId } from './pass.server.ts'
 
 export type PushSubscriptionInput = { endpoint: string; keys: { p256dh: string; auth: string } }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { DataTypes, Model, Op, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
-import { enqueuePushMessage } from '#app/utils/jobs.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
+import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { queueStampPush } from './automatic-push.server.ts'
 import { isUuid } from './card.server.ts'
 

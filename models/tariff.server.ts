@@ -5,7 +5,7 @@ import {
   type InferAttributes,
   type InferCreationAttributes,
 } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 
 /** A paid plan (DECISIONS.md, "Plans, trial and limits"). Prices are in cents. */
 export class Tariff extends Model<InferAttributes<Tariff>, InferCreationAttributes<Tariff>> {

@@ -1,4 +1,4 @@
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from './card.server.ts'
 
 export type TemplateView = { id: string; title: string; body: string; link: string | null; shared: boolean }

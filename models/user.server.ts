@@ -6,7 +6,7 @@ import {
   type InferCreationAttributes,
   type Transaction,
 } from 'sequelize'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 
 export type Role = 'owner' | 'admin'
 

@@ -10,8 +10,8 @@ if ((command !== 'grant' && command !== 'revoke') || !email) fail('usage: npm ru
 
 const env = commandEnv()
 
-const { openDatabase } = await import('#app/utils/database-lifecycle.server.ts')
-const { setAdminRole } = await import('#app/utils/admin.server.ts')
+const { openDatabase } = await import('#app/server/database-lifecycle.server.ts')
+const { setAdminRole } = await import('#app/services/admin/admin.server.ts')
 const database = await openDatabase(env, { role: 'command' }).catch((error: Error) => fail(`Could not open the database: ${error.message}`))
 const result = await setAdminRole(email, command === 'grant').finally(() => database.close())
 if (!result.found) fail(`No user has the e-mail ${email}`)

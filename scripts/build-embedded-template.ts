@@ -8,10 +8,10 @@ import os from 'node:os'
 import path from 'node:path'
 import PgBoss from 'pg-boss'
 import { Sequelize } from 'sequelize'
-import { databaseConnectionOptions } from '#app/utils/db.server.ts'
-import { EMBEDDED_TEMPLATE_PATH, startEmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
-import { parseEnv } from '#app/utils/env.server.ts'
-import { migrateUp } from '#app/utils/migrate.server.ts'
+import { databaseConnectionOptions } from '#app/server/db.server.ts'
+import { EMBEDDED_TEMPLATE_PATH, startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
+import { migrateUp } from '#app/server/migrate.server.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-template-'))
 const embedded = await startEmbeddedDatabase(dir, { maxConnections: 4 })

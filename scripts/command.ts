@@ -1,4 +1,4 @@
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { getEnv, type Env } from '#app/server/env.server.ts'
 
 /*
  * What every command (`npm run admin`, `db:migrate`, `db:backup`, `db:restore`, `db:copy-to`) does first: a failure

@@ -13,7 +13,7 @@ if (env.DATABASE_URL) fail('DATABASE_URL is set: db:backup copies the embedded d
 const [file, ...extra] = process.argv.slice(2)
 if (extra.length) fail('Usage: npm run db:backup [-- <file>]')
 
-const { backupEmbeddedDatabase, defaultBackupFile } = await import('#app/utils/embedded-backup.server.ts')
+const { backupEmbeddedDatabase, defaultBackupFile } = await import('#app/server/embedded-backup.server.ts')
 try {
   const target = file ?? defaultBackupFile(env.DATA_DIR)
   if (!file) fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 })

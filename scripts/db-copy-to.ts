@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { Sequelize } from 'sequelize'
-import { parseEnv, type Env } from '#app/utils/env.server.ts'
+import { parseEnv, type Env } from '#app/server/env.server.ts'
 import { commandEnv, describeError, fail } from './command.ts'
 
 /*
@@ -24,11 +24,11 @@ try {
 const url = new URL(targetUrl)
 const targetName = `${url.host}${url.pathname}`
 
-const { openAndMigrate } = await import('#app/utils/database-lifecycle.server.ts')
-const { databaseConnectionOptions } = await import('#app/utils/db.server.ts')
-const { migrateUp } = await import('#app/utils/migrate.server.ts')
+const { openAndMigrate } = await import('#app/server/database-lifecycle.server.ts')
+const { databaseConnectionOptions } = await import('#app/server/db.server.ts')
+const { migrateUp } = await import('#app/server/migrate.server.ts')
 const { copyDatabase, tablesInForeignKeyOrder, tablesWithRows, TargetNotEmptyError } = await import(
-  '#app/utils/database-copy.server.ts'
+  '#app/server/database-copy.server.ts'
 )
 
 const target = new pg.Client({ connectionString: targetUrl })

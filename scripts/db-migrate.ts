@@ -9,9 +9,9 @@ import { commandEnv, describeError, fail } from './command.ts'
 const env = commandEnv()
 
 // Loaded only once the configuration is valid: a wrong value is reported at once, without loading the database.
-const { openDatabase } = await import('#app/utils/database-lifecycle.server.ts')
-const { getSequelize } = await import('#app/utils/db.server.ts')
-const { migrateUp } = await import('#app/utils/migrate.server.ts')
+const { openDatabase } = await import('#app/server/database-lifecycle.server.ts')
+const { getSequelize } = await import('#app/server/db.server.ts')
+const { migrateUp } = await import('#app/server/migrate.server.ts')
 
 let database: Awaited<ReturnType<typeof openDatabase>> | undefined
 try {

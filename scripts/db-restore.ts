@@ -12,7 +12,7 @@ if (env.DATABASE_URL) fail('DATABASE_URL is set: db:restore restores the embedde
 const [file, ...extra] = process.argv.slice(2)
 if (!file || extra.length) fail('Usage: npm run db:restore -- <backup file>')
 
-const { restoreEmbeddedDatabase } = await import('#app/utils/embedded-backup.server.ts')
+const { restoreEmbeddedDatabase } = await import('#app/server/embedded-backup.server.ts')
 try {
   const { keptAside, tables } = await restoreEmbeddedDatabase(env.DATA_DIR, file)
   const rows = Object.values(tables).reduce((sum, count) => sum + count, 0)

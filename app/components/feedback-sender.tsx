@@ -1,8 +1,7 @@
 import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { useFetcher, useLocation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { type action as contactUsAction } from '#app/routes/account+/contact-us.tsx'
-import { AccountFeedbackSchema, CONTACT_US_PATH, FEEDBACK_SENT_MESSAGE } from '#app/utils/account-feedback.ts'
+import { AccountFeedbackSchema, CONTACT_US_PATH, FEEDBACK_SENT_MESSAGE, type FeedbackAnswer } from '#app/utils/account-feedback.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { FieldErrors, FormErrors } from './forms.tsx'
 
@@ -12,7 +11,7 @@ import { FieldErrors, FormErrors } from './forms.tsx'
  * page) and the owner comes back here with a toast.
  */
 export function FeedbackSender() {
-  const fetcher = useFetcher<typeof contactUsAction>()
+  const fetcher = useFetcher<FeedbackAnswer>()
   const { pathname, search } = useLocation()
   const hydrated = useHydrated()
   const result = fetcher.data?.result

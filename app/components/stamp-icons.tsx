@@ -1,6 +1,6 @@
+import { isStampIcon, type StampIcon } from '#app/utils/stamp-icon-names.ts'
+
 /** The stamp icons of DECISIONS.md, as 24×24 stroke paths (drawn in the card's colours, no image download). */
-export const STAMP_ICONS = ['star', 'heart', 'coffee', 'gift', 'check', 'paw', 'scissors', 'pizza'] as const
-export type StampIcon = (typeof STAMP_ICONS)[number]
 
 const PATHS: Record<StampIcon, string> = {
   star: 'M12 3l2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1-4.4-4.3 6.1-.9z',
@@ -11,10 +11,6 @@ const PATHS: Record<StampIcon, string> = {
   paw: 'M12 13c-3 0-5.5 3-5.5 5 0 1.5 1.5 2 2.5 2 1.2 0 2-.6 3-.6s1.8.6 3 .6c1 0 2.5-.5 2.5-2 0-2-2.5-5-5.5-5zM6 10.5a1.8 2.3 0 1 0 0 .1zM10 7a1.8 2.3 0 1 0 0 .1zM14 7a1.8 2.3 0 1 0 0 .1zM18 10.5a1.8 2.3 0 1 0 0 .1z',
   scissors: 'M6 7a2.5 2.5 0 1 0 0 .1zM6 17a2.5 2.5 0 1 0 0 .1zM8 8.5L20 17M8 15.5L20 7',
   pizza: 'M12 3L3.5 18.5a18 18 0 0 0 17 0zM12 3l0 0M9 11a1 1 0 1 0 0 .1zM14 14a1 1 0 1 0 0 .1zM10 16a1 1 0 1 0 0 .1z',
-}
-
-export function isStampIcon(value: string): value is StampIcon {
-  return (STAMP_ICONS as readonly string[]).includes(value)
 }
 
 export function StampIconPath({ icon }: { icon: string }) {

@@ -1,5 +1,5 @@
-import { consumeRateLimit, RATE_LIMITS, RateLimitedError } from '#app/utils/rate-limit.server.ts'
-import { clientAddress } from '#app/utils/session.server.ts'
+import { consumeRateLimit, RATE_LIMITS, RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
 
 /**
  * The public forms (/contacts, /feedback) store at most RATE_LIMITS.publicFormsPerIp messages an hour from one

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { authenticateWithProvider } from '#app/utils/social-sign-in.server.ts'
+import { authenticateWithProvider } from '#app/services/auth/social-sign-in.server.ts'
 
 /**
  * Apple's answer: a cross-site form POST (response_mode=form_post) with code, state, and on the first sign-in a

@@ -5,10 +5,10 @@ import { CardPreview } from '#app/components/card-preview.tsx'
 import { cardLogoUrl } from '#app/utils/card-logo.ts'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import passStylesHref from '#app/styles/pass.css?url'
-import { findRememberedPass, joinCard } from '#app/utils/pass-join.server.ts'
-import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
+import { findRememberedPass, joinCard } from '#app/services/passes/pass-join.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { getJoinableCard } from '#models/pass.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 /** A card's public join page: the card and one button. A device that already holds a pass goes straight to it. */
 async function requireJoinableCard(slug: string | undefined) {

@@ -1,14 +1,14 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import passStylesHref from '#app/styles/pass.css?url'
-import { forgetPassCookie, readRememberedPassId } from '#app/utils/pass-cookie.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { deletePass, getRemovablePass, type RemovablePass } from '#models/pass.server.ts'
 
 /**
  * 'Remove this card': a holder deletes their pass, with its push subscriptions. Only the device that got the card
  * may: the pass id in the address must be the one its join cookie remembers (signed, per card). That cookie is
- * sent only under /c (app/utils/pass-cookie.server.ts), hence this address; someone who knows only the pass's
+ * sent only under /c (app/services/passes/pass-cookie.server.ts), hence this address; someone who knows only the pass's
  * address (a shared link, a glance at the screen) can see the card but not remove it
  * (docs/decisions/027-holder-pass-page-ownership.md).
  */

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { cardLogoPng } from '#app/utils/card-logo-png.server.ts'
+import { cardLogoPng } from '#app/services/cards/card-logo-png.server.ts'
 import { getCardLogo } from '#models/card.server.ts'
 
 /**

@@ -7,9 +7,9 @@ import { FormErrors, InputField, RadioGroupField, SubmitButton, TextareaField } 
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { Logo } from '#app/components/logo.tsx'
-import { submitSupportMessage } from '#app/utils/support.server.ts'
+import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 const RATINGS = [
   { value: '1', label: '1 – Poor' },

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { authenticateWithProvider } from '#app/utils/social-sign-in.server.ts'
+import { authenticateWithProvider } from '#app/services/auth/social-sign-in.server.ts'
 
 /** 'Login with Google': sends the browser to Google (keeps ?redirectTo= for after the sign-in). */
 export async function loader({ request }: LoaderFunctionArgs) {

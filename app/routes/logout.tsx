@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, type MetaFunction } from '@remix-run/react'
 import { Logo } from '#app/components/logo.tsx'
-import { getUserId, signOut } from '#app/utils/session.server.ts'
+import { getUserId, signOut } from '#app/services/auth/session.server.ts'
 
 /** Logging out changes data, so only POST does it; GET shows a one-button form (DECISIONS.md). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { ICON_SIZES, passIcon, type IconSize } from '#app/utils/pass-icons.server.ts'
+import { ICON_SIZES, passIcon, type IconSize } from '#app/services/passes/pass-icons.server.ts'
 import { getPassCardLogo, getPassView } from '#models/pass.server.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { manifestShortName } from '#app/utils/manifest-short-name.ts'
-import { ICON_SIZES } from '#app/utils/pass-icons.server.ts'
+import { ICON_SIZES } from '#app/services/passes/pass-icons.server.ts'
 import { getPassView } from '#models/pass.server.ts'
 
 /** The pass as an installable web app: its own name, icons and colours, opening on the pass itself. */

@@ -1,3 +1,4 @@
+import { type SubmissionResult } from '@conform-to/react'
 import { z } from 'zod'
 
 /**
@@ -20,3 +21,6 @@ export const AccountFeedbackSchema = z.object({
 
 export const FEEDBACK_SENT_MESSAGE = 'Thanks! Your message has been sent.'
 export const CONTACT_US_PATH = '/account/contact-us'
+
+/** What the Feedback form's action answers a fetcher (the header's sender reads it; the page itself redirects). */
+export type FeedbackAnswer = { result: SubmissionResult<string[]>; sent: boolean; redirectTo: string | null }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { STAMP_ICONS } from '#app/components/stamp-icons.tsx'
+import { STAMP_ICONS } from './stamp-icon-names.ts'
 
 /**
  * The card builder's forms, one schema each, shared by the onboarding pages (/main, /card_reward), the browser's

@@ -5,7 +5,7 @@
  * with 1 and 10 cards).
  *
  * Statements are counted by the app itself (Server-Timing: db;desc="N queries"), for a full render and for an
- * answer from the render cache (app/utils/versioned-page-cache.server.ts), which /account uses while nothing on it
+ * answer from the render cache (app/server/versioned-page-cache.server.ts), which /account uses while nothing on it
  * has changed. The load itself is the steady state: an owner whose data does not change between requests.
  *
  *   npm run build && npm run bench:account            (embedded database)
@@ -14,7 +14,7 @@
 import crypto from 'node:crypto'
 import os from 'node:os'
 import pg from 'pg'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/services/auth/password.server.ts'
 import { load, signIn, startServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'

@@ -20,9 +20,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
 import { QueryTypes, Sequelize } from 'sequelize'
-import { databaseConnectionOptions } from '#app/utils/db.server.ts'
-import { parseEnv } from '#app/utils/env.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { databaseConnectionOptions } from '#app/server/db.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
+import { hashPassword } from '#app/services/auth/password.server.ts'
 import { monthStart } from '#app/utils/plan-status.ts'
 import {
   countUsersStatement,
@@ -155,7 +155,7 @@ async function timed(url: string, cookie: string) {
 function statementsToExplain(deepCursor: string): { name: string; statement: Statement; search?: RegExp }[] {
   const now = new Date()
   const weekEnd = new Date(now.getTime() + 7 * 86_400_000)
-  // `few` as the app decides it (app/utils/admin-users.server.ts): from the number of matches.
+  // `few` as the app decides it (app/services/admin/admin-users.server.ts): from the number of matches.
   const page = (filter: AdminUsersFilter, sort: AdminUserSort, few = false) =>
     listUsersStatement(filter, { sort, limit: PER_PAGE + 1, few, offset: 0 })
   // On the PostgreSQL server (a non-C collation) LIKE needs the text_pattern_ops index; PGlite's C collation lets

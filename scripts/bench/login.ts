@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
-import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
+import { hashPassword, verifyPassword } from '#app/services/auth/password.server.ts'
 import { load, startServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'

@@ -2,7 +2,7 @@
  * Budget of the cards issue for the holder's pass: GET /p/{passId} at least 700 requests/s with p99 under 40 ms
  * (autocannon, 10 connections, 10 s, same machine), and the page's size: its HTML plus the CSS it links,
  * uncompressed and gzipped. The load is holders at the counter: many passes of one card, each opened repeatedly;
- * answers come from the pass page's render cache (app/utils/versioned-page-cache.server.ts) while a pass is unchanged.
+ * answers come from the pass page's render cache (app/server/versioned-page-cache.server.ts) while a pass is unchanged.
  *
  *   npm run build && npm run bench:pass            (embedded database)
  *   DATABASE_URL=postgres://... npm run bench:pass (PostgreSQL server)

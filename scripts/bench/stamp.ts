@@ -16,7 +16,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/services/auth/password.server.ts'
 import { load, signIn, startServer } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/utils/env.server.ts'
+import { resetEnvForTests } from '#app/server/env.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { expectAnswer, logIn, postJson, sql } from '#tests/support/auth-api.ts'
 import { startSmtpPeer } from '#tests/support/smtp-peer.ts'

@@ -4,7 +4,7 @@ import { logIn, sql } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /**
- * The account home's render cache (app/utils/versioned-page-cache.server.ts): every change to what the page shows
+ * The account home's render cache (app/server/versioned-page-cache.server.ts): every change to what the page shows
  * must show at once, however it is made (raw SQL here, as an admin's fix or a later feature might), and a cached
  * answer is never another owner's and always carries its own CSP nonce.
  */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
 import {
   createUser,
   expectAnswer,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
 import {
   createUser,
   expectAnswer,

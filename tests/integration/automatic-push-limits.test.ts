@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startJobs } from '#app/utils/jobs.server.ts'
+import { startJobs } from '#app/server/jobs.server.ts'
 import { redeemReward, stampPass, undoLastStamp } from '#models/stamping.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { createPushAudience } from '#tests/support/push-audience.ts'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/utils/env.server.ts'
+import { resetEnvForTests } from '#app/server/env.server.ts'
 import { addressOf, buildAddresses, createAuthorizationRecords, createCard, fillText } from '#tests/support/authorization-fixture.ts'
 import { countChanges, integrityProblems, rowCounts } from '#tests/support/database-integrity.ts'
 import { describeBody, encodeBody, hostileBody, rawBodies, type HostileBody } from '#tests/support/hostile-input.ts'

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BODY_LIMITS } from '#app/utils/body-limit.server.ts'
+import { BODY_LIMITS } from '#app/server/body-limit.server.ts'
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
 import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
 import { noisyPng } from '#tests/support/hostile-images.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
 import { createUser, logIn, me, sql } from '#tests/support/auth-api.ts'
 import { rawRequest } from '#tests/support/raw-http.ts'
 import { unreadableReason } from '#tests/support/readable-answer.ts'

@@ -1,7 +1,7 @@
 import os from 'node:os'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DEMO_ACCOUNT_LOCAL_ONLY } from '#app/utils/auth.server.ts'
-import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/utils/demo-account.server.ts'
+import { DEMO_ACCOUNT_LOCAL_ONLY } from '#app/services/auth/auth.server.ts'
+import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.server.ts'
 import { createUser, postJson } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 

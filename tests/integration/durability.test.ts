@@ -9,7 +9,7 @@ import {
   embeddedSocketPath,
   readLockHolder,
   startEmbeddedDatabase,
-} from '#app/utils/embedded-db.server.ts'
+} from '#app/server/embedded-db.server.ts'
 import { killChildren, runTs } from '#tests/support/child-process.ts'
 import { createDataDir, createServerDatabase } from '#tests/support/scratch-databases.ts'
 

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, test } from 'vitest'
-import { embeddedSocketPath, readLockHolder } from '#app/utils/embedded-db.server.ts'
+import { embeddedSocketPath, readLockHolder } from '#app/server/embedded-db.server.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir } from '#tests/support/scratch-databases.ts'
 

@@ -1,11 +1,11 @@
 import net from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { EMBEDDED_SOCKET_PORT, embeddedSocketPath, startEmbeddedDatabase, type EmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
+import { EMBEDDED_SOCKET_PORT, embeddedSocketPath, startEmbeddedDatabase, type EmbeddedDatabase } from '#app/server/embedded-db.server.ts'
 import { createBlankDataDir } from '#tests/support/scratch-databases.ts'
 
 /*
- * The embedded database serves several connections through one backend (app/utils/embedded-query-queue.server.ts):
+ * The embedded database serves several connections through one backend (app/server/embedded-query-queue.server.ts):
  * parameterised queries from connections that interleave with each other's transactions must each run their own
  * statement. Before the fix this failed within a few hundred queries with "bind message supplies 2 parameters, but
  * prepared statement "" requires 1".

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { getVapidKeys } from '#app/utils/vapid.server.ts'
+import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { addressOf, buildAddresses, createAuthorizationRecords } from '#tests/support/authorization-fixture.ts'
 import { startTestServer } from '#tests/support/test-server.ts'

@@ -1,9 +1,9 @@
 import net from 'node:net'
 import { QueryTypes } from 'sequelize'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { getSequelize } from '#app/utils/db.server.ts'
-import { resetEnvForTests } from '#app/utils/env.server.ts'
-import { deliverPendingMail, queueMail } from '#app/utils/mail.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
+import { resetEnvForTests } from '#app/server/env.server.ts'
+import { deliverPendingMail, queueMail } from '#app/server/mail.server.ts'
 import { startSmtpPeer } from '#tests/support/smtp-peer.ts'
 
 // A failing SMTP server never loses mail: it stays in the outbox and goes out once the server answers again.

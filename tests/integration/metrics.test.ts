@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { PUSH_RESUME_QUEUE, startJobs } from '#app/utils/jobs.server.ts'
-import { sendOwnerNotification } from '#app/utils/push-send.server.ts'
+import { PUSH_RESUME_QUEUE, startJobs } from '#app/server/jobs.server.ts'
+import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'
 import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoint.ts'
 import { startTestServer } from '#tests/support/test-server.ts'

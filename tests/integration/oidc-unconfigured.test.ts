@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/utils/env.server.ts'
-import { readToast } from '#app/utils/toast.server.ts'
+import { resetEnvForTests } from '#app/server/env.server.ts'
+import { readToast } from '#app/server/toast.server.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 // Its own file: the built app reads the environment once, and oidc.test.ts configures both providers.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { listPosts } from '#app/utils/blog.server.ts'
+import { listPosts } from '#app/services/content/blog.server.ts'
 import { FeedbackMessage } from '#models/feedback-message.server.ts'
 import { Tariff } from '#models/tariff.server.ts'
 import { startTestServer } from '#tests/support/test-server.ts'

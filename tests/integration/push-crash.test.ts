@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { PUSH_CONCURRENCY } from '#app/utils/push-delivery.server.ts'
-import { sendOwnerNotification } from '#app/utils/push-send.server.ts'
+import { PUSH_CONCURRENCY } from '#app/services/push/push-delivery.server.ts'
+import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { killChildren, runTs, type Child } from '#tests/support/child-process.ts'
 import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'
@@ -12,7 +12,7 @@ import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoi
  * answers each request after 20 ms, like a real one far away, so a message takes long enough to be interrupted.
  */
 
-// Two chunk jobs per process, each with PUSH_CONCURRENCY requests in flight (app/utils/jobs.server.ts).
+// Two chunk jobs per process, each with PUSH_CONCURRENCY requests in flight (app/server/jobs.server.ts).
 const IN_FLIGHT_BOUND = 2 * PUSH_CONCURRENCY
 
 let endpoint: PushEndpoint

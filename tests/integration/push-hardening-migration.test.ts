@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { expect, test } from 'vitest'
-import { getSequelize } from '#app/utils/db.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
 import { up } from '#migrations/0007-push-hardening.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'

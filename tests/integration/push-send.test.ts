@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startJobs } from '#app/utils/jobs.server.ts'
-import { NO_QUOTA_LEFT, sendOwnerNotification } from '#app/utils/push-send.server.ts'
+import { startJobs } from '#app/server/jobs.server.ts'
+import { NO_QUOTA_LEFT, sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { TRIAL_LIMITS } from '#app/utils/plan-status.ts'
 import { stampPass, redeemReward } from '#models/stamping.server.ts'
 import { sql } from '#tests/support/auth-api.ts'

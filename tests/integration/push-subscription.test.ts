@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/utils/env.server.ts'
+import { resetEnvForTests } from '#app/server/env.server.ts'
 import { ENDPOINT_NOT_NORMAL, ENDPOINT_UNKNOWN_SERVICE } from '#app/utils/push-subscription.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'

@@ -8,7 +8,7 @@ import { startTestServer } from '#tests/support/test-server.ts'
  * request's nonce only (no 'unsafe-inline', no eval), every inline script of a page carrying that nonce,
  * frame-ancestors 'none' (and X-Frame-Options DENY), nosniff, same-origin referrers, no X-Powered-By; HSTS only
  * when APP_URL is https (on a private http:// address it would lock browsers out). The session cookie's Secure flag
- * follows the APP_URL the Remix build itself reads (app/utils/session.server.ts), which one process cannot change.
+ * follows the APP_URL the Remix build itself reads (app/services/auth/session.server.ts), which one process cannot change.
  */
 
 let http: Awaited<ReturnType<typeof startTestServer>>

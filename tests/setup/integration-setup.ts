@@ -1,6 +1,6 @@
 import { afterAll } from 'vitest'
-import { forgetSequelizeForTests } from '#app/utils/db.server.ts'
-import { resetEnvForTests } from '#app/utils/env.server.ts'
+import { forgetSequelizeForTests } from '#app/server/db.server.ts'
+import { resetEnvForTests } from '#app/server/env.server.ts'
 import { createTestDatabase } from './test-database.ts'
 
 // Top-level await: the database must exist and the environment point at it before the test file imports any

@@ -4,10 +4,10 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { Sequelize } from 'sequelize'
-import { databaseConnectionOptions } from '#app/utils/db.server.ts'
-import { startEmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
-import { parseEnv } from '#app/utils/env.server.ts'
-import { migrateUp } from '#app/utils/migrate.server.ts'
+import { databaseConnectionOptions } from '#app/server/db.server.ts'
+import { startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
+import { migrateUp } from '#app/server/migrate.server.ts'
 
 /**
  * Test databases: a migrated template is made once per run (global setup), and every test file gets its own

@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize'
 import { expect } from 'vitest'
-import { getSequelize } from '#app/utils/db.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
+import { hashPassword } from '#app/services/auth/password.server.ts'
 import { type startTestServer } from './test-server.ts'
 
 /**

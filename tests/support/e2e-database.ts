@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import path from 'node:path'
 import { expect, type Page } from '@playwright/test'
 import pg from 'pg'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/services/auth/password.server.ts'
 
 /**
  * Browser tests reach the app's embedded database through its Unix socket (the app server holds the data folder;

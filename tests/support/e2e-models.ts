@@ -8,10 +8,10 @@ export async function appServices() {
   delete process.env.DATABASE_URL
   process.env.LOG_LEVEL ??= 'silent'
   const [billing, housekeeping, invoices, db] = await Promise.all([
-    import('#app/utils/billing.server.ts'),
-    import('#app/utils/plan-housekeeping.server.ts'),
+    import('#app/services/billing/billing.server.ts'),
+    import('#app/services/billing/plan-housekeeping.server.ts'),
     import('#models/invoice.server.ts'),
-    import('#app/utils/db.server.ts'),
+    import('#app/server/db.server.ts'),
   ])
   return {
     confirmPayment: billing.confirmPayment,

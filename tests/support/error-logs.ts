@@ -1,7 +1,7 @@
-import { TEST_ERROR_LOG_SINK } from '#app/utils/logger.server.ts'
+import { TEST_ERROR_LOG_SINK } from '#app/server/logger.server.ts'
 
 /**
- * The app logger's error and fatal lines during a test (app/utils/logger.server.ts sends them here under tests),
+ * The app logger's error and fatal lines during a test (app/server/logger.server.ts sends them here under tests),
  * those of the processes the test started included (tests/support/child-process.ts). An error nobody expected fails
  * the test (tests/setup/fail-on-error-log.ts); a test that provokes one names it with `expectErrorLog`.
  */

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll } from 'vitest'
-import { startEmbeddedDatabase } from '#app/utils/embedded-db.server.ts'
+import { startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
 
 /**
  * Extra databases for tests that must run on both databases whatever TEST_DATABASE_URL says (schema parity,

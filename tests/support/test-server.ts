@@ -3,7 +3,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type ServerBuild } from '@remix-run/node'
 import { createApp } from '../../server.ts'
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { getEnv, type Env } from '#app/server/env.server.ts'
 
 /**
  * The real Express app around the built Remix app, on a free loopback port, for HTTP-level tests.

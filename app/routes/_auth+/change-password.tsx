@@ -4,10 +4,10 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { SubmitButton } from '#app/components/forms.tsx'
 import { ChangePasswordSchema, TokenSchema } from '#app/utils/auth-schemas.ts'
-import { changePasswordWithToken, checkPasswordResetToken, TOKEN_MESSAGES, tokenError } from '#app/utils/auth.server.ts'
-import { requireAnonymous } from '#app/utils/guest.server.ts'
-import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
-import { clientAddress } from '#app/utils/session.server.ts'
+import { changePasswordWithToken, checkPasswordResetToken, TOKEN_MESSAGES, tokenError } from '#app/services/auth/auth.server.ts'
+import { requireAnonymous } from '#app/services/auth/guest.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
 import {
   FormErrors,
   HIDDEN_FIELDS,
@@ -15,11 +15,11 @@ import {
   PasswordField,
   ShowPasswordToggle,
   useShowPassword,
-} from './__auth-form.tsx'
-import { passRetryAfter, retryAfter, unlessRateLimited } from './__rate-limit.server.ts'
+} from '#app/components/auth-form.tsx'
+import { passRetryAfter, retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 export const handle: AuthHandle = { backTo: '/login' }
 

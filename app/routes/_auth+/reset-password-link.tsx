@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, type MetaFunction } from '@remix-run/react'
-import { requireAnonymous } from '#app/utils/guest.server.ts'
+import { requireAnonymous } from '#app/services/auth/guest.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/forgot-password' }

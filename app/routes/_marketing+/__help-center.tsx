@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import type { PublicTariff } from '#models/tariff.server.ts'
-import { pushesText, type TrialTerms } from './__pricing-section.tsx'
+import { pushesText, type TrialTerms } from '#app/components/pricing-section.tsx'
 
 type Question = { question: string; answer: ReactNode }
 

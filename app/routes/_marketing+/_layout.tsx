@@ -1,7 +1,7 @@
 import { Outlet, useLoaderData } from '@remix-run/react'
 import { SiteFooter } from '#app/components/site-footer.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
 
 export async function loader() {
   return { supportEmail: getEnv().SUPPORT_EMAIL }

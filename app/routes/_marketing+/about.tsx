@@ -1,6 +1,6 @@
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { company } from '#app/utils/company.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
 
 const BELIEFS = [
   {

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import { NotFoundScreen } from '#app/components/error-screens.tsx'
-import { getPost } from '#app/utils/blog.server.ts'
+import { getPost } from '#app/services/content/blog.server.ts'
 import { TRIAL_DAYS } from '#app/utils/plan-status.ts'
 
 export async function loader({ params }: LoaderFunctionArgs) {

@@ -1,5 +1,5 @@
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { listPosts } from '#app/utils/blog.server.ts'
+import { listPosts } from '#app/services/content/blog.server.ts'
 
 export async function loader() {
   return { posts: listPosts() }

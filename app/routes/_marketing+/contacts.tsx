@@ -7,10 +7,10 @@ import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/compon
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { company } from '#app/utils/company.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { submitSupportMessage } from '#app/utils/support.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
+import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 const ContactSchema = z.object({
   name: z.string({ error: 'Enter your name' }).trim().min(1, 'Enter your name').max(100, 'Use 100 characters or fewer'),

@@ -1,9 +1,9 @@
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
 import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { HelpCenter } from './__help-center.tsx'
-import { PricingSection, type TrialTerms } from './__pricing-section.tsx'
+import { PricingSection, type TrialTerms } from '#app/components/pricing-section.tsx'
 import { StampCardIllustration } from './__stamp-card-illustration.tsx'
 
 // DECISIONS.md, "Plans, trial and limits". The paid plans' limits come from the tariffs table; the trial has no row.

@@ -1,7 +1,7 @@
 import { redirect } from '@remix-run/node'
 import { nextStep, stepPath, type OnboardingStep } from '#app/utils/card-design-steps.ts'
-import { cardDesignView } from '#app/utils/card-design.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { cardDesignView } from '#app/services/cards/card-design.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { advanceOnboardingStep, findOwnerCard, finishOnboarding } from '#models/card-onboarding.server.ts'
 
 /**

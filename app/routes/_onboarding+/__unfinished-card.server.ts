@@ -1,6 +1,6 @@
 import { isOnboardingStep, stepPath } from '#app/utils/card-design-steps.ts'
-import { cardDesignView } from '#app/utils/card-design.server.ts'
-import { checkCardSlot } from '#app/utils/plan-gate.server.ts'
+import { cardDesignView } from '#app/services/cards/card-design.server.ts'
+import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { discardUnfinishedDraft, findOwnerCard, findUnfinishedOwnerCard, finishOnboarding, type OnboardingCard } from '#models/card-onboarding.server.ts'
 
 /**

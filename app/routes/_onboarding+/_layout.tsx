@@ -3,7 +3,7 @@ import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, Link, Outlet, useMatches } from '@remix-run/react'
 import { Logo } from '#app/components/logo.tsx'
 import { ONBOARDING_STEPS, stepIndex, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
 import onboardingStylesHref from '#app/styles/onboarding.css?url'
 

@@ -4,7 +4,7 @@ import { CardPreview } from '#app/components/card-preview.tsx'
 import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { finishOnboarding } from '#models/card-onboarding.server.ts'
 import { loadStepPage, requireStepCard } from './__step.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 export const handle: OnboardingHandle = { onboardingStep: 'win_win' }
 

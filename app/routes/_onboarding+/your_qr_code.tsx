@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
-import { cardJoinUrl, cardQrSvg } from '#app/utils/card-design.server.ts'
+import { cardJoinUrl, cardQrSvg } from '#app/services/cards/card-design.server.ts'
 import { StepActions } from './__step-parts.tsx'
 import { continueFromStep, requireStepCard } from './__step.server.ts'
 

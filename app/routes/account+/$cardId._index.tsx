@@ -6,13 +6,13 @@ import { ActivityChart } from '#app/components/activity-chart.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { FormErrors, SubmitButton, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { joinUrl } from '#app/utils/card-qr.server.ts'
-import { checkCardSlot } from '#app/utils/plan-gate.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { joinUrl } from '#app/services/cards/card-qr.server.ts'
+import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
 import { deleteOwnedCard, getOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 export const CardActionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('archive') }),

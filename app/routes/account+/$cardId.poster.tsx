@@ -3,8 +3,8 @@ import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { joinUrl, qrSvg } from '#app/utils/card-qr.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 
 export const handle: AccountHandle = { back: 'previous' }

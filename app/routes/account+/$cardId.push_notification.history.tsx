@@ -3,7 +3,7 @@ import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 import { listCardNotifications } from '#models/notification.server.ts'
 

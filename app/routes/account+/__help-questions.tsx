@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { TableScroll } from '#app/components/table-scroll.tsx'
-import { type TrialTerms } from '#app/routes/_marketing+/__pricing-section.tsx'
+import { type TrialTerms } from '#app/components/pricing-section.tsx'
 import { cardsText, formatDollars, pushesText } from '#app/utils/plan-format.ts'
 import { type PublicTariff } from '#models/tariff.server.ts'
 

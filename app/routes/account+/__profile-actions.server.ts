@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { z } from 'zod'
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
-import { isMultipart, readLimitedMultipart } from '#app/utils/multipart-upload.server.ts'
+import { isMultipart, readLimitedMultipart } from '#app/server/multipart-upload.server.ts'
 import {
   changeEmailSchema,
   changePasswordSchema,
@@ -17,12 +17,12 @@ import {
   LOGO_REMOVED,
   removeLogo,
   requestEmailChange,
-} from '#app/utils/profile.server.ts'
-import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
-import { requireUserId, signOut } from '#app/utils/session.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+} from '#app/services/accounts/profile.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { requireUserId, signOut } from '#app/services/auth/session.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { getProfileUser, type ProfileUser } from '#models/user.server.ts'
-import { retryAfter, unlessRateLimited } from '../_auth+/__rate-limit.server.ts'
+import { retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 
 /**
  * The actions of /account/profile, told apart by `intent`. Success redirects with a toast (post/redirect/get);

@@ -5,7 +5,7 @@ import { FieldErrors, FormErrors, InputField } from '#app/components/forms.tsx'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
 import { changeEmailSchema, changePasswordSchema, deleteProfileSchema, LogoSchema } from '#app/utils/profile-schemas.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { NEW_PASSWORD_HINT, PasswordField } from '../_auth+/__auth-form.tsx'
+import { NEW_PASSWORD_HINT, PasswordField } from '#app/components/auth-form.tsx'
 
 /** The forms of /account/profile; each posts its own `intent` and shows only its own answer. */
 type LastResult = SubmissionResult<string[]> | null | undefined

@@ -2,10 +2,10 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { CARD_LIMIT_MESSAGE } from '#app/utils/plan-gate.server.ts'
+import { CARD_LIMIT_MESSAGE } from '#app/services/billing/plan-gate.server.ts'
 import { monthStart } from '#app/utils/plan-status.ts'
-import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { listOwnerCardsWithStats } from '#models/card.server.ts'
 
 export const handle: AccountHandle = { back: 'hidden' }

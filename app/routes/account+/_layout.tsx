@@ -5,8 +5,8 @@ import { useEffect } from 'react'
 import { AccountHeader } from '#app/components/account-header.tsx'
 import { Celebration } from '#app/components/celebration.tsx'
 import { isAccountHandle, type AccountHandle } from '#app/utils/account-handle.ts'
-import { loadAccountHeader } from '#app/utils/account-header.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { loadAccountHeader } from '#app/services/accounts/account-header.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import accountStylesHref from '#app/styles/account.css?url'
 
 /** Every /account page: signed-in only, with the account header (logo, plan box, bell, feedback, profile menu). */

@@ -5,13 +5,13 @@ import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunctio
 import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { AccountFeedbackSchema, CONTACT_US_PATH, FEEDBACK_SENT_MESSAGE } from '#app/utils/account-feedback.ts'
-import { sendAccountFeedback } from '#app/utils/account-feedback.server.ts'
-import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
-import { requireUserId, safeRedirectPath } from '#app/utils/session.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { sendAccountFeedback } from '#app/services/accounts/account-feedback.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { requireUserId, safeRedirectPath } from '#app/services/auth/session.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { getPublicUser } from '#models/user.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 export const handle: AccountHandle = { title: 'Feedback form', back: 'previous' }
 

@@ -2,8 +2,8 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { cardsText, cardUsageText, formatDollars, pushesText, pushUsageText } from '#app/utils/plan-format.ts'
-import { getPlanOverview } from '#app/utils/plan.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { getPlanOverview } from '#app/services/billing/plan.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 
 // No title in the header (specification, route table).

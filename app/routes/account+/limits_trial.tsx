@@ -3,8 +3,8 @@ import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { planBox, type PlanState } from '#app/utils/plan-status.ts'
-import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 
 // No title in the header (specification, route table).
 export const handle: AccountHandle = { back: 'previous' }

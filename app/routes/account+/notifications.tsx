@@ -4,10 +4,10 @@ import { FormErrors } from '#app/components/forms.tsx'
 import { NOTIFICATIONS_PATH } from '#app/components/notification-bell.tsx'
 import { NoticeTime } from '#app/components/notice-time.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { requireUserId, safeRedirectPath } from '#app/utils/session.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { requireUserId, safeRedirectPath } from '#app/services/auth/session.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { listNotices, markAllNoticesRead, markNoticeRead, type NoticeView } from '#models/notice.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 export const handle: AccountHandle = { title: 'Notifications', back: 'previous' }
 

@@ -4,12 +4,12 @@ import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@re
 import { z } from 'zod'
 import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { cancelPlan, PlanError } from '#app/utils/billing.server.ts'
+import { cancelPlan, PlanError } from '#app/services/billing/billing.server.ts'
 import { cardUsageText, formatDate, formatDollars, ownerStatusText, periodText, pushUsageText } from '#app/utils/plan-format.ts'
-import { getPlanOverview } from '#app/utils/plan.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { getPlanOverview } from '#app/services/billing/plan.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 export const CancelPlanSchema = z.object({
   intent: z.literal('cancel'),

@@ -4,14 +4,14 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunct
 import { z } from 'zod'
 import { FormErrors } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { choosePlan, PlanError } from '#app/utils/billing.server.ts'
+import { choosePlan, PlanError } from '#app/services/billing/billing.server.ts'
 import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
-import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
-import { requireUserId } from '#app/utils/session.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 export const ChoosePlanSchema = z.object({
   tier: z.coerce.number({ error: 'Choose a plan' }).int().min(1, 'Choose a plan').max(3, 'Choose a plan'),

@@ -1,13 +1,13 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, NavLink, Outlet, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { requireAdmin } from '#app/utils/admin.server.ts'
+import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 import adminStylesHref from '#app/styles/admin.css?url'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 
 /**
  * Every /admin page: the admin role, checked here for the header and again by each page's own loader and action
- * (app/utils/admin.server.ts). Plain links and forms: it all works without JavaScript.
+ * (app/services/admin/admin.server.ts). Plain links and forms: it all works without JavaScript.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const adminId = await requireAdmin(request)

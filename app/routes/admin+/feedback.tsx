@@ -2,13 +2,13 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
 import { FormErrors } from '#app/components/forms.tsx'
-import { AdminActionError, setFeedbackHandled } from '#app/utils/admin-actions.server.ts'
+import { AdminActionError, setFeedbackHandled } from '#app/services/admin/admin-actions.server.ts'
 import { FeedbackActionSchema } from '#app/utils/admin-schemas.ts'
-import { requireAdmin } from '#app/utils/admin.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { requireAdmin } from '#app/services/admin/admin.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { FEEDBACK_PER_PAGE, listFeedback, type FeedbackFilter } from '#models/admin-feedback.server.ts'
 import { formatWhen } from './__user-sections.tsx'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 /**
  * /admin/feedback: what owners and visitors sent from /feedback, /contacts and /account/contact-us, newest first,

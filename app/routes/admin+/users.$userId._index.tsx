@@ -13,15 +13,15 @@ import {
   extendTrial,
   grantQuota,
   resendConfirmation,
-} from '#app/utils/admin-actions.server.ts'
+} from '#app/services/admin/admin-actions.server.ts'
 import { isUserActionIntent, USER_ACTION_SCHEMAS, type UserActionIntent } from '#app/utils/admin-schemas.ts'
-import { requireAdmin } from '#app/utils/admin.server.ts'
-import { listAuditForUser } from '#app/utils/audit.server.ts'
+import { requireAdmin } from '#app/services/admin/admin.server.ts'
+import { listAuditForUser } from '#app/services/admin/audit.server.ts'
 import { periodText } from '#app/utils/plan-format.ts'
 import { planState } from '#app/utils/plan-status.ts'
-import { getPushQuota } from '#app/utils/plan.server.ts'
-import { RateLimitedError } from '#app/utils/rate-limit.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { getPushQuota } from '#app/services/billing/plan.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { getAdminUserProfile, listAdminUserCards, listRecentPushes, listStatusChanges } from '#models/admin-user-detail.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
@@ -30,11 +30,11 @@ import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { TableScroll } from '#app/components/table-scroll.tsx'
 import { ChangePlanForm, ConfirmPaymentForm, ExtendTrialForm, GrantQuotaForm, SimpleActionForm } from './__user-action-forms.tsx'
 import { AuditTable, CardsTable, InvoiceFacts, ProfileFacts, PushesTable, StatusHistory, SubscriptionFacts } from './__user-sections.tsx'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 
 /**
  * /admin/users/{userId}: one account with its subscription, cards, pushes and audit log, and the admin's actions
- * on it (app/utils/admin-actions.server.ts). The file is `_index` so that the card editor below this address
+ * on it (app/services/admin/admin-actions.server.ts). The file is `_index` so that the card editor below this address
  * (users.$userId.cards.$cardId.edit) is a page of its own, not nested in this one.
  */
 async function requireUser(userId: string | undefined) {

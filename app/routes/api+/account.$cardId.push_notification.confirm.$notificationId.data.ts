@@ -1,6 +1,6 @@
-import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
-import { getPushConfirmData, NOTIFICATION_NOT_FOUND } from '#app/utils/push-send.server.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { getPushConfirmData, NOTIFICATION_NOT_FOUND } from '#app/services/push/push-send.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 
 /**

@@ -1,5 +1,5 @@
-import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 import { getTemplatesForOwner, listTemplatesForOwner, type TemplateView } from '#models/template.server.ts'
 

@@ -1,5 +1,5 @@
-import { apiAction, apiError, apiSuccess, postOnlyLoader } from '#app/utils/api.server.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { apiAction, apiError, apiSuccess, postOnlyLoader } from '#app/server/api.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { deleteOwnedCard } from '#models/card.server.ts'
 
 /**

@@ -1,7 +1,7 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { deleteProfileSchema } from '#app/utils/profile-schemas.ts'
-import { deleteProfile } from '#app/utils/profile.server.ts'
-import { requireApiUserId, signOut } from '#app/utils/session.server.ts'
+import { deleteProfile } from '#app/services/accounts/profile.server.ts'
+import { requireApiUserId, signOut } from '#app/services/auth/session.server.ts'
 import { getProfileUser } from '#models/user.server.ts'
 
 /**

@@ -1,7 +1,7 @@
-import { apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
-import { joinUrl } from '#app/utils/card-qr.server.ts'
+import { apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { joinUrl } from '#app/services/cards/card-qr.server.ts'
 import { monthStart } from '#app/utils/plan-status.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { listOwnerCardsWithStats } from '#models/card.server.ts'
 
 /** GET /api/account/user-cards: the owner's cards with holders and this month's stamps. */

@@ -1,6 +1,6 @@
-import { apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
-import { requireOwnerPlanState } from '#app/utils/plan.server.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { countOwnerCards } from '#models/card.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 

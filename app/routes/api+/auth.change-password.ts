@@ -1,7 +1,7 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { ChangePasswordSchema } from '#app/utils/auth-schemas.ts'
-import { changePasswordWithToken } from '#app/utils/auth.server.ts'
-import { clientAddress } from '#app/utils/session.server.ts'
+import { changePasswordWithToken } from '#app/services/auth/auth.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
 
 const PASSWORD_UPDATED = 'Your password has been updated. Please log in with your new password.'
 

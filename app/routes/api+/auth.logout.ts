@@ -1,5 +1,5 @@
-import { apiAction, apiSuccess, postOnlyLoader } from '#app/utils/api.server.ts'
-import { signOut } from '#app/utils/session.server.ts'
+import { apiAction, apiSuccess, postOnlyLoader } from '#app/server/api.server.ts'
+import { signOut } from '#app/services/auth/session.server.ts'
 
 /** Ends this browser's session and clears its cookie; answers success for a guest too. */
 export const action = apiAction(async ({ request }) => {

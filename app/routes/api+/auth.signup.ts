@@ -1,7 +1,7 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { SignupSchema } from '#app/utils/auth-schemas.ts'
-import { signUp } from '#app/utils/auth.server.ts'
-import { clientAddress } from '#app/utils/session.server.ts'
+import { signUp } from '#app/services/auth/auth.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
 
 /** Creates an account with a trial and mails the confirmation link; the client goes on to /verify-email?email=. */
 export const action = apiAction(async ({ request }) => {

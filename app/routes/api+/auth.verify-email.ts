@@ -1,7 +1,7 @@
-import { apiAction, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { apiAction, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { ResendSchema } from '#app/utils/auth-schemas.ts'
-import { resendConfirmation } from '#app/utils/auth.server.ts'
-import { clientAddress } from '#app/utils/session.server.ts'
+import { resendConfirmation } from '#app/services/auth/auth.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
 
 const CONFIRMATION_RESENT = 'Email has been sent successfully'
 

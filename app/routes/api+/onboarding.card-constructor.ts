@@ -1,7 +1,7 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/utils/api.server.ts'
+import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { CardDesignCallSchema } from '#app/utils/card-design-schema.ts'
-import { cardAnswer, saveCardDesign } from '#app/utils/card-design.server.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { cardAnswer, saveCardDesign } from '#app/services/cards/card-design.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 
 /**
  * POST /api/onboarding/card-constructor: the design step as a JSON call. Without `cardId` a new draft card

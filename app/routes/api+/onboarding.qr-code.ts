@@ -1,7 +1,7 @@
-import { apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
-import { requireCallCard } from '#app/utils/card-design-call.server.ts'
-import { cardAnswer, cardJoinUrl, cardQrSvg } from '#app/utils/card-design.server.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { requireCallCard } from '#app/services/cards/card-design-call.server.ts'
+import { cardAnswer, cardJoinUrl, cardQrSvg } from '#app/services/cards/card-design.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 
 /** GET /api/onboarding/qr-code?cardId= (default: the owner's newest card): the join address and its QR code as SVG. */
 export const loader = apiLoader(async ({ request }) => {

@@ -1,5 +1,5 @@
-import { apiLoader, apiSuccess, getOnlyAction } from '#app/utils/api.server.ts'
-import { requireApiUserId } from '#app/utils/session.server.ts'
+import { apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { countOwnerCards } from '#models/card.server.ts'
 
 /** GET /api/onboarding/total-cards: how many cards the owner has ({"total_cards": n}). */

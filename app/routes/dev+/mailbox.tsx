@@ -1,9 +1,9 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData, type MetaFunction } from '@remix-run/react'
-import { getEnv } from '#app/utils/env.server.ts'
-import { servesDevelopmentTools } from '#app/utils/loopback.server.ts'
-import { listStoredMail } from '#app/utils/mail.server.ts'
-import { clientAddress } from '#app/utils/session.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
+import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
+import { listStoredMail } from '#app/server/mail.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
 
 /**
  * Mail the app wrote, newest first, so links can be clicked without an SMTP server. Never in production, and only

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { getUserId } from '#app/utils/session.server.ts'
+import { getUserId } from '#app/services/auth/session.server.ts'
 import { getPublicUser, getUserLogo } from '#models/user.server.ts'
 
 /**

@@ -1,0 +1,137 @@
+import PgBoss from 'pg-boss'
+import { databaseConnectionOptions } from './db.server.ts'
+import { getEnv } from './env.server.ts'
+import { logger } from './logger.server.ts'
+import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
+import { deliverChunk, listUnfinishedNotifications, prepareNotification, type ChunkRange } from '#app/services/push/push-delivery.server.ts'
+
+export const PLAN_HOUSEKEEPING_QUEUE = 'plan-housekeeping'
+/** Every 5 minutes: a trial that ends at 10:02 is ended by 10:05 in the stored data (pages know at once). */
+export const PLAN_HOUSEKEEPING_CRON = '*/5 * * * *'
+/** One job per push message: makes its deliveries and the chunk jobs that send them. */
+export const PUSH_MESSAGE_QUEUE = 'push-message'
+/** One job per chunk of a message's deliveries: any process may take it, so several share a large message. */
+export const PUSH_CHUNK_QUEUE = 'push-chunk'
+/** Every minute and at start: messages left queued or mid-send (a restart, a crash) are taken up again. */
+export const PUSH_RESUME_QUEUE = 'push-resume'
+/** Chunk jobs one process runs at once (each with PUSH_CONCURRENCY requests in flight). */
+const CHUNK_WORKERS = 2
+
+// The running queue of this process, shared with the Remix build (a separate module instance) through globalThis.
+const RUNNING = Symbol.for('stampwise.jobs')
+type Global = { [RUNNING]?: PgBoss }
+
+/**
+ * Asks for a queued push message to be sent now. Without a running job queue (a command, a test) nothing is lost:
+ * the message is stored as queued, and the resume job sends it when the queue starts.
+ */
+export async function enqueuePushMessage(notificationId: string) {
+  const boss = (globalThis as Global)[RUNNING]
+  if (!boss) return
+  await boss
+    .send(PUSH_MESSAGE_QUEUE, { notificationId }, { singletonKey: notificationId })
+    .catch((err) => logger.warn({ err, notificationId }, 'push message not enqueued; the resume job will send it'))
+}
+
+/** Jobs waiting in each queue (for /metrics); null when this process runs no job queue. */
+export async function queueDepths(): Promise<Record<string, number> | null> {
+  const boss = (globalThis as Global)[RUNNING]
+  if (!boss) return null
+  const queues = [PLAN_HOUSEKEEPING_QUEUE, PUSH_MESSAGE_QUEUE, PUSH_CHUNK_QUEUE, PUSH_RESUME_QUEUE]
+  const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
+  return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
+}
+
+/**
+ * pg-boss on the app's own database (the embedded one through its socket, or the server): schedules and push
+ * messages survive a restart, and several processes share the work (pg-boss gives each job to one of them).
+ */
+export type JobHooks = {
+  /** A chunk job finished its rows (or left later retries to another job): for logs, metrics and tests. */
+  chunkDelivered?: (range: ChunkRange, sent: number) => void
+}
+
+/** PostgreSQL's codes for a deadlock and for a row another transaction inserted first. */
+const RACE_CODES = new Set(['40P01', '23505'])
+
+/**
+ * pg-boss 10's create_queue() deadlocks when two processes create the same queue at once (each holds the row the
+ * other's partition waits for), as several instances starting together on an empty database do. A queue that
+ * exists is left alone (createQueue would not change it either); a lost race is retried after a short pause, by
+ * which time the winner's queue usually exists.
+ */
+async function createQueueIfMissing(boss: PgBoss, name: string, options?: PgBoss.Queue) {
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(name)) return
+    try {
+      await boss.createQueue(name, options)
+      return
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (attempt >= 5 || !code || !RACE_CODES.has(code)) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt))
+    }
+  }
+}
+
+export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
+  const connection = databaseConnectionOptions(env)
+  const boss = new PgBoss({
+    host: connection.host,
+    port: connection.port,
+    user: connection.username,
+    password: connection.password ?? undefined,
+    database: connection.database,
+    max: 4,
+    application_name: 'stampwise-jobs',
+  })
+  boss.on('error', (err) => logger.error({ err }, 'job queue error'))
+  await boss.start()
+  await createQueueIfMissing(boss, PLAN_HOUSEKEEPING_QUEUE)
+  // 'short': at most one waiting job per message or chunk, however often the resume job asks. Not 'stately': the
+  // running job of a process that was killed would keep its replacement from starting until it expires. Two runs of
+  // one chunk are harmless: rows are claimed with leases.
+  const pushQueue = { policy: 'short' as const, retryLimit: 20, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 }
+  await createQueueIfMissing(boss, PUSH_MESSAGE_QUEUE, { name: PUSH_MESSAGE_QUEUE, ...pushQueue })
+  await createQueueIfMissing(boss, PUSH_CHUNK_QUEUE, { name: PUSH_CHUNK_QUEUE, ...pushQueue })
+  await createQueueIfMissing(boss, PUSH_RESUME_QUEUE, { name: PUSH_RESUME_QUEUE, policy: 'short' })
+
+  await boss.schedule(PLAN_HOUSEKEEPING_QUEUE, PLAN_HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
+  await boss.work(PLAN_HOUSEKEEPING_QUEUE, async () => {
+    const result = await runPlanHousekeeping()
+    if (result.applied || result.notices) logger.info(result, 'plan housekeeping')
+  })
+
+  const sendChunk = (range: ChunkRange, startAfter?: number) =>
+    boss.send(PUSH_CHUNK_QUEUE, range, { singletonKey: `${range.notificationId}:${range.fromId}`, startAfter })
+  await boss.work<{ notificationId: string }>(PUSH_MESSAGE_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    const ranges = await prepareNotification(job!.data.notificationId)
+    await Promise.all(ranges.map((range) => sendChunk(range)))
+  })
+  for (let worker = 0; worker < CHUNK_WORKERS; worker++) {
+    await boss.work<ChunkRange>(PUSH_CHUNK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      const { sent, retryLaterInMs } = await deliverChunk(job!.data)
+      logger.info({ ...job!.data, sent, retryLaterInMs }, 'push chunk delivered')
+      hooks.chunkDelivered?.(job!.data, sent)
+      if (retryLaterInMs !== null) await sendChunk(job!.data, Math.ceil(retryLaterInMs / 1000))
+    })
+  }
+  await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })
+  await boss.work(PUSH_RESUME_QUEUE, async () => {
+    for (const notificationId of await listUnfinishedNotifications()) {
+      await boss.send(PUSH_MESSAGE_QUEUE, { notificationId }, { singletonKey: notificationId })
+    }
+  })
+
+  // Catch up at once after a restart rather than waiting for the next tick.
+  await boss.send(PLAN_HOUSEKEEPING_QUEUE, {}, { singletonKey: 'startup', singletonSeconds: 60 })
+  await boss.send(PUSH_RESUME_QUEUE, {})
+  ;(globalThis as Global)[RUNNING] = boss
+  return {
+    boss,
+    stop: async () => {
+      if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import { QueryTypes } from 'sequelize'
+import { getSequelize } from '#app/server/db.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
+import { rateLimitAddress } from './rate-limit-address.server.ts'
+
+/**
+ * Fixed-window counters kept in the database, so limits hold across processes and restarts
+ * (DECISIONS.md, "Limits, values and texts"). RATE_LIMIT_FACTOR multiplies every limit.
+ */
+export type RateLimitRule = {
+  name: string
+  limit: number
+  windowSeconds: number
+  /** The subject is a client address: IPv6 counts per /64. */
+  perAddress?: true
+}
+
+export const RATE_LIMITS = {
+  loginFailuresPerEmail: { name: 'login-fail-email', limit: 5, windowSeconds: 15 * 60 },
+  loginPerIp: { name: 'login-ip', perAddress: true, limit: 100, windowSeconds: 60 * 60 },
+  signupPerIp: { name: 'signup-ip', perAddress: true, limit: 50, windowSeconds: 60 * 60 },
+  forgotPasswordPerIp: { name: 'forgot-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
+  forgotPasswordPerEmail: { name: 'forgot-email', limit: 5, windowSeconds: 60 * 60 },
+  resendPerIp: { name: 'resend-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
+  resendPerEmail: { name: 'resend-email', limit: 5, windowSeconds: 60 * 60 },
+  tokenChecksPerIp: { name: 'token-ip', perAddress: true, limit: 60, windowSeconds: 60 * 60 },
+  publicFormsPerIp: { name: 'form-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
+  // Holders at one shop often share its Wi-Fi: generous enough for a queue at the counter, not for a script.
+  passCreationsPerIp: { name: 'pass-ip', perAddress: true, limit: 300, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>
+
+export class RateLimitedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many attempts. Please try again in ${describeWait(retryAfterSeconds)}.`)
+  }
+}
+
+function describeWait(seconds: number) {
+  if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`
+  return `${Math.ceil(seconds / 60)} minutes`
+}
+
+const limitOf = (rule: RateLimitRule) => Math.max(1, Math.floor(rule.limit * getEnv().RATE_LIMIT_FACTOR))
+
+const keyOf = (rule: RateLimitRule, subject: string) =>
+  `${rule.name}:${rule.perAddress ? rateLimitAddress(subject) : subject}`
+
+/**
+ * Counts one attempt, then throws RateLimitedError if that attempt passed the window's limit. Counting and reading
+ * the count are one statement, so parallel requests each see their own count and at most `limit` get through
+ * (DECISIONS.md, "Hardening"): a limit that guards a check (a password, say) is consumed before the check.
+ */
+export async function consumeRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
+  const [row] = await getSequelize().query<{ points: number; retry_after: number }>(
+    `insert into rate_limit_counters as c (key, points, expires_at)
+       values (:key, 1, now() + make_interval(secs => :window))
+     on conflict (key) do update set
+       points = case when c.expires_at <= now() then 1 else c.points + 1 end,
+       expires_at = case when c.expires_at <= now() then excluded.expires_at else c.expires_at end
+     returning points, extract(epoch from (expires_at - now()))::float8 as retry_after`,
+    { replacements: { key: keyOf(rule, subject), window: rule.windowSeconds }, type: QueryTypes.SELECT },
+  )
+  if (row && row.points > limitOf(rule)) throw new RateLimitedError(row.retry_after)
+}
+
+export async function resetRateLimit(rule: RateLimitRule, subject: string) {
+  await getSequelize().query('delete from rate_limit_counters where key = :key', {
+    replacements: { key: keyOf(rule, subject) },
+  })
+}
+
+export async function deleteExpiredRateLimits() {
+  await getSequelize().query('delete from rate_limit_counters where expires_at <= now()')
+}

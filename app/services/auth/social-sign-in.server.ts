@@ -1,0 +1,64 @@
+import { redirect } from '@remix-run/node'
+import { Authenticator } from 'remix-auth'
+import { landingAfterSignIn } from './guest.server.ts'
+import { logger } from '#app/server/logger.server.ts'
+import { type OidcProviderName } from './oidc-config.server.ts'
+import { discoverProvider, getProviderSettings } from './oidc-provider.server.ts'
+import { OidcSignInError, OidcStrategy } from './oidc-strategy.server.ts'
+import { consumeRateLimit, RATE_LIMITS, RateLimitedError } from './rate-limit.server.ts'
+import { clientAddress, safeRedirectPath, signIn } from './session.server.ts'
+import { findOrCreateSocialAccount } from './social-account.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+
+/**
+ * The four social sign-in addresses in one place: /login_google and /login_apple send the browser to the provider,
+ * /auth_google and /auth_apple take its answer, sign in and land like a password login (the page asked for, else
+ * /main for an owner with no card yet, else /account). Every failure lands on /login with a toast saying why.
+ */
+
+const LABELS: Record<OidcProviderName, string> = { google: 'Google', apple: 'Apple' }
+
+export async function authenticateWithProvider(provider: OidcProviderName, request: Request): Promise<Response> {
+  const label = LABELS[provider]
+  const settings = getProviderSettings(provider)
+  if (!settings) {
+    return redirectWithToast('/login', {
+      type: 'error',
+      message: `Sign-in with ${label} is not set up on this server yet. Please use your e-mail and password.`,
+    })
+  }
+  try {
+    const starting = new URL(request.url).pathname !== settings.callbackPath
+    if (starting) await consumeRateLimit(RATE_LIMITS.loginPerIp, clientAddress(request))
+    const metadata = await discoverProvider(settings.issuer).catch((cause: unknown) => {
+      throw new OidcSignInError(
+        `Sign-in with ${label} is not available right now. Please try again later or use your e-mail and password.`,
+        'discovery failed',
+        { cause },
+      )
+    })
+    const strategy = new OidcStrategy(settings, metadata, async ({ claims, redirectTo }) => ({
+      ...(await findOrCreateSocialAccount(settings, claims)),
+      redirectTo,
+    }))
+    const { userId, created, redirectTo } = await new Authenticator<{ userId: string; created: boolean; redirectTo: string | null }>()
+      .use(strategy)
+      .authenticate(provider, request)
+    logger.info({ provider, userId, created }, 'signed in with an OpenID provider')
+    const to = await landingAfterSignIn(userId, safeRedirectPath(redirectTo, ''))
+    return redirect(to, { headers: { 'Set-Cookie': await signIn(request, userId) } })
+  } catch (error) {
+    if (error instanceof Response) return error // the redirect to the provider
+    if (error instanceof RateLimitedError) {
+      return new Response(error.message, {
+        status: 429,
+        headers: { 'Retry-After': String(Math.ceil(error.retryAfterSeconds)), 'Content-Type': 'text/plain; charset=utf-8' },
+      })
+    }
+    if (!(error instanceof OidcSignInError)) throw error
+    logger.warn({ provider, reason: error.reason, err: error.details.cause }, 'sign-in with an OpenID provider refused')
+    const { redirectTo } = error.details
+    const login = redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'
+    return redirectWithToast(login, { type: 'error', message: error.userMessage, durationMs: 8_000 })
+  }
+}

@@ -1,0 +1,54 @@
+import {
+  EDITABLE_CARD_FIELDS,
+  lockUserCardForEdit,
+  logoFingerprint,
+  updateUserCard,
+  type EditableCardValues,
+} from '#models/card-admin.server.ts'
+import { type CardLogo } from '#models/card-onboarding.server.ts'
+import { writeAudit } from '#app/services/admin/audit.server.ts'
+import { getSequelize } from '#app/server/db.server.ts'
+
+/**
+ * An admin saves a user's card: the fields that changed are written together with their audit entry ('card.edit',
+ * before and after of those fields only) in one transaction. Nothing changed: nothing is written.
+ */
+export async function editCardAsAdmin({
+  adminId,
+  userId,
+  cardId,
+  values,
+  logo,
+}: {
+  adminId: string
+  userId: string
+  cardId: string
+  values: EditableCardValues
+  logo: CardLogo | 'remove' | null
+}): Promise<{ status: 'not-found' } | { status: 'saved'; changed: string[] }> {
+  return getSequelize().transaction(async (transaction) => {
+    const current = await lockUserCardForEdit(userId, cardId, transaction)
+    if (!current) return { status: 'not-found' as const }
+    const before: Record<string, unknown> = {}
+    const after: Record<string, unknown> = {}
+    for (const field of EDITABLE_CARD_FIELDS) {
+      if (current[field] === values[field]) continue
+      before[field] = current[field]
+      after[field] = values[field]
+    }
+    const changes = Object.fromEntries(Object.keys(after).map((field) => [field, after[field]])) as Partial<EditableCardValues>
+    let logoChange: CardLogo | 'remove' | undefined
+    if (logo === 'remove' && current.logo) logoChange = 'remove'
+    if (logo && logo !== 'remove' && logoFingerprint(logo)?.md5 !== current.logo?.md5) logoChange = logo
+    if (logoChange) {
+      before.logo = current.logo
+      after.logo = logoChange === 'remove' ? null : logoFingerprint(logoChange)
+    }
+
+    const changed = Object.keys(after)
+    if (changed.length === 0) return { status: 'saved' as const, changed }
+    await updateUserCard(userId, cardId, { values: changes, logo: logoChange }, transaction)
+    await writeAudit({ actorId: adminId, action: 'card.edit', targetType: 'card', targetId: cardId, before, after }, transaction)
+    return { status: 'saved' as const, changed }
+  })
+}

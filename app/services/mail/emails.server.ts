@@ -1,0 +1,93 @@
+import { getEnv } from '#app/server/env.server.ts'
+
+/** The e-mails Stampwise sends, each with a plain-text and an HTML part; links are built from APP_URL. */
+type Email = { subject: string; text: string; html: string }
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+export const appLink = (pathname: string, query: Record<string, string> = {}) => {
+  const url = new URL(pathname, `${getEnv().APP_URL}/`)
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value)
+  return url.toString()
+}
+
+function layout({ heading, paragraphs, action }: { heading: string; paragraphs: string[]; action?: { label: string; href: string } }) {
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#b9381b;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
+       <p style="color:#4a5568;font-size:13px">If the button does not work, copy this address into your browser:<br>${escapeHtml(action.href)}</p>`
+    : ''
+  return `<!doctype html><html><body style="margin:0;background:#fffaf5;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#17233b">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px">
+<p style="font-weight:700;font-size:18px;margin:0 0 24px">Stampwise</p>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(heading)}</h1>
+${paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join('\n')}
+${button}
+<p style="color:#4a5568;font-size:13px;margin-top:32px">You receive this e-mail because of your Stampwise account. Questions? Reply to ${escapeHtml(getEnv().SUPPORT_EMAIL)}.</p>
+</div></body></html>`
+}
+
+function text({ heading, paragraphs, action }: { heading: string; paragraphs: string[]; action?: { label: string; href: string } }) {
+  return [heading, '', ...paragraphs.flatMap((p) => [p, '']), ...(action ? [`${action.label}: ${action.href}`, ''] : []), '— Stampwise'].join('\n')
+}
+
+function email(subject: string, content: Parameters<typeof layout>[0]): Email {
+  return { subject, text: text(content), html: layout(content) }
+}
+
+export function confirmationEmail(token: string): Email {
+  return email('Confirm your e-mail for Stampwise', {
+    heading: 'Confirm your e-mail address',
+    paragraphs: ['Welcome to Stampwise! Confirm your address to start your free 14-day trial.', 'The link works for 48 hours.'],
+    action: { label: 'Confirm my e-mail', href: appLink('/email-confirmed', { token }) },
+  })
+}
+
+export function passwordResetEmail(token: string): Email {
+  return email('Reset your Stampwise password', {
+    heading: 'Choose a new password',
+    paragraphs: [
+      'Someone asked to reset the password of your Stampwise account. If it was you, choose a new password below.',
+      'The link works for one hour and only once. If you did not ask for it, ignore this e-mail: your password stays as it is.',
+    ],
+    action: { label: 'Choose a new password', href: appLink('/change-password', { token }) },
+  })
+}
+
+export function premadeInvitationEmail(oneTimePassword: string): Email {
+  return email('Your Stampwise account is ready', {
+    heading: 'We prepared a loyalty card for you',
+    paragraphs: [
+      'The Stampwise team created an account for you, with a stamp card ready to print.',
+      `Sign in with this e-mail address and the one-time password ${oneTimePassword}. You will then choose your own password.`,
+    ],
+    action: { label: 'Sign in', href: appLink('/login') },
+  })
+}
+
+export function emailChangeEmail(token: string): Email {
+  return email('Confirm your new e-mail for Stampwise', {
+    heading: 'Confirm your new e-mail address',
+    paragraphs: ['Confirm this address to use it for your Stampwise account. Until then, your old address stays in use.'],
+    action: { label: 'Confirm my new e-mail', href: appLink('/email-confirmed', { token }) },
+  })
+}
+
+/** To the old address when an e-mail change starts: the owner learns of it even if someone else asked. */
+export function emailChangeNoticeEmail(newEmail: string): Email {
+  return email('Your Stampwise e-mail address is changing', {
+    heading: 'A change of e-mail address was requested',
+    paragraphs: [
+      `Someone signed in to your Stampwise account asked to use ${newEmail} from now on. We sent a confirmation link to that address; your address changes only when the link is opened.`,
+      'If it was not you, change your password in Profile settings and contact us by replying to this e-mail.',
+    ],
+    action: { label: 'Open profile settings', href: appLink('/account/profile') },
+  })
+}
+
+export function supportMessageEmail(input: { source: string; from?: string | null; subject?: string | null; message: string }): Email {
+  return email(`[Stampwise ${input.source}] ${input.subject ?? 'New message'}`, {
+    heading: `New message from the ${input.source} form`,
+    paragraphs: [`From: ${input.from ?? 'not given'}`, input.message],
+  })
+}

@@ -1,0 +1,69 @@
+import { getSequelize } from '#app/server/db.server.ts'
+import { enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
+import { monthStart, planState } from '#app/utils/plan-status.ts'
+import { countCardPushSubscribers } from '#models/card.server.ts'
+import { countQuotaPushesSince, getOwnedNotification, type OwnedNotification } from '#models/notification.server.ts'
+import { getOwnerSubscription } from '#models/subscription.server.ts'
+
+export const NO_QUOTA_LEFT = 'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
+export const NO_PUSH_ACCESS = 'Your plan has ended: choose a plan to send push messages again.'
+export const NO_RECIPIENTS = 'No holder of this card has turned on notifications yet.'
+export const NOTIFICATION_NOT_FOUND = 'Message not found'
+
+export type SendRefusal = { ok: false; status: 403 | 404 | 409; message: string }
+export type SendResult = { ok: true; notification: OwnedNotification } | SendRefusal
+
+/**
+ * Sends one of the owner's drafts: takes one message from the quota (this month's first, then the additional
+ * quota; DECISIONS.md) and queues it, in one transaction on the owner's locked subscription row, so two sends at
+ * the same moment cannot both take the last message. Sending a message twice (a double click, a resubmitted form)
+ * sends it once. Delivery then runs in the job queue (push-delivery.server.ts).
+ */
+export async function sendOwnerNotification({ ownerId, cardId, notificationId, now = new Date() }: { ownerId: string; cardId: string; notificationId: string; now?: Date }): Promise<SendResult> {
+  const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
+  if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
+  if (existing.status !== 'draft') return { ok: true, notification: existing }
+  const recipients = await countCardPushSubscribers(cardId)
+  if (recipients === 0) return { ok: false, status: 409, message: NO_RECIPIENTS }
+
+  const refusal = await getSequelize().transaction(async (transaction): Promise<SendRefusal | null> => {
+    const subscription = await getOwnerSubscription(ownerId, { transaction, lock: true })
+    if (!subscription) return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
+    const state = planState(subscription, now)
+    const quota = pushQuota(state, await countQuotaPushesSince(ownerId, monthStart(now), transaction))
+    if (quota.totalLeft <= 0) return { ok: false, status: 403, message: state.canUsePush ? NO_QUOTA_LEFT : NO_PUSH_ACCESS }
+    const source = quota.monthlyLeft > 0 ? 'monthly' : 'additional'
+    const [queued] = (await getSequelize().query(
+      `update notifications set status = 'queued', queued_at = :now, quota_source = :source, recipients = :recipients
+       where id = :notificationId and user_id = :ownerId and card_id = :cardId and status = 'draft' returning id`,
+      { replacements: { now, source, recipients, notificationId, ownerId, cardId }, transaction },
+    )) as [{ id: string }[], unknown]
+    // Sent meanwhile by another request: it took the quota already.
+    if (queued.length && source === 'additional') {
+      await getSequelize().query(`update subscriptions set additional_quota = additional_quota - 1 where id = :id`, {
+        replacements: { id: subscription.id },
+        transaction,
+      })
+    }
+    return null
+  })
+  if (refusal) return refusal
+  await enqueuePushMessage(notificationId)
+  return { ok: true, notification: (await getOwnedNotification({ ownerId, cardId, notificationId }))! }
+}
+
+export type PushConfirmData = { notification: OwnedNotification; recipients: number; quota: PushQuota }
+
+/** What the confirm page and its JSON call show: the message, who receives it, and the quota used and left. */
+export async function getPushConfirmData({ ownerId, cardId, notificationId, now = new Date() }: { ownerId: string; cardId: string; notificationId: string; now?: Date }): Promise<PushConfirmData | null> {
+  const notification = await getOwnedNotification({ ownerId, cardId, notificationId })
+  if (!notification) return null
+  const subscription = await getOwnerSubscription(ownerId)
+  if (!subscription) return null
+  const [recipients, quota] = await Promise.all([
+    notification.status === 'draft' ? countCardPushSubscribers(cardId) : Promise.resolve(notification.progress.total),
+    getPushQuota(ownerId, planState(subscription, now), now),
+  ])
+  return { notification, recipients, quota }
+}
