@@ -6,6 +6,7 @@ import { embeddedSocketPath, readLockHolder } from '#app/server/embedded-db.serv
 import { migrations } from '#migrations/index.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir, createDataDir, createServerDatabase } from '#tests/support/scratch-databases.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * `npm run db:migrate` (scripts/db-migrate.ts) as ops run it: a separate process, against DATABASE_URL, against
@@ -34,7 +35,9 @@ async function migrationsIn(config: pg.ClientConfig) {
   }
 }
 
-describe('npm run db:migrate', () => {
+// Its databases are its own (a data folder, a fresh server database), whatever TEST_DATABASE_URL says: the
+// PostgreSQL-server run would repeat the same work and prove nothing more, so it runs in the embedded run only.
+describe.skipIf(usingServer())('npm run db:migrate', () => {
   test('with no server running, it opens the data folder itself, migrates it and releases it', async () => {
     const dataDir = await createBlankDataDir('migrate')
     try {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { embeddedSocketPath, readLockHolder } from '#app/server/embedded-db.server.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir } from '#tests/support/scratch-databases.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * One process opens a data folder: the lock file keeps a second one out, a lock left by a process that died is
@@ -45,7 +46,9 @@ async function deadPid() {
   return child.pid
 }
 
-describe('the data folder lock', () => {
+// Its databases are its own (a data folder, a fresh server database), whatever TEST_DATABASE_URL says: the
+// PostgreSQL-server run would repeat the same work and prove nothing more, so it runs in the embedded run only.
+describe.skipIf(usingServer())('the data folder lock', () => {
   test('a second server on a folder held by a live server stops with a clear error and touches nothing', async () => {
     const dataDir = await createBlankDataDir('lock-held')
     try {

@@ -8,6 +8,7 @@ import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.s
 import { embeddedSocketPath, readLockHolder, startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir, createDataDir } from '#tests/support/scratch-databases.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * The real server process (`node --import tsx server.ts`, the built Remix app) on a temp DATA_DIR and a free port:
@@ -44,7 +45,9 @@ async function waitFor200(url: string, server: ReturnType<typeof startServer>, w
   throw new Error(`${url} did not answer 200 (exited: ${exited}); stderr: ${server.stderr().slice(-2000)}`)
 }
 
-describe('the server process', () => {
+// Its databases are its own (a data folder, a fresh server database), whatever TEST_DATABASE_URL says: the
+// PostgreSQL-server run would repeat the same work and prove nothing more, so it runs in the embedded run only.
+describe.skipIf(usingServer())('the server process', () => {
   test.each([
     ['PORT', { PORT: 'abc' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
