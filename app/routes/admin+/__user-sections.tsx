@@ -97,7 +97,14 @@ export function InvoiceFacts({ invoice }: { invoice: { number: string; tariffNam
   )
 }
 
-type StatusChange = { id: string; fromStatus: string | null; toStatus: string; cause: string; actorEmail: string | null; changedAt: When }
+type StatusChange = {
+  id: string
+  fromStatus: string | null
+  toStatus: string
+  cause: string
+  actorEmail: string | null
+  changedAt: When
+}
 
 const statusHistoryColumns: Column<StatusChange>[] = [
   { header: 'When', cell: (change) => formatWhen(change.changedAt) },
@@ -155,7 +162,15 @@ export function PushesTable({ pushes }: { pushes: Push[] }) {
 
 const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 1))
 
-type AuditEntry = { id: string; actorEmail: string | null; action: string; targetType: string; before: unknown; after: unknown; createdAt: When }
+type AuditEntry = {
+  id: string
+  actorEmail: string | null
+  action: string
+  targetType: string
+  before: unknown
+  after: unknown
+  createdAt: When
+}
 
 const auditColumns: Column<AuditEntry>[] = [
   { header: 'When', cell: (entry) => formatWhen(entry.createdAt) },
