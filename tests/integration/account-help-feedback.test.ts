@@ -74,7 +74,7 @@ describe('/account/help', () => {
     const html = await response.text()
     expect(html).toContain('<h1>FAQ</h1>')
     expect(html).toContain('<details class="faq__item">')
-    for (const text of ['14<!-- --> days', '$19', '$190', '$39', '$390', '$79', '$790', 'additional quota', 'bank transfer']) {
+    for (const text of ['14 days, free', '$19', '$190', '$39', '$390', '$79', '$790', 'additional quota', 'bank transfer']) {
       expect(html).toContain(text)
     }
     expect(html).toContain('href="/account/contact-us"')

@@ -1,51 +1,39 @@
-import { type ReactNode } from 'react'
+import { type LegalPageContent } from '#app/services/content/pages.server.ts'
 
-export type LegalSection = { id: string; title: string; body: ReactNode }
-
-/** Terms and privacy: a title, the date of the text, a table of contents and numbered sections. */
-export function LegalPage({
-  title,
-  updated,
-  intro,
-  sections,
-}: {
-  title: string
-  updated: { iso: string; label: string }
-  intro: ReactNode
-  sections: LegalSection[]
-}) {
+/**
+ * Terms and privacy: a title, the date of the text, a table of contents and numbered sections. The text is
+ * Markdown in content/pages, rendered on the server (app/services/content/pages.server.ts).
+ */
+export function LegalPage({ page }: { page: LegalPageContent }) {
   return (
     <main className="container page">
       <header className="page-header">
         <p className="eyebrow">Legal</p>
-        <h1>{title}</h1>
+        <h1>{page.title}</h1>
         <p className="post-meta">
-          Last updated <time dateTime={updated.iso}>{updated.label}</time>
+          Last updated <time dateTime={page.updated.iso}>{page.updated.label}</time>
         </p>
       </header>
       <div className="legal">
         <nav className="legal__toc" aria-labelledby="legal-toc-title">
           <h2 id="legal-toc-title">Contents</h2>
           <ol>
-            {sections.map((section) => (
+            {page.sections.map((section) => (
               <li key={section.id}>
                 <a href={`#${section.id}`}>{section.title}</a>
               </li>
             ))}
           </ol>
         </nav>
-        <div className="prose">
-          {intro}
-          {sections.map((section, index) => (
-            <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`}>
-              <h2 id={`${section.id}-title`}>
-                {index + 1}. {section.title}
-              </h2>
-              {section.body}
-            </section>
-          ))}
-        </div>
+        {/* Our own Markdown, reviewed in the repository; the values filled in are escaped. */}
+        <div className="prose" dangerouslySetInnerHTML={{ __html: page.html }} />
       </div>
     </main>
   )
+}
+
+/** The page's title and description come from the Markdown file's front matter. */
+export function legalMeta(data: { page: LegalPageContent } | undefined, fallbackTitle: string) {
+  if (!data) return [{ title: `${fallbackTitle} — Stampwise` }]
+  return [{ title: `${data.page.title} — Stampwise` }, { name: 'description', content: data.page.description }]
 }

@@ -3,6 +3,7 @@ import { getEnv } from '#app/server/env.server.ts'
 import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { HelpCenter } from './__help-center.tsx'
+import { helpCenterTopics } from './__help-center.server.ts'
 import { PricingSection, type TrialTerms } from '#app/components/pricing-section.tsx'
 import { StampCardIllustration } from './__stamp-card-illustration.tsx'
 
@@ -48,11 +49,12 @@ const REASONS = [
 
 export async function loader() {
   const trial: TrialTerms = { days: TRIAL_DAYS, ...TRIAL_LIMITS }
-  return { tariffs: await listTariffs(), trial, supportEmail: getEnv().SUPPORT_EMAIL }
+  const tariffs = await listTariffs()
+  return { tariffs, trial, help: helpCenterTopics({ tariffs, trial, supportEmail: getEnv().SUPPORT_EMAIL }) }
 }
 
 export default function Landing() {
-  const { tariffs, trial, supportEmail } = useLoaderData<typeof loader>()
+  const { tariffs, trial, help } = useLoaderData<typeof loader>()
   return (
     <main>
       <section className="hero">
@@ -110,7 +112,7 @@ export default function Landing() {
       </section>
 
       <PricingSection tariffs={tariffs} trial={trial} />
-      <HelpCenter tariffs={tariffs} trial={trial} supportEmail={supportEmail} />
+      <HelpCenter topics={help} />
 
       <section className="cta-band" aria-labelledby="cta-title">
         <div className="container">

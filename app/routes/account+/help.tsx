@@ -1,21 +1,22 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { FaqItem } from '#app/components/faq-item.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
-import { helpTopics } from './__help-questions.tsx'
+import { helpTopics } from './__help-questions.server.tsx'
 
 export const handle: AccountHandle = { title: 'FAQ', back: 'previous' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserId(request)
-  return { tariffs: await listTariffs(), trial: { days: TRIAL_DAYS, ...TRIAL_LIMITS } }
+  return { topics: helpTopics({ tariffs: await listTariffs(), trial: { days: TRIAL_DAYS, ...TRIAL_LIMITS } }) }
 }
 
 /** The owners' FAQ: <details> answers, so they open without JavaScript. */
 export default function Help() {
-  const terms = useLoaderData<typeof loader>()
+  const { topics } = useLoaderData<typeof loader>()
   return (
     <div className="account-page">
       <h1>FAQ</h1>
@@ -24,14 +25,11 @@ export default function Help() {
         <Link to="/account/contact-us">Feedback form</Link>.
       </p>
       <div className="faq faq--account">
-        {helpTopics(terms).map((group) => (
+        {topics.map((group) => (
           <section key={group.topic} className="faq__group" aria-label={group.topic}>
             <h2>{group.topic}</h2>
             {group.items.map((item) => (
-              <details key={item.question} className="faq__item">
-                <summary>{item.question}</summary>
-                <div className="faq__answer">{item.answer}</div>
-              </details>
+              <FaqItem key={item.question} {...item} />
             ))}
           </section>
         ))}

@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react'
+import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { formatDate, formatDollars, periodText, STATUS_TEXT } from '#app/utils/plan-format.ts'
 
 /** The read-only parts of /admin/users/{userId}: plain tables and lists, rendered on the server. */
@@ -96,138 +97,103 @@ export function InvoiceFacts({ invoice }: { invoice: { number: string; tariffNam
   )
 }
 
-export function StatusHistory({ changes }: { changes: { id: string; fromStatus: string | null; toStatus: string; cause: string; actorEmail: string | null; changedAt: When }[] }) {
-  if (!changes.length) return <p>No status changes recorded.</p>
-  return (
-    <table className="admin-table">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">From</th>
-          <th scope="col">To</th>
-          <th scope="col">Cause</th>
-          <th scope="col">By</th>
-        </tr>
-      </thead>
-      <tbody>
-        {changes.map((change) => (
-          <tr key={change.id}>
-            <td>{formatWhen(change.changedAt)}</td>
-            <td>{change.fromStatus ?? '—'}</td>
-            <td>{change.toStatus}</td>
-            <td>{change.cause}</td>
-            <td>{change.actorEmail ?? 'system'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  )
+type StatusChange = {
+  id: string
+  fromStatus: string | null
+  toStatus: string
+  cause: string
+  actorEmail: string | null
+  changedAt: When
 }
 
-export function CardsTable({ userId, cards }: { userId: string; cards: { id: string; title: string; businessName: string; status: string; holders: number; createdAt: When }[] }) {
-  if (!cards.length) return <p>No cards yet.</p>
-  return (
-    <table className="admin-table">
-      <thead>
-        <tr>
-          <th scope="col">Title</th>
-          <th scope="col">Business</th>
-          <th scope="col">Status</th>
-          <th scope="col">Holders</th>
-          <th scope="col">Created</th>
-          <th scope="col">
-            <span className="visually-hidden">Edit</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {cards.map((card) => (
-          <tr key={card.id}>
-            <td>{card.title || 'Untitled card'}</td>
-            <td>{card.businessName}</td>
-            <td>{card.status}</td>
-            <td>{card.holders}</td>
-            <td>{day(card.createdAt)}</td>
-            <td>
-              <Link to={`/admin/users/${userId}/cards/${card.id}/edit`}>Edit card</Link>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  )
+const statusHistoryColumns: Column<StatusChange>[] = [
+  { header: 'When', cell: (change) => formatWhen(change.changedAt) },
+  { header: 'From', cell: (change) => change.fromStatus ?? '—' },
+  { header: 'To', cell: (change) => change.toStatus },
+  { header: 'Cause', cell: (change) => change.cause },
+  { header: 'By', cell: (change) => change.actorEmail ?? 'system' },
+]
+
+export function StatusHistory({ changes }: { changes: StatusChange[] }) {
+  return <DataTable rows={changes} columns={statusHistoryColumns} empty={<p>No status changes recorded.</p>} />
+}
+
+type CardRow = { id: string; title: string; businessName: string; status: string; holders: number; createdAt: When }
+
+export function CardsTable({ userId, cards }: { userId: string; cards: CardRow[] }) {
+  const columns: Column<CardRow>[] = [
+    { header: 'Title', cell: (card) => card.title || 'Untitled card' },
+    { header: 'Business', cell: (card) => card.businessName },
+    { header: 'Status', cell: (card) => card.status },
+    { header: 'Holders', cell: (card) => card.holders },
+    { header: 'Created', cell: (card) => day(card.createdAt) },
+    {
+      header: <span className="visually-hidden">Edit</span>,
+      cell: (card) => <Link to={`/admin/users/${userId}/cards/${card.id}/edit`}>Edit card</Link>,
+    },
+  ]
+  return <DataTable rows={cards} columns={columns} empty={<p>No cards yet.</p>} />
 }
 
 type Push = { id: string; cardTitle: string; kind: string; title: string; status: string; quotaSource: string | null; recipients: number | null; sent: number; failed: number; pending: number; queuedAt: When; createdAt: When }
 
+const pushColumns: Column<Push>[] = [
+  { header: 'Sent', cell: (push) => formatWhen(push.queuedAt ?? push.createdAt) },
+  { header: 'Card', cell: (push) => push.cardTitle },
+  {
+    header: 'Message',
+    cell: (push) => (
+      <>
+        {push.title}
+        {push.kind !== 'message' ? <> ({push.kind})</> : null}
+        {push.quotaSource === 'additional' ? <> — additional quota</> : null}
+      </>
+    ),
+  },
+  { header: 'Status', cell: (push) => push.status },
+  { header: 'Delivered', cell: (push) => push.sent },
+  { header: 'Failed', cell: (push) => push.failed },
+  { header: 'Pending', cell: (push) => push.pending },
+]
+
 export function PushesTable({ pushes }: { pushes: Push[] }) {
-  if (!pushes.length) return <p>No push messages sent.</p>
-  return (
-    <table className="admin-table">
-      <thead>
-        <tr>
-          <th scope="col">Sent</th>
-          <th scope="col">Card</th>
-          <th scope="col">Message</th>
-          <th scope="col">Status</th>
-          <th scope="col">Delivered</th>
-          <th scope="col">Failed</th>
-          <th scope="col">Pending</th>
-        </tr>
-      </thead>
-      <tbody>
-        {pushes.map((push) => (
-          <tr key={push.id}>
-            <td>{formatWhen(push.queuedAt ?? push.createdAt)}</td>
-            <td>{push.cardTitle}</td>
-            <td>
-              {push.title}
-              {push.kind !== 'message' ? <> ({push.kind})</> : null}
-              {push.quotaSource === 'additional' ? <> — additional quota</> : null}
-            </td>
-            <td>{push.status}</td>
-            <td>{push.sent}</td>
-            <td>{push.failed}</td>
-            <td>{push.pending}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  )
+  return <DataTable rows={pushes} columns={pushColumns} empty={<p>No push messages sent.</p>} />
 }
 
 const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 1))
 
-export function AuditTable({ entries }: { entries: { id: string; actorEmail: string | null; action: string; targetType: string; before: unknown; after: unknown; createdAt: When }[] }) {
-  if (!entries.length) return <p>No admin actions on this account yet.</p>
+type AuditEntry = {
+  id: string
+  actorEmail: string | null
+  action: string
+  targetType: string
+  before: unknown
+  after: unknown
+  createdAt: When
+}
+
+const auditColumns: Column<AuditEntry>[] = [
+  { header: 'When', cell: (entry) => formatWhen(entry.createdAt) },
+  { header: 'Admin', cell: (entry) => entry.actorEmail ?? '—' },
+  {
+    header: 'Action',
+    cell: (entry) => (
+      <>
+        <code>{entry.action}</code> <span className="admin-muted">({entry.targetType})</span>
+      </>
+    ),
+  },
+  { header: 'Before', cell: (entry) => <pre className="admin-json">{json(entry.before)}</pre> },
+  { header: 'After', cell: (entry) => <pre className="admin-json">{json(entry.after)}</pre> },
+]
+
+export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   return (
-    <table className="admin-table admin-audit">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Admin</th>
-          <th scope="col">Action</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map((entry) => (
-          <tr key={entry.id}>
-            <td>{formatWhen(entry.createdAt)}</td>
-            <td>{entry.actorEmail ?? '—'}</td>
-            <td>
-              <code>{entry.action}</code> <span className="admin-muted">({entry.targetType})</span>
-            </td>
-            <td>
-              <pre className="admin-json">{json(entry.before)}</pre>
-            </td>
-            <td>
-              <pre className="admin-json">{json(entry.after)}</pre>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      rows={entries}
+      columns={auditColumns}
+      empty={<p>No admin actions on this account yet.</p>}
+      className="admin-table admin-audit"
+    />
   )
 }

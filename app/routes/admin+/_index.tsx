@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from 
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { findAdminUsersPage, loadAdminFigures, type CountedFigures } from '#app/services/admin/admin-users.server.ts'
@@ -119,41 +120,39 @@ type LoadedQuery = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['
 
 const statusText = Object.fromEntries(USER_STATUS_OPTIONS) as Record<string, string>
 
+const userColumns: Column<LoadedList['users'][number]>[] = [
+  {
+    header: 'E-mail',
+    cell: (user) => (
+      <>
+        <Link to={`/admin/users/${user.id}`}>{user.email}</Link>
+        {user.disabled ? <span className="badge">disabled</span> : null}
+      </>
+    ),
+  },
+  { header: 'Role', cell: (user) => user.role },
+  { header: 'Subscription', cell: (user) => (user.status ? statusText[user.status] : '—') },
+  { header: 'Plan', cell: (user) => user.plan ?? '—' },
+  { header: 'Cards', cell: (user) => user.cards },
+  { header: 'Created', cell: (user) => user.createdAt },
+]
+
+const noUsers = <p className="panel">No users match this search.</p>
+
 function UsersTable({ list, query }: { list: LoadedList; query: LoadedQuery }) {
   const { users, total, page, pages, previous, next } = list
-  if (!users.length) return <p className="panel">No users match this search.</p>
+  // Without users there is no count or pager either, so the empty sentence is returned here.
+  if (!users.length) return noUsers
   return (
     <>
       <p className="admin-count">{total === 1 ? '1 user' : `${number(total)} users`}</p>
       <div className="admin-table-wrap">
-        <table className="admin-table">
-          <caption className="visually-hidden">{`Users, page ${page} of ${pages}`}</caption>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Subscription</th>
-              <th scope="col">Plan</th>
-              <th scope="col">Cards</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.id}>
-                <td>
-                  <Link to={`/admin/users/${user.id}`}>{user.email}</Link>
-                  {user.disabled ? <span className="badge">disabled</span> : null}
-                </td>
-                <td>{user.role}</td>
-                <td>{user.status ? statusText[user.status] : '—'}</td>
-                <td>{user.plan ?? '—'}</td>
-                <td>{user.cards}</td>
-                <td>{user.createdAt}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={users}
+          columns={userColumns}
+          caption={`Users, page ${page} of ${pages}`}
+          empty={noUsers}
+        />
       </div>
       <nav aria-label="Pages" className="pager">
         {previous ? <Link to={usersListHref(query, previous)}>← Previous</Link> : <span />}

@@ -18,7 +18,7 @@ export type PostSummary = z.infer<typeof FrontMatterSchema> & { slug: string; da
 export type Post = PostSummary & { html: string }
 
 const WORDS_READ_PER_MINUTE = 220
-const markdown = new Marked({ gfm: true })
+export const markdown = new Marked({ gfm: true })
 
 /** Splits a front matter block from the Markdown body. Values may be wrapped in single or double quotes. */
 export function parseFrontMatter(source: string): { data: Record<string, string>; body: string } {
@@ -55,7 +55,7 @@ export function parsePost(slug: string, source: string): Post {
 }
 
 /** "2026-11-12" → "12 November 2026" */
-function formatDate(date: string) {
+export function formatDate(date: string) {
   const format = { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' } as const
   return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', format)
 }
