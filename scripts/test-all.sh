@@ -30,8 +30,8 @@ step() {
 
 # Lint and formatting need no build: they run first, and whether or not the build passes
 # (docs/decisions/033-lint-and-format.md).
-step "lint (ESLint)" 5 - npm run lint --silent
-step "formatting (Prettier)" 3 - npm run format:check --silent
+step "lint (ESLint)" 3 - npm run lint --silent
+step "formatting (Prettier)" 2 - npm run format:check --silent
 
 if step "build" 8 - npm run build --silent >/dev/null; then
   step "typecheck" 5 - npx tsc --noEmit
