@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite (`npm test`): build and typecheck, unit + integration tests on the embedded database,
-# integration tests again on the PostgreSQL server, then the browser tests with JavaScript on and off.
-# Every step has a time limit, so a hung step fails instead of running past CI's limit. Ends with the time of each
-# step, the flaky tests, and one line 'N passed, N failed' in which a step that failed outside any test (an
-# unhandled error, a failing global setup, a web server that did not start, a type error, a time limit) counts as a
-# failure too (scripts/test-summary.ts).
+# The whole test suite (`npm test`): lint and formatting, build and typecheck, unit + integration tests on the
+# embedded database, integration tests again on the PostgreSQL server, then the browser tests with JavaScript on and
+# off. Every step has a time limit, so a hung step fails instead of running past CI's limit. Ends with the time of
+# each step, the flaky tests, and one line 'N passed, N failed' in which a step that failed outside any test (an
+# unhandled error, a failing global setup, a web server that did not start, a type error, a lint error or an
+# unformatted file, a time limit) counts as a failure too (scripts/test-summary.ts).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +27,11 @@ step() {
   [ "$code" -eq 0 ] || status=1
   return "$code"
 }
+
+# Lint and formatting need no build: they run first, and whether or not the build passes
+# (docs/decisions/033-lint-and-format.md).
+step "lint (ESLint)" 3 - npm run lint --silent
+step "formatting (Prettier)" 2 - npm run format:check --silent
 
 if step "build" 8 - npm run build --silent >/dev/null; then
   step "typecheck" 5 - npx tsc --noEmit

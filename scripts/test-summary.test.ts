@@ -64,6 +64,23 @@ describe('the closing line of npm test', () => {
     expect(closing(summary)).toBe('0 passed, 1 failed, 0 skipped')
   })
 
+  test('a lint error or an unformatted file (steps without a report) fails the line; a pass counts nothing', () => {
+    const summary = run(
+      [
+        { name: 'lint (ESLint)', code: 1, seconds: 40, report: null },
+        { name: 'formatting (Prettier)', code: 0, seconds: 20, report: null },
+        { name: 'vitest', code: 0, seconds: 60, report: 'v.json' },
+      ],
+      { 'v.json': vitestReport(10, 0) },
+    )
+    expect(closing(summary)).toBe('10 passed, 1 failed, 0 skipped')
+    expect(summary.lines).toContain('lint (ESLint): 40 s (exit code 1)')
+    expect(summary.lines.some((line) => line.startsWith('failure: lint (ESLint): exited with code 1'))).toBe(true)
+    expect(summary.lines.some((line) => line.startsWith('failure: formatting (Prettier)'))).toBe(false)
+    const unformatted = run([{ name: 'formatting (Prettier)', code: 1, seconds: 20, report: null }], {})
+    expect(closing(unformatted)).toBe('0 passed, 1 failed, 0 skipped')
+  })
+
   test('a step stopped by its time limit says so', () => {
     const summary = run([{ name: 'browser', code: 124, seconds: 1500, report: 'p.json' }], {})
     expect(summary.lines).toContain('failure: browser: wrote no report')

@@ -1,6 +1,32 @@
-// Decorative QR modules for the illustration (21 × 21, drawn as horizontal runs); it encodes nothing.
-const QR_MODULES =
-  'M0 0h7v1h-7zM8 0h2v1h-2zM11 0h1v1h-1zM14 0h7v1h-7zM0 1h1v1h-1zM6 1h1v1h-1zM8 1h2v1h-2zM11 1h2v1h-2zM14 1h1v1h-1zM20 1h1v1h-1zM0 2h1v1h-1zM2 2h3v1h-3zM6 2h1v1h-1zM8 2h3v1h-3zM12 2h1v1h-1zM14 2h1v1h-1zM16 2h3v1h-3zM20 2h1v1h-1zM0 3h1v1h-1zM2 3h3v1h-3zM6 3h1v1h-1zM8 3h1v1h-1zM12 3h1v1h-1zM14 3h1v1h-1zM16 3h3v1h-3zM20 3h1v1h-1zM0 4h1v1h-1zM2 4h3v1h-3zM6 4h1v1h-1zM9 4h1v1h-1zM11 4h2v1h-2zM14 4h1v1h-1zM16 4h3v1h-3zM20 4h1v1h-1zM0 5h1v1h-1zM6 5h1v1h-1zM8 5h2v1h-2zM11 5h1v1h-1zM14 5h1v1h-1zM20 5h1v1h-1zM0 6h7v1h-7zM9 6h1v1h-1zM11 6h2v1h-2zM14 6h7v1h-7zM8 7h1v1h-1zM10 7h2v1h-2zM1 8h1v1h-1zM4 8h1v1h-1zM9 8h1v1h-1zM11 8h2v1h-2zM14 8h1v1h-1zM16 8h1v1h-1zM0 9h1v1h-1zM9 9h1v1h-1zM14 9h2v1h-2zM17 9h1v1h-1zM19 9h2v1h-2zM0 10h1v1h-1zM2 10h3v1h-3zM6 10h2v1h-2zM12 10h3v1h-3zM17 10h4v1h-4zM2 11h4v1h-4zM12 11h1v1h-1zM17 11h3v1h-3zM0 12h11v1h-11zM13 12h5v1h-5zM9 13h4v1h-4zM14 13h2v1h-2zM18 13h1v1h-1zM20 13h1v1h-1zM0 14h7v1h-7zM12 14h3v1h-3zM18 14h2v1h-2zM0 15h1v1h-1zM6 15h1v1h-1zM13 15h1v1h-1zM15 15h5v1h-5zM0 16h1v1h-1zM2 16h3v1h-3zM6 16h1v1h-1zM9 16h1v1h-1zM13 16h5v1h-5zM0 17h1v1h-1zM2 17h3v1h-3zM6 17h1v1h-1zM11 17h1v1h-1zM17 17h1v1h-1zM19 17h1v1h-1zM0 18h1v1h-1zM2 18h3v1h-3zM6 18h1v1h-1zM9 18h2v1h-2zM13 18h3v1h-3zM18 18h1v1h-1zM0 19h1v1h-1zM6 19h1v1h-1zM9 19h1v1h-1zM11 19h2v1h-2zM17 19h1v1h-1zM20 19h1v1h-1zM0 20h7v1h-7zM8 20h3v1h-3zM12 20h3v1h-3zM16 20h1v1h-1zM20 20h1v1h-1z'
+// Decorative QR modules for the illustration (21 × 21, one string a row, '#' a dark module); it encodes nothing.
+const QR_ROWS = [
+  '#######.##.#..#######',
+  '#.....#.##.##.#.....#',
+  '#.###.#.###.#.#.###.#',
+  '#.###.#.#...#.#.###.#',
+  '#.###.#..#.##.#.###.#',
+  '#.....#.##.#..#.....#',
+  '#######..#.##.#######',
+  '........#.##.........',
+  '.#..#....#.##.#.#....',
+  '#........#....##.#.##',
+  '#.###.##....###..####',
+  '..####......#....###.',
+  '###########..#####...',
+  '.........####.##..#.#',
+  '#######.....###...##.',
+  '#.....#......#.#####.',
+  '#.###.#..#...#####...',
+  '#.###.#....#.....#.#.',
+  '#.###.#..##..###..#..',
+  '#.....#..#.##....#..#',
+  '#######.###.###.#...#',
+]
+
+// The SVG path draws each row's dark modules as horizontal runs, left to right.
+const QR_MODULES = QR_ROWS.flatMap((row, y) =>
+  Array.from(row.matchAll(/#+/g), (run) => `M${run.index} ${y}h${run[0].length}v1h-${run[0].length}z`),
+).join('')
 
 const STAMPS = 10
 const COLLECTED = 7
@@ -21,8 +47,20 @@ export function StampCardIllustration() {
       </title>
       <defs>
         <symbol id="hero-cup" viewBox="0 0 24 24">
-          <path d="M5 8h11v5a5 5 0 0 1-5 5h-1a5 5 0 0 1-5-5z M16 10h1.5a2.5 2.5 0 0 1 0 5H16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
-          <path d="M8 3.5c0 1 1 1 1 2M12 3.5c0 1 1 1 1 2" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+          <path
+            d="M5 8h11v5a5 5 0 0 1-5 5h-1a5 5 0 0 1-5-5z M16 10h1.5a2.5 2.5 0 0 1 0 5H16"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinejoin="round"
+          />
+          <path
+            d="M8 3.5c0 1 1 1 1 2M12 3.5c0 1 1 1 1 2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinecap="round"
+          />
         </symbol>
       </defs>
       <rect x="58" y="6" width="244" height="418" rx="36" fill="#17233b" />
@@ -30,8 +68,12 @@ export function StampCardIllustration() {
       <rect x="150" y="27" width="60" height="8" rx="4" fill="#17233b" />
 
       <rect x="84" y="50" width="192" height="206" rx="16" fill="#1f3a5f" />
-      <text x="102" y="79" fill="#f6d7a7" fontSize="11" fontWeight="700" letterSpacing="1.5">CORNER CAFÉ</text>
-      <text x="102" y="102" fill="#ffffff" fontSize="19" fontWeight="700">Coffee card</text>
+      <text x="102" y="79" fill="#f6d7a7" fontSize="11" fontWeight="700" letterSpacing="1.5">
+        CORNER CAFÉ
+      </text>
+      <text x="102" y="102" fill="#ffffff" fontSize="19" fontWeight="700">
+        Coffee card
+      </text>
       {Array.from({ length: STAMPS }, (_, index) => {
         const cx = 108 + (index % 5) * 36
         const cy = 134 + Math.floor(index / 5) * 38
@@ -41,15 +83,34 @@ export function StampCardIllustration() {
             <use href="#hero-cup" x={cx - 9} y={cy - 9} width="18" height="18" color="#b9381b" />
           </g>
         ) : (
-          <circle key={index} cx={cx} cy={cy} r="13" fill="none" stroke="#9fb3cc" strokeWidth="2" strokeDasharray="4 3" />
+          <circle
+            key={index}
+            cx={cx}
+            cy={cy}
+            r="13"
+            fill="none"
+            stroke="#9fb3cc"
+            strokeWidth="2"
+            strokeDasharray="4 3"
+          />
         )
       })}
       <text x="102" y="216" fill="#ffffff" fontSize="13" fontWeight="600">{`${COLLECTED} of ${STAMPS} stamps`}</text>
-      <text x="102" y="236" fill="#d5deea" fontSize="11">Reward: a free coffee</text>
+      <text x="102" y="236" fill="#d5deea" fontSize="11">
+        Reward: a free coffee
+      </text>
 
       <rect x="176" y="280" width="92" height="92" rx="8" fill="#ffffff" stroke="#e7dfd6" />
       <path d={QR_MODULES} transform="translate(184 288) scale(3.62)" fill="#17233b" />
-      <text x="222" y="394" fill="#17233b" fontSize="13" fontFamily="ui-monospace, monospace" fontWeight="700" textAnchor="middle">
+      <text
+        x="222"
+        y="394"
+        fill="#17233b"
+        fontSize="13"
+        fontFamily="ui-monospace, monospace"
+        fontWeight="700"
+        textAnchor="middle"
+      >
         K7QM 4XPT
       </text>
 
@@ -57,10 +118,18 @@ export function StampCardIllustration() {
         <rect x="4" y="288" width="160" height="74" rx="14" fill="#ffffff" stroke="#e7dfd6" />
         <rect x="16" y="300" width="24" height="24" rx="6" fill="#1f3a5f" />
         <use href="#hero-cup" x="19" y="303" width="18" height="18" color="#ffffff" />
-        <text x="48" y="311" fill="#17233b" fontSize="11" fontWeight="700">Corner Café</text>
-        <text x="48" y="325" fill="#4a5568" fontSize="10">now</text>
-        <text x="16" y="342" fill="#17233b" fontSize="11">One more stamp and your</text>
-        <text x="16" y="356" fill="#17233b" fontSize="11">next coffee is on us</text>
+        <text x="48" y="311" fill="#17233b" fontSize="11" fontWeight="700">
+          Corner Café
+        </text>
+        <text x="48" y="325" fill="#4a5568" fontSize="10">
+          now
+        </text>
+        <text x="16" y="342" fill="#17233b" fontSize="11">
+          One more stamp and your
+        </text>
+        <text x="16" y="356" fill="#17233b" fontSize="11">
+          next coffee is on us
+        </text>
       </g>
     </svg>
   )

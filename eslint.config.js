@@ -1,0 +1,90 @@
+// ESLint checks for mistakes; Prettier owns the layout (docs/decisions/033-lint-and-format.md). No rule here needs
+// type information, so `npm run lint` stays fast (it reads the files, it does not run the type checker).
+import js from '@eslint/js'
+import { defineConfig, globalIgnores } from 'eslint/config'
+import importX from 'eslint-plugin-import-x'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default defineConfig([
+  // What builds, tests and the embedded database leave behind (the same list as .prettierignore).
+  globalIgnores([
+    'build/',
+    'data/',
+    '.cache/',
+    '.test-reports/',
+    'test-results/',
+    'playwright-report/',
+    'blob-report/',
+  ]),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    settings: {
+      // The package.json `imports` aliases are the app's own modules.
+      'import-x/internal-regex': '^#(app|models|migrations|tests)/',
+    },
+    rules: {
+      // One order everywhere, fixed by `npm run lint:fix`: node built-ins, packages, the app's own `#…` modules,
+      // then relative paths; alphabetical inside each group, no blank lines (the code has none today).
+      'import-x/order': [
+        'error',
+        {
+          groups: ['builtin', 'external', 'internal', ['parent', 'sibling', 'index'], 'type'],
+          'newlines-between': 'never',
+          alphabetize: { order: 'asc', caseInsensitive: true },
+        },
+      ],
+      'import-x/first': 'error',
+      'import-x/newline-after-import': 'error',
+      'import-x/no-duplicates': 'error',
+      // Prettier wraps code at 120 (.prettierrc) but never a comment: this catches the comments and what Prettier
+      // could not break. A long string, template or regex stays whole here (splitting prose or SQL mid-sentence
+      // reads worse); wrap those by hand when they are touched.
+      'max-len': [
+        'error',
+        {
+          code: 120,
+          tabWidth: 2,
+          ignoreUrls: true,
+          ignoreStrings: true,
+          ignoreTemplateLiterals: true,
+          ignoreRegExpLiterals: true,
+        },
+      ],
+      // App code logs through the logger (app/server/logger), which tests silence and production ships as JSON.
+      'no-console': 'error',
+      // An unused name is an error, but `_` marks one kept on purpose (a rest sibling, a placeholder argument).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // Hooks live in app/ only; elsewhere `use` is Playwright's fixture callback, which the rules of hooks mistake
+    // for React's `use`.
+    files: ['app/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+    rules: {
+      // The code passes it, so a missing dependency fails instead of warning.
+      'react-hooks/exhaustive-deps': 'error',
+      // Meant for the React Compiler, which the app does not use: it refuses `useEffect(() => setHydrated(true), [])`,
+      // the way a component draws what needs JavaScript only after hydration (every page works without JavaScript).
+      'react-hooks/set-state-in-effect': 'off',
+    },
+  },
+  {
+    // Command-line tools and tests print to the person running them; server.ts prints the startup failure and the
+    // demo account's sign-in to the terminal of whoever started the server.
+    files: ['scripts/**', 'tests/**', 'server.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['public/pass-sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+])
