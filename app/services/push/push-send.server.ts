@@ -3,7 +3,8 @@ import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
-import { countQuotaPushesSince, getOwnedNotification, type OwnedNotification } from '#models/notification.server.ts'
+import { countQuotaPushesSince, getOwnedNotification, queueOwnedDraft, type OwnedNotification } from '#models/notification.server.ts'
+import { spendAdditionalPush } from '#models/push-quota.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 
 export const NO_QUOTA_LEFT = 'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
@@ -34,18 +35,9 @@ export async function sendOwnerNotification({ ownerId, cardId, notificationId, n
     const quota = pushQuota(state, await countQuotaPushesSince(ownerId, monthStart(now), transaction))
     if (quota.totalLeft <= 0) return { ok: false, status: 403, message: state.canUsePush ? NO_QUOTA_LEFT : NO_PUSH_ACCESS }
     const source = quota.monthlyLeft > 0 ? 'monthly' : 'additional'
-    const [queued] = (await getSequelize().query(
-      `update notifications set status = 'queued', queued_at = :now, quota_source = :source, recipients = :recipients
-       where id = :notificationId and user_id = :ownerId and card_id = :cardId and status = 'draft' returning id`,
-      { replacements: { now, source, recipients, notificationId, ownerId, cardId }, transaction },
-    )) as [{ id: string }[], unknown]
+    const queued = await queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients }, transaction)
     // Sent meanwhile by another request: it took the quota already.
-    if (queued.length && source === 'additional') {
-      await getSequelize().query(`update subscriptions set additional_quota = additional_quota - 1 where id = :id`, {
-        replacements: { id: subscription.id },
-        transaction,
-      })
-    }
+    if (queued && source === 'additional') await spendAdditionalPush({ subscriptionId: subscription.id, ownerId }, transaction)
     return null
   })
   if (refusal) return refusal
