@@ -25,7 +25,7 @@ export async function sendOwnerNotification({ ownerId, cardId, notificationId, n
   const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
   if (existing.status !== 'draft') return { ok: true, notification: existing }
-  const recipients = await countCardPushSubscribers(cardId)
+  const recipients = await countCardPushSubscribers({ cardId, userId: ownerId })
   if (recipients === 0) return { ok: false, status: 409, message: NO_RECIPIENTS }
 
   const refusal = await getSequelize().transaction(async (transaction): Promise<SendRefusal | null> => {
@@ -54,7 +54,7 @@ export async function getPushConfirmData({ ownerId, cardId, notificationId, now 
   const subscription = await getOwnerSubscription(ownerId)
   if (!subscription) return null
   const [recipients, quota] = await Promise.all([
-    notification.status === 'draft' ? countCardPushSubscribers(cardId) : Promise.resolve(notification.progress.total),
+    notification.status === 'draft' ? countCardPushSubscribers({ cardId, userId: ownerId }) : Promise.resolve(notification.progress.total),
     getPushQuota(ownerId, planState(subscription, now), now),
   ])
   return { notification, recipients, quota }
