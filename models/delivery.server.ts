@@ -67,7 +67,7 @@ export async function pendingDeliveryBounds(
  * Claims up to `limit` due, unleased pending rows of the range for `leaseSeconds`; each claim counts as an attempt.
  * `for update skip locked`: two processes never claim the same row.
  */
-export async function claimDeliveries(range: DeliveryRange, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(range: DeliveryRange, limit: number, leaseSeconds: number) {
   return select<ClaimedDelivery>(
     `with picked as (
        select id from deliveries
@@ -86,7 +86,7 @@ export async function claimDeliveries(range: DeliveryRange, limit: number, lease
 }
 
 /** The range's pending rows and how long until the first can be claimed (a retry's time, or a lease's end). */
-export async function pendingDeliveryWait(range: DeliveryRange): Promise<{ wait_ms: number | null; pending: number } | undefined> {
+export async function pendingDeliveryWait(range: DeliveryRange) {
   const [row] = await select<{ wait_ms: number | null; pending: number }>(
     `select count(*)::int as pending,
             extract(epoch from min(greatest(coalesce(next_attempt_at, now()), coalesce(lease_until, now())) - now())) * 1000 as wait_ms
@@ -139,6 +139,8 @@ export async function recordDeliveryOutcomes(rows: DeliveryOutcome[]): Promise<v
       },
     )
     const gone = rows.filter((row) => row.status === 'gone').map((row) => row.subscriptionId)
-    if (gone.length) await getSequelize().query(`delete from push_subscriptions where id in (:gone)`, { replacements: { gone }, transaction })
+    if (gone.length) {
+      await getSequelize().query(`delete from push_subscriptions where id in (:gone)`, { replacements: { gone }, transaction })
+    }
   })
 }

@@ -167,7 +167,14 @@ export async function queueOwnedDraft(
     now,
     source,
     recipients,
-  }: { ownerId: string; cardId: string; notificationId: string; now: Date; source: 'monthly' | 'additional'; recipients: number },
+  }: {
+    ownerId: string
+    cardId: string
+    notificationId: string
+    now: Date
+    source: 'monthly' | 'additional'
+    recipients: number
+  },
   transaction?: Transaction,
 ): Promise<boolean> {
   const [queued] = (await getSequelize().query(
@@ -185,20 +192,19 @@ export async function queueOwnedDraft(
 
 /** The message's status, its row locked until the transaction ends (so a second preparation waits, then no-ops). */
 export async function lockNotificationStatus(notificationId: string, transaction: Transaction): Promise<string | null> {
-  const [message] = await getSequelize().query<{ status: string }>(`select status from notifications where id = :notificationId for update`, {
-    replacements: { notificationId },
-    type: QueryTypes.SELECT,
-    transaction,
-  })
+  const [message] = await getSequelize().query<{ status: string }>(
+    `select status from notifications where id = :notificationId for update`,
+    { replacements: { notificationId }, type: QueryTypes.SELECT, transaction },
+  )
   return message?.status ?? null
 }
 
 /** The queued message's deliveries exist: it is sending to `recipients` devices. */
-export async function markNotificationSending(notificationId: string, recipients: number, transaction: Transaction): Promise<void> {
-  await getSequelize().query(`update notifications set status = 'sending', recipients = :count where id = :notificationId`, {
-    replacements: { notificationId, count: recipients },
-    transaction,
-  })
+export async function markNotificationSending(notificationId: string, recipients: number, transaction: Transaction) {
+  await getSequelize().query(
+    `update notifications set status = 'sending', recipients = :count where id = :notificationId`,
+    { replacements: { notificationId, count: recipients }, transaction },
+  )
 }
 
 export type MessageContent = { id: string; title: string; body: string; link: string | null; cardVersion: string }
@@ -213,7 +219,14 @@ export async function getMessageContent(notificationId: string): Promise<Message
   return row ?? null
 }
 
-export type FinishedNotification = { user_id: string; card_id: string; kind: string; title: string; sent: number; failed: number }
+export type FinishedNotification = {
+  user_id: string
+  card_id: string
+  kind: string
+  title: string
+  sent: number
+  failed: number
+}
 
 /**
  * Marks the sending message done once no delivery is pending, in one statement, so only one process finishes it;

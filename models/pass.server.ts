@@ -64,7 +64,7 @@ export async function isPassOfJoinableCard(passId: unknown, cardId: string): Pro
  * `first` is true when the card had no pass before: the caller tells the owner. A holder joins without an account:
  * the caller found the card with getJoinableCard (public, active), as the name says.
  */
-export async function createPassOnJoinableCard(cardId: string): Promise<{ id: string; shortCode: string; first: boolean }> {
+export async function createPassOnJoinableCard(cardId: string) {
   for (let attempt = 0; attempt < SHORT_CODE_ATTEMPTS; attempt++) {
     const id = crypto.randomUUID()
     const shortCode = randomShortCode()
@@ -152,7 +152,7 @@ export async function getRemovablePass(passId: unknown): Promise<RemovablePass |
  * stamps given and rewards redeemed do not shrink because a holder left. False when there was no such pass. No
  * owner: the caller checked that the request comes from the holder's device (its signed join cookie names the pass).
  */
-export async function deletePassCheckedByHolderDevice({ passId, cardId }: { passId: string; cardId: string }): Promise<boolean> {
+export async function deletePassCheckedByHolderDevice({ passId, cardId }: { passId: string; cardId: string }) {
   if (!isPassId(passId)) return false
   const rows = await select(`delete from passes where id = :passId and card_id = :cardId returning id`, { passId, cardId })
   return rows.length > 0

@@ -60,7 +60,14 @@ export async function undoableStampOfLockedPass(
   return row && row.kind === 'stamp' && row.open ? { id: row.id, count: row.count, undo_until: new Date(row.undo_until) } : null
 }
 
-export type StampEvent = { ownerId: string; cardId: string; kind: 'stamp' | 'undo' | 'redeem'; count: number; stampsDelta: number; rewardsDelta: number }
+export type StampEvent = {
+  ownerId: string
+  cardId: string
+  kind: 'stamp' | 'undo' | 'redeem'
+  count: number
+  stampsDelta: number
+  rewardsDelta: number
+}
 
 /**
  * Changes the counters of a pass the caller locked with lockPassOfOwnedCard (its owner checked) and records the
@@ -86,6 +93,8 @@ export async function applyEventToLockedPass(
   return row!
 }
 
+export type PassWithUndoWindow = Omit<LockedPass, 'business_name' | 'title' | 'reward'> & { undo_until: Date | null }
+
 /**
  * A pass of the owner's card with the end of its undo window (null when its newest event is not a stamp younger
  * than `windowSeconds`), or null when it is not a pass of the owner's card.
@@ -100,9 +109,9 @@ export async function getPassOfOwnedCard({
   cardId: string
   passId: string
   windowSeconds: number
-}): Promise<(Omit<LockedPass, 'business_name' | 'title' | 'reward'> & { undo_until: Date | null }) | null> {
+}): Promise<PassWithUndoWindow | null> {
   if (!isUuid(passId) || !isUuid(cardId)) return null
-  const [row] = await getSequelize().query<Omit<LockedPass, 'business_name' | 'title' | 'reward'> & { undo_until: Date | null }>(
+  const [row] = await getSequelize().query<PassWithUndoWindow>(
     `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required,
             (select case when e.kind = 'stamp' and e.created_at + make_interval(secs => :windowSeconds) > now()
                          then e.created_at + make_interval(secs => :windowSeconds) end

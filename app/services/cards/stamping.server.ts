@@ -77,7 +77,11 @@ function stateOf(pass: PassCounters, undoUntil: Date | null): PassStampState {
  * Records the event on the locked pass; answers the pass as it now is and, for a stamp, until when it can be undone,
  * with the holder's automatic push it queued.
  */
-async function applyEvent(transaction: Transaction, pass: LockedPass, event: StampEvent): Promise<{ state: PassStampState; pushId: string | null }> {
+async function applyEvent(
+  transaction: Transaction,
+  pass: LockedPass,
+  event: StampEvent,
+): Promise<{ state: PassStampState; pushId: string | null }> {
   const row = await applyEventToLockedPass(transaction, pass.id, event)
   const undoUntil = event.kind === 'stamp' ? new Date(new Date(row.created_at).getTime() + UNDO_WINDOW_MS) : null
   // The holder's automatic push: only for a stamp, and within its limits (stamp-push.server.ts).

@@ -3,7 +3,12 @@ import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
-import { countQuotaPushesSince, getOwnedNotification, queueOwnedDraft, type OwnedNotification } from '#models/notification.server.ts'
+import {
+  countQuotaPushesSince,
+  getOwnedNotification,
+  queueOwnedDraft,
+  type OwnedNotification,
+} from '#models/notification.server.ts'
 import { spendAdditionalPush } from '#models/push-quota.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 
@@ -37,7 +42,9 @@ export async function sendOwnerNotification({ ownerId, cardId, notificationId, n
     const source = quota.monthlyLeft > 0 ? 'monthly' : 'additional'
     const queued = await queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients }, transaction)
     // Sent meanwhile by another request: it took the quota already.
-    if (queued && source === 'additional') await spendAdditionalPush({ subscriptionId: subscription.id, ownerId }, transaction)
+    if (queued && source === 'additional') {
+      await spendAdditionalPush({ subscriptionId: subscription.id, ownerId }, transaction)
+    }
     return null
   })
   if (refusal) return refusal
@@ -54,7 +61,9 @@ export async function getPushConfirmData({ ownerId, cardId, notificationId, now 
   const subscription = await getOwnerSubscription(ownerId)
   if (!subscription) return null
   const [recipients, quota] = await Promise.all([
-    notification.status === 'draft' ? countCardPushSubscribers({ cardId, userId: ownerId }) : Promise.resolve(notification.progress.total),
+    notification.status === 'draft'
+      ? countCardPushSubscribers({ cardId, userId: ownerId })
+      : Promise.resolve(notification.progress.total),
     getPushQuota(ownerId, planState(subscription, now), now),
   ])
   return { notification, recipients, quota }

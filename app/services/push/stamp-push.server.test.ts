@@ -1,7 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { STAMP_PUSH_BODY_MAX, STAMP_PUSH_TITLE_MAX, stampPushTexts } from './stamp-push.server.ts'
 
-const pass = { stamps: 3, stampsRequired: 10, businessName: 'Corner Café', cardTitle: 'Coffee card', reward: 'A free coffee' }
+const pass = {
+  stamps: 3,
+  stampsRequired: 10,
+  businessName: 'Corner Café',
+  cardTitle: 'Coffee card',
+  reward: 'A free coffee',
+}
 
 describe('stampPushTexts', () => {
   test('the words the database wrote before: a stamp, several stamps, the reward', () => {

@@ -40,7 +40,13 @@ export function stampPushTexts(pass: StampedPass, count: number) {
  */
 export function queueHolderStampPush(
   transaction: Transaction,
-  { ownerId, cardId, passId, count, pass }: { ownerId: string; cardId: string; passId: string; count: number; pass: StampedPass },
+  {
+    ownerId,
+    cardId,
+    passId,
+    count,
+    pass,
+  }: { ownerId: string; cardId: string; passId: string; count: number; pass: StampedPass },
 ): Promise<string | null> {
   return queueStampPush(transaction, {
     ownerId,
