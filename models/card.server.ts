@@ -163,8 +163,13 @@ export async function getOwnedCard({ cardId, userId }: { cardId: string | undefi
   return { ...card, logoUrl: cardLogoUrl({ id: card.id, hasLogo, version: Number(version) }) }
 }
 
-/** A card's logo by the card's id (its public address, /cards/{cardId}/logo.png), with the card's version. */
-export async function getCardLogo(cardId: string | undefined): Promise<{ data: Buffer; contentType: string; version: number } | null> {
+/**
+ * A card's logo by the card's id (its public address, /cards/{cardId}/logo.png), with the card's version. No owner:
+ * the logo is public like the card itself (join page, poster, wallet), hence "Public" in the name.
+ */
+export async function getPublicCardLogo(
+  cardId: string | undefined,
+): Promise<{ data: Buffer; contentType: string; version: number } | null> {
   if (!isUuid(cardId)) return null
   const [rows] = (await getSequelize().query(
     `select logo as data, coalesce(logo_content_type, 'image/png') as "contentType", (extract(epoch from updated_at) * 1000)::float8 as version from cards where id = :cardId and logo is not null`,
@@ -173,12 +178,16 @@ export async function getCardLogo(cardId: string | undefined): Promise<{ data: B
   return rows[0] ?? null
 }
 
-/** Holders of a card who allowed notifications: the devices a message to the card reaches. */
-export async function countCardPushSubscribers(cardId: string): Promise<number> {
+/**
+ * Holders of one of the owner's cards who allowed notifications: the devices a message to the card reaches (0 for
+ * another owner's card).
+ */
+export async function countCardPushSubscribers({ cardId, userId }: { cardId: string; userId: string }) {
   const [rows] = (await getSequelize().query(
     `select count(distinct ps.endpoint)::int as count from push_subscriptions ps join passes p on p.id = ps.pass_id
-     where p.card_id = :cardId`,
-    { replacements: { cardId } },
+     join cards c on c.id = p.card_id
+     where p.card_id = :cardId and c.user_id = :userId`,
+    { replacements: { cardId, userId } },
   )) as [{ count: number }[], unknown]
   return rows[0]!.count
 }

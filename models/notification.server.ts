@@ -1,4 +1,4 @@
-import { type Transaction } from 'sequelize'
+import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from './card.server.ts'
 
@@ -153,4 +153,107 @@ export async function getOwnedNotification({ ownerId, cardId, notificationId }: 
       percent: row.status === 'done' ? 100 : total === 0 ? 0 : Math.floor((finished / total) * 100),
     },
   }
+}
+
+/**
+ * Queues one of the owner's drafts with the quota it took (inside the send's transaction, on the owner's locked
+ * subscription row); false when it is no longer a draft: sent meanwhile by another request, which took the quota.
+ */
+export async function queueOwnedDraft(
+  {
+    ownerId,
+    cardId,
+    notificationId,
+    now,
+    source,
+    recipients,
+  }: {
+    ownerId: string
+    cardId: string
+    notificationId: string
+    now: Date
+    source: 'monthly' | 'additional'
+    recipients: number
+  },
+  transaction?: Transaction,
+): Promise<boolean> {
+  const [queued] = (await getSequelize().query(
+    `update notifications set status = 'queued', queued_at = :now, quota_source = :source, recipients = :recipients
+     where id = :notificationId and user_id = :ownerId and card_id = :cardId and status = 'draft' returning id`,
+    { replacements: { now, source, recipients, notificationId, ownerId, cardId }, transaction },
+  )) as [{ id: string }[], unknown]
+  return queued.length > 0
+}
+
+/*
+ * The delivery jobs' statements below take a notification id alone: a job acts on a message its owner already
+ * queued (or a stamp push the owner's stamping queued), so no owner is there to check.
+ */
+
+/** The message's status, its row locked until the transaction ends (so a second preparation waits, then no-ops). */
+export async function lockNotificationStatus(notificationId: string, transaction: Transaction): Promise<string | null> {
+  const [message] = await getSequelize().query<{ status: string }>(
+    `select status from notifications where id = :notificationId for update`,
+    { replacements: { notificationId }, type: QueryTypes.SELECT, transaction },
+  )
+  return message?.status ?? null
+}
+
+/** The queued message's deliveries exist: it is sending to `recipients` devices. */
+export async function markNotificationSending(notificationId: string, recipients: number, transaction: Transaction) {
+  await getSequelize().query(
+    `update notifications set status = 'sending', recipients = :count where id = :notificationId`,
+    { replacements: { notificationId, count: recipients }, transaction },
+  )
+}
+
+export type MessageContent = { id: string; title: string; body: string; link: string | null; cardVersion: string }
+
+/** What the holder's device shows: the message and its card's version (the icon's address changes with the card). */
+export async function getMessageContent(notificationId: string): Promise<MessageContent | null> {
+  const [row] = await getSequelize().query<MessageContent>(
+    `select n.id, n.title, n.body, n.link, round(extract(epoch from c.updated_at) * 1000)::bigint::text as "cardVersion"
+     from notifications n join cards c on c.id = n.card_id where n.id = :notificationId`,
+    { replacements: { notificationId }, type: QueryTypes.SELECT },
+  )
+  return row ?? null
+}
+
+export type FinishedNotification = {
+  user_id: string
+  card_id: string
+  kind: string
+  title: string
+  sent: number
+  failed: number
+}
+
+/**
+ * Marks the sending message done once no delivery is pending, in one statement, so only one process finishes it;
+ * answers the message with its counts then, else null.
+ */
+export async function finishNotificationIfDelivered(notificationId: string): Promise<FinishedNotification | null> {
+  const [finished] = await getSequelize().query<FinishedNotification>(
+    `with done as (
+       update notifications n set status = 'done', finished_at = now()
+       where n.id = :notificationId and n.status = 'sending'
+         and not exists (select 1 from deliveries d where d.notification_id = n.id and d.status = 'pending')
+       returning n.id, n.user_id, n.card_id, n.kind, n.title
+     )
+     select done.user_id, done.card_id, done.kind, done.title,
+            (select count(*)::int from deliveries d where d.notification_id = done.id and d.status = 'sent') as sent,
+            (select count(*)::int from deliveries d where d.notification_id = done.id and d.status in ('failed', 'gone')) as failed
+     from done`,
+    { replacements: { notificationId }, type: QueryTypes.SELECT },
+  )
+  return finished ?? null
+}
+
+/** Ids of messages queued or left mid-send (a restart, a crash), oldest first. */
+export async function listUnfinishedNotificationIds(limit: number): Promise<string[]> {
+  const rows = await getSequelize().query<{ id: string }>(
+    `select id from notifications where status in ('queued', 'sending') order by queued_at nulls first limit :limit`,
+    { replacements: { limit }, type: QueryTypes.SELECT },
+  )
+  return rows.map((row) => row.id)
 }

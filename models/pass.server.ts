@@ -49,8 +49,11 @@ export async function getJoinableCard(slug: string): Promise<JoinableCard | null
   return rows[0] ?? null
 }
 
-/** Whether the pass exists and belongs to the card (a remembered pass from this device). */
-export async function isPassOfCard(passId: unknown, cardId: string): Promise<boolean> {
+/**
+ * Whether the pass exists and belongs to the card (a remembered pass from this device). Holders have no account, so
+ * no owner scopes this: the caller found the card with getJoinableCard (public, active), as the name says.
+ */
+export async function isPassOfJoinableCard(passId: unknown, cardId: string): Promise<boolean> {
   if (!isPassId(passId)) return false
   const rows = await select(`select 1 from passes where id = :passId and card_id = :cardId`, { passId, cardId })
   return rows.length > 0
@@ -58,9 +61,10 @@ export async function isPassOfCard(passId: unknown, cardId: string): Promise<boo
 
 /**
  * A new pass on the card, with a short code no other pass has (a collision retries with another code).
- * `first` is true when the card had no pass before: the caller tells the owner.
+ * `first` is true when the card had no pass before: the caller tells the owner. A holder joins without an account:
+ * the caller found the card with getJoinableCard (public, active), as the name says.
  */
-export async function createPass(cardId: string): Promise<{ id: string; shortCode: string; first: boolean }> {
+export async function createPassOnJoinableCard(cardId: string) {
   for (let attempt = 0; attempt < SHORT_CODE_ATTEMPTS; attempt++) {
     const id = crypto.randomUUID()
     const shortCode = randomShortCode()
@@ -145,9 +149,10 @@ export async function getRemovablePass(passId: unknown): Promise<RemovablePass |
 /**
  * Removes a pass at its holder's request, with its push subscriptions and the automatic pushes queued for it (both
  * cascade). The card's stamp history stays, no longer linked to any pass (migration 0009): the owner's figures of
- * stamps given and rewards redeemed do not shrink because a holder left. False when there was no such pass.
+ * stamps given and rewards redeemed do not shrink because a holder left. False when there was no such pass. No
+ * owner: the caller checked that the request comes from the holder's device (its signed join cookie names the pass).
  */
-export async function deletePass({ passId, cardId }: { passId: string; cardId: string }): Promise<boolean> {
+export async function deletePassCheckedByHolderDevice({ passId, cardId }: { passId: string; cardId: string }) {
   if (!isPassId(passId)) return false
   const rows = await select(`delete from passes where id = :passId and card_id = :cardId returning id`, { passId, cardId })
   return rows.length > 0

@@ -3,7 +3,7 @@ import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRout
 import passStylesHref from '#app/styles/pass.css?url'
 import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
-import { deletePass, getRemovablePass, type RemovablePass } from '#models/pass.server.ts'
+import { deletePassCheckedByHolderDevice, getRemovablePass, type RemovablePass } from '#models/pass.server.ts'
 
 /**
  * 'Remove this card': a holder deletes their pass, with its push subscriptions. Only the device that got the card
@@ -40,7 +40,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 export async function action({ request, params }: ActionFunctionArgs) {
   const pass = await requireRemovablePass(params.passId)
   if (!(await isHoldersDevice(request, pass))) return data({ error: NOT_THIS_DEVICE }, { status: 403 })
-  await deletePass({ passId: pass.id, cardId: pass.cardId })
+  await deletePassCheckedByHolderDevice({ passId: pass.id, cardId: pass.cardId })
   // Back to the card's join page, where 'Get my card' starts a new one; a card that takes no holders has none.
   return redirectWithToast(
     pass.joinSlug ? `/c/${pass.joinSlug}` : '/',

@@ -1,13 +1,13 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { cardLogoPng } from '#app/services/cards/card-logo-png.server.ts'
-import { getCardLogo } from '#models/card.server.ts'
+import { getPublicCardLogo } from '#models/card.server.ts'
 
 /**
  * A card's logo, public like the card itself (join page, poster, Google Wallet's class): only someone who has the
  * card's id or its pages sees it. ?v= is the card's version: a current address is cached for good.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const logo = await getCardLogo(params.cardId)
+  const logo = await getPublicCardLogo(params.cardId)
   if (!logo) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } })
   const version = Math.round(logo.version).toString(36)
   // A stored logo sharp cannot read (older rows were not all checked) is served as stored rather than failing.

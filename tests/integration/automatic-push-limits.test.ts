@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startJobs } from '#app/server/jobs.server.ts'
-import { redeemReward, stampPass, undoLastStamp } from '#models/stamping.server.ts'
+import { redeemReward, stampPass, undoLastStamp } from '#app/services/cards/stamping.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { createPushAudience } from '#tests/support/push-audience.ts'
 import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoint.ts'

@@ -10,7 +10,7 @@ import {
   undoLastStamp,
   UNDO_EXPIRED,
   type StampingResult,
-} from '#models/stamping.server.ts'
+} from '#app/services/cards/stamping.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'

@@ -29,7 +29,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await getOwnedCard({ cardId: params.cardId, userId })
   if (!card) throw new Response('Card not found', { status: 404 })
-  const [totals, days] = await Promise.all([cardTotals(card.id), cardDailyActivity(card.id)])
+  const owned = { cardId: card.id, userId }
+  const [totals, days] = await Promise.all([cardTotals(owned), cardDailyActivity(owned)])
+  // Deleted between the two reads: the same answer as a card that is not there.
+  if (!totals) throw new Response('Card not found', { status: 404 })
   return { card, totals, days, joinUrl: joinUrl(card.slug) }
 }
 

@@ -24,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!card) throw new Response('Card not found', { status: 404 })
   const [quota, subscribers, templates] = await Promise.all([
     getPushQuota(userId, state),
-    countCardPushSubscribers(card.id),
+    countCardPushSubscribers({ cardId: card.id, userId }),
     listTemplatesForOwner(userId),
   ])
   return {

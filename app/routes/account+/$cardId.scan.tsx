@@ -10,7 +10,13 @@ import { isStampIntent, PassActionSchema, StampSchema, type StampIntent } from '
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { getOwnedCard } from '#models/card.server.ts'
-import { getPassStampState, redeemReward, stampPass, undoLastStamp, type StampingResult } from '#models/stamping.server.ts'
+import {
+  getPassStampState,
+  redeemReward,
+  stampPass,
+  undoLastStamp,
+  type StampingResult,
+} from '#app/services/cards/stamping.server.ts'
 import scanStylesHref from '#app/styles/scan.css?url'
 import { ScanCamera } from './__scan-camera.tsx'
 import { PassResult } from './__scan-pass.tsx'

@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { raiseNotice } from '#models/notice.server.ts'
-import { createPass, isPassOfCard, type JoinableCard } from '#models/pass.server.ts'
+import { createPassOnJoinableCard, isPassOfJoinableCard, type JoinableCard } from '#models/pass.server.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
 import { readRememberedPassId, rememberPassCookie } from './pass-cookie.server.ts'
@@ -8,7 +8,7 @@ import { readRememberedPassId, rememberPassCookie } from './pass-cookie.server.t
 /** The pass this device already holds on the card, if it still exists. */
 export async function findRememberedPass(request: Request, card: Pick<JoinableCard, 'id'>): Promise<string | null> {
   const passId = await readRememberedPassId(request, card.id)
-  return passId && (await isPassOfCard(passId, card.id)) ? passId : null
+  return passId && (await isPassOfJoinableCard(passId, card.id)) ? passId : null
 }
 
 /**
@@ -19,7 +19,7 @@ export async function joinCard(request: Request, card: JoinableCard): Promise<Re
   const remembered = await findRememberedPass(request, card)
   if (remembered) return redirect(`/p/${remembered}`, 303)
   await consumeRateLimit(RATE_LIMITS.passCreationsPerIp, clientAddress(request))
-  const pass = await createPass(card.id)
+  const pass = await createPassOnJoinableCard(card.id)
   if (pass.first) {
     await raiseNotice({
       userId: card.userId,

@@ -1,7 +1,25 @@
 import https from 'node:https'
-import { QueryTypes, type Transaction } from 'sequelize'
 import webpush from 'web-push'
+import {
+  claimDeliveries,
+  createNotificationDeliveries,
+  markOrphanDeliveriesGone,
+  pendingDeliveryBounds,
+  pendingDeliveryWait,
+  recordDeliveryOutcomes,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type DeliveryRange,
+} from '#models/delivery.server.ts'
 import { raiseNotice } from '#models/notice.server.ts'
+import {
+  finishNotificationIfDelivered,
+  getMessageContent,
+  listUnfinishedNotificationIds,
+  lockNotificationStatus,
+  markNotificationSending,
+  type MessageContent,
+} from '#models/notification.server.ts'
 import { getSequelize } from '#app/server/db.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { logger } from '#app/server/logger.server.ts'
@@ -39,24 +57,9 @@ const VAPID_TOKEN_SECONDS = 12 * 3600
 
 type Outcome = { status: 'sent' | 'failed' | 'gone' | 'retry'; error?: string; retryAfterMs?: number }
 
-type ClaimedDelivery = {
-  id: string
-  subscription_id: string
-  endpoint: string
-  p256dh: string
-  auth: string
-  attempts: number
-  pass_id: string
-}
-
-type MessageContent = { id: string; title: string; body: string; link: string | null; cardVersion: string }
-
-export type ChunkRange = { notificationId: string; fromId: string; toId: string }
+export type ChunkRange = DeliveryRange
 
 const agent = new https.Agent({ keepAlive: true, maxSockets: 256, timeout: PUSH_REQUEST_TIMEOUT_MS })
-
-const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
 /**
  * Turns a queued message into its deliveries (once: the row lock and the status make a second run a no-op) and
@@ -64,37 +67,14 @@ const select = <Row extends object>(sql: string, replacements: Record<string, un
  */
 export async function prepareNotification(notificationId: string): Promise<ChunkRange[]> {
   const ranges = await getSequelize().transaction(async (transaction) => {
-    const [message] = await select<{ status: string }>(`select status from notifications where id = :notificationId for update`, { notificationId }, transaction)
-    if (!message || (message.status !== 'queued' && message.status !== 'sending')) return []
-    if (message.status === 'queued') {
+    const status = await lockNotificationStatus(notificationId, transaction)
+    if (status !== 'queued' && status !== 'sending') return []
+    if (status === 'queued') {
       // One delivery per device: a device holding two passes of the card has one endpoint (DECISIONS.md).
-      const [inserted] = await select<{ count: number }>(
-        `with audience as (
-           select distinct on (s.endpoint) s.id
-           from notifications n
-           join passes p on p.card_id = n.card_id and (n.pass_id is null or p.id = n.pass_id)
-           join push_subscriptions s on s.pass_id = p.id
-           where n.id = :notificationId
-           order by s.endpoint, s.updated_at desc
-         ), created as (
-           insert into deliveries (notification_id, push_subscription_id)
-           select :notificationId, id from audience order by id
-           on conflict do nothing returning 1
-         )
-         select count(*)::int as count from created`,
-        { notificationId },
-        transaction,
-      )
-      await getSequelize().query(`update notifications set status = 'sending', recipients = :count where id = :notificationId`, {
-        replacements: { notificationId, count: inserted!.count },
-        transaction,
-      })
+      const created = await createNotificationDeliveries(notificationId, transaction)
+      await markNotificationSending(notificationId, created, transaction)
     }
-    const [bounds] = await select<{ min: string | null; max: string | null }>(
-      `select min(id)::text as min, max(id)::text as max from deliveries where notification_id = :notificationId and status = 'pending'`,
-      { notificationId },
-      transaction,
-    )
+    const bounds = await pendingDeliveryBounds(notificationId, transaction)
     if (bounds?.min == null || bounds.max == null) return []
     const chunks: ChunkRange[] = []
     for (let from = BigInt(bounds.min); from <= BigInt(bounds.max); from += BigInt(PUSH_CHUNK_SIZE)) {
@@ -108,55 +88,13 @@ export async function prepareNotification(notificationId: string): Promise<Chunk
 }
 
 /** Claims up to `limit` due, unleased pending rows of the range; each claim counts as an attempt. */
-async function claim(range: ChunkRange, limit: number): Promise<ClaimedDelivery[]> {
-  return select<ClaimedDelivery>(
-    `with picked as (
-       select id from deliveries
-       where notification_id = :notificationId and id between :fromId and :toId and status = 'pending'
-         and push_subscription_id is not null
-         and (lease_until is null or lease_until < now()) and (next_attempt_at is null or next_attempt_at <= now())
-       order by id limit :limit
-       for update skip locked
-     )
-     update deliveries d set attempts = d.attempts + 1, lease_until = now() + make_interval(secs => :lease)
-     from picked, push_subscriptions s
-     where d.id = picked.id and s.id = d.push_subscription_id
-     returning d.id::text as id, s.id as subscription_id, s.endpoint, s.p256dh, s.auth, d.attempts, s.pass_id`,
-    { ...range, limit, lease: PUSH_LEASE_SECONDS },
-  )
-}
+const claim = (range: ChunkRange, limit: number) => claimDeliveries(range, limit, PUSH_LEASE_SECONDS)
 
 /** How long until the range's next pending row can be claimed (a retry's time, or a lease's end); null: none left. */
 async function nextClaimableIn(range: ChunkRange): Promise<number | null> {
-  const [row] = await select<{ wait_ms: number | null; pending: number }>(
-    `select count(*)::int as pending,
-            extract(epoch from min(greatest(coalesce(next_attempt_at, now()), coalesce(lease_until, now())) - now())) * 1000 as wait_ms
-     from deliveries where notification_id = :notificationId and id between :fromId and :toId and status = 'pending'`,
-    range,
-  )
+  const row = await pendingDeliveryWait(range)
   if (!row || row.pending === 0) return null
   return Math.max(0, Number(row.wait_ms ?? 0))
-}
-
-/**
- * Rows whose subscription was deleted after they were claimable (the holder turned notifications off) are dropped
- * by the claim's join: mark them gone so the message can finish.
- */
-async function dropOrphans(range: ChunkRange) {
-  await getSequelize().query(
-    `update deliveries set status = 'gone', last_error = 'unsubscribed', lease_until = null
-     where notification_id = :notificationId and id between :fromId and :toId and status = 'pending' and push_subscription_id is null`,
-    { replacements: range },
-  )
-}
-
-async function loadMessage(notificationId: string): Promise<MessageContent | null> {
-  const [row] = await select<MessageContent>(
-    `select n.id, n.title, n.body, n.link, round(extract(epoch from c.updated_at) * 1000)::bigint::text as "cardVersion"
-     from notifications n join cards c on c.id = n.card_id where n.id = :notificationId`,
-    { notificationId },
-  )
-  return row ?? null
 }
 
 /** The notification the holder's service worker shows (public/pass-sw.js). */
@@ -227,7 +165,7 @@ function backoffMs(attempts: number, retryAfter?: number) {
   return Math.min(BACKOFF_MAX_MS, Math.max(jittered, retryAfter ?? 0))
 }
 
-type Recorded = { id: string; subscriptionId: string; status: 'sent' | 'failed' | 'gone' | 'pending'; error: string | null; nextAttemptAt: Date | null }
+type Recorded = DeliveryOutcome
 
 /**
  * Writes outcomes in small groups (one statement for the requests that finished together) while each request's
@@ -243,27 +181,8 @@ function outcomeWriter() {
       batch = []
       const rows = current.map((entry) => entry.row)
       try {
-        await getSequelize().transaction(async (transaction) => {
-          await getSequelize().query(
-            `update deliveries d set status = r.status, last_error = r.error, next_attempt_at = r.next_attempt_at, lease_until = null,
-                    sent_at = case when r.status = 'sent' then now() else d.sent_at end
-             from unnest(array[:ids]::bigint[], array[:statuses]::text[], array[:errors]::text[], array[:nexts]::timestamptz[])
-               as r(id, status, error, next_attempt_at)
-             where d.id = r.id`,
-            {
-              replacements: {
-                ids: rows.map((row) => row.id),
-                statuses: rows.map((row) => row.status),
-                errors: rows.map((row) => row.error),
-                nexts: rows.map((row) => row.nextAttemptAt?.toISOString() ?? null),
-              },
-              transaction,
-            },
-          )
-          const gone = rows.filter((row) => row.status === 'gone').map((row) => row.subscriptionId)
-          // The push service says the subscription no longer exists: nobody may send to it again.
-          if (gone.length) await getSequelize().query(`delete from push_subscriptions where id in (:gone)`, { replacements: { gone }, transaction })
-        })
+        // The push service says a subscription no longer exists: the same transaction deletes it.
+        await recordDeliveryOutcomes(rows)
         for (const entry of current) entry.done()
         for (const row of rows) countDeliveries(row.status === 'pending' ? 'retry' : row.status)
       } catch (error) {
@@ -293,7 +212,7 @@ function outcomeWriter() {
 
 /** Sends a chunk's deliveries until none is pending; answers when a later retry was left to another job. */
 export async function deliverChunk(range: ChunkRange, { appUrl = getEnv().APP_URL } = {}): Promise<{ sent: number; retryLaterInMs: number | null }> {
-  const message = await loadMessage(range.notificationId)
+  const message = await getMessageContent(range.notificationId)
   if (!message) return { sent: 0, retryLaterInMs: null }
   const record = outcomeWriter()
   let sent = 0
@@ -336,7 +255,7 @@ export async function deliverChunk(range: ChunkRange, { appUrl = getEnv().APP_UR
   for (;;) {
     exhausted = false
     await Promise.all(Array.from({ length: PUSH_CONCURRENCY }, slot))
-    await dropOrphans(range)
+    await markOrphanDeliveriesGone(range)
     const wait = await nextClaimableIn(range)
     if (wait === null) break
     if (wait > MAX_IN_JOB_WAIT_MS) {
@@ -351,19 +270,7 @@ export async function deliverChunk(range: ChunkRange, { appUrl = getEnv().APP_UR
 
 /** Marks the message done once no delivery is pending, and tells the owner (once) that an owner's message finished. */
 export async function finishIfComplete(notificationId: string) {
-  const [finished] = await select<{ user_id: string; card_id: string; kind: string; title: string; sent: number; failed: number }>(
-    `with done as (
-       update notifications n set status = 'done', finished_at = now()
-       where n.id = :notificationId and n.status = 'sending'
-         and not exists (select 1 from deliveries d where d.notification_id = n.id and d.status = 'pending')
-       returning n.id, n.user_id, n.card_id, n.kind, n.title
-     )
-     select done.user_id, done.card_id, done.kind, done.title,
-            (select count(*)::int from deliveries d where d.notification_id = done.id and d.status = 'sent') as sent,
-            (select count(*)::int from deliveries d where d.notification_id = done.id and d.status in ('failed', 'gone')) as failed
-     from done`,
-    { notificationId },
-  )
+  const finished = await finishNotificationIfDelivered(notificationId)
   if (!finished || finished.kind !== 'message') return
   await raiseNotice({
     userId: finished.user_id,
@@ -376,9 +283,5 @@ export async function finishIfComplete(notificationId: string) {
 
 /** Messages that were queued or left mid-send (a restart, a crash): their ids, for the jobs to take up again. */
 export async function listUnfinishedNotifications(limit = 1000): Promise<string[]> {
-  const rows = await select<{ id: string }>(
-    `select id from notifications where status in ('queued', 'sending') order by queued_at nulls first limit :limit`,
-    { limit },
-  )
-  return rows.map((row) => row.id)
+  return listUnfinishedNotificationIds(limit)
 }

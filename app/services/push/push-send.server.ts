@@ -3,7 +3,13 @@ import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
-import { countQuotaPushesSince, getOwnedNotification, type OwnedNotification } from '#models/notification.server.ts'
+import {
+  countQuotaPushesSince,
+  getOwnedNotification,
+  queueOwnedDraft,
+  type OwnedNotification,
+} from '#models/notification.server.ts'
+import { spendAdditionalPush } from '#models/push-quota.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 
 export const NO_QUOTA_LEFT = 'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
@@ -24,7 +30,7 @@ export async function sendOwnerNotification({ ownerId, cardId, notificationId, n
   const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
   if (existing.status !== 'draft') return { ok: true, notification: existing }
-  const recipients = await countCardPushSubscribers(cardId)
+  const recipients = await countCardPushSubscribers({ cardId, userId: ownerId })
   if (recipients === 0) return { ok: false, status: 409, message: NO_RECIPIENTS }
 
   const refusal = await getSequelize().transaction(async (transaction): Promise<SendRefusal | null> => {
@@ -34,17 +40,10 @@ export async function sendOwnerNotification({ ownerId, cardId, notificationId, n
     const quota = pushQuota(state, await countQuotaPushesSince(ownerId, monthStart(now), transaction))
     if (quota.totalLeft <= 0) return { ok: false, status: 403, message: state.canUsePush ? NO_QUOTA_LEFT : NO_PUSH_ACCESS }
     const source = quota.monthlyLeft > 0 ? 'monthly' : 'additional'
-    const [queued] = (await getSequelize().query(
-      `update notifications set status = 'queued', queued_at = :now, quota_source = :source, recipients = :recipients
-       where id = :notificationId and user_id = :ownerId and card_id = :cardId and status = 'draft' returning id`,
-      { replacements: { now, source, recipients, notificationId, ownerId, cardId }, transaction },
-    )) as [{ id: string }[], unknown]
+    const queued = await queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients }, transaction)
     // Sent meanwhile by another request: it took the quota already.
-    if (queued.length && source === 'additional') {
-      await getSequelize().query(`update subscriptions set additional_quota = additional_quota - 1 where id = :id`, {
-        replacements: { id: subscription.id },
-        transaction,
-      })
+    if (queued && source === 'additional') {
+      await spendAdditionalPush({ subscriptionId: subscription.id, ownerId }, transaction)
     }
     return null
   })
@@ -62,7 +61,9 @@ export async function getPushConfirmData({ ownerId, cardId, notificationId, now 
   const subscription = await getOwnerSubscription(ownerId)
   if (!subscription) return null
   const [recipients, quota] = await Promise.all([
-    notification.status === 'draft' ? countCardPushSubscribers(cardId) : Promise.resolve(notification.progress.total),
+    notification.status === 'draft'
+      ? countCardPushSubscribers({ cardId, userId: ownerId })
+      : Promise.resolve(notification.progress.total),
     getPushQuota(ownerId, planState(subscription, now), now),
   ])
   return { notification, recipients, quota }

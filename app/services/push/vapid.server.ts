@@ -1,7 +1,6 @@
 import webpush from 'web-push'
-import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
+import { readSetting, storeSettingOnce } from '#models/setting.server.ts'
 
 export type VapidKeys = { publicKey: string; privateKey: string; subject: string }
 
@@ -24,21 +23,14 @@ export function getVapidKeys(): Promise<VapidKeys> {
     const env = getEnv()
     const subject = vapidSubject(env.MAIL_FROM)
     if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject }
-    const read = () =>
-      getSequelize().query<{ value: { publicKey: string; privateKey: string } }>(`select value from settings where key = :key`, {
-        replacements: { key: SETTING },
-        type: QueryTypes.SELECT,
-      })
+    const read = () => readSetting<{ publicKey: string; privateKey: string }>(SETTING)
     // Read first: once the pair exists (server.ts makes it at start), a page that needs the public key only reads.
-    let [row] = await read()
-    if (!row) {
-      const generated = webpush.generateVAPIDKeys()
-      await getSequelize().query(`insert into settings (key, value) values (:key, :value) on conflict (key) do nothing`, {
-        replacements: { key: SETTING, value: JSON.stringify(generated) },
-      })
-      ;[row] = await read()
+    let stored = await read()
+    if (!stored) {
+      await storeSettingOnce(SETTING, webpush.generateVAPIDKeys())
+      stored = await read()
     }
-    return { publicKey: row!.value.publicKey, privateKey: row!.value.privateKey, subject }
+    return { publicKey: stored!.publicKey, privateKey: stored!.privateKey, subject }
   })().catch((error) => {
     loaded = undefined
     throw error

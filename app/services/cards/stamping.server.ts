@@ -1,0 +1,162 @@
+import { type Transaction } from 'sequelize'
+import { getSequelize } from '#app/server/db.server.ts'
+import { enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { queueHolderStampPush } from '#app/services/push/stamp-push.server.ts'
+import {
+  applyEventToLockedPass,
+  getPassOfOwnedCard,
+  lockPassOfOwnedCard,
+  undoableStampOfLockedPass,
+  type LockedPass,
+  type StampEvent,
+} from '#models/stamping.server.ts'
+
+/**
+ * Stamping (issue #5, item 5): the owner stamps a pass of one of their cards by its short code, undoes the last
+ * stamp within UNDO_WINDOW_MS, and redeems the reward, which starts a new round. Each operation is one transaction
+ * that locks the pass row (models/stamping.server.ts), so parallel requests on one pass queue instead of losing or
+ * doubling a stamp.
+ */
+export const UNDO_WINDOW_MS = 2 * 60 * 1000
+export const MAX_STAMPS_AT_ONCE = 20
+export const NO_CARD_WITH_THIS_CODE = 'No card with this code'
+export const CARD_FULL = 'All stamps collected: redeem the reward first'
+export const UNDO_EXPIRED = 'The last stamp can no longer be undone'
+export const REWARD_NOT_EARNED = 'The reward is not earned yet'
+export const PASS_NOT_FOUND = 'Pass not found'
+export const stampsLeftMessage = (left: number) => (left === 1 ? 'Only 1 stamp left on this card' : `Only ${left} stamps left on this card`)
+
+const UNDO_WINDOW_SECONDS = UNDO_WINDOW_MS / 1000
+
+export type PassStampState = {
+  passId: string
+  shortCode: string
+  stamps: number
+  stampsRequired: number
+  rewardsRedeemed: number
+  rewardEarned: boolean
+  /** Until when the last stamp can be undone (null: nothing to undo). */
+  undoUntil: Date | null
+}
+
+export type StampingRefusal = { ok: false; status: 400 | 404 | 409; field: 'code' | 'count' | 'form'; message: string }
+export type StampingResult = { ok: true; pass: PassStampState } | StampingRefusal
+
+const refuse = (status: StampingRefusal['status'], field: StampingRefusal['field'], message: string): StampingRefusal => ({
+  ok: false,
+  status,
+  field,
+  message,
+})
+
+/**
+ * What the owner typed or the camera read: a short code in any case, with spaces or dashes ("abcd-efgh"), or the
+ * address of the pass page (`.../p/{passId}`), should the holder's QR carry that.
+ */
+export function parsePassReference(value: string): { passId: string } | { shortCode: string } {
+  const address = /\/p\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[/?#]|$)/i.exec(value.trim())
+  if (address) return { passId: address[1]!.toLowerCase() }
+  return { shortCode: value.toUpperCase().replace(/[\s-]+/g, '') }
+}
+
+type PassCounters = Pick<LockedPass, 'id' | 'short_code' | 'stamps' | 'rewards_redeemed' | 'stamps_required'>
+
+function stateOf(pass: PassCounters, undoUntil: Date | null): PassStampState {
+  return {
+    passId: pass.id,
+    shortCode: pass.short_code,
+    stamps: pass.stamps,
+    stampsRequired: pass.stamps_required,
+    rewardsRedeemed: pass.rewards_redeemed,
+    rewardEarned: pass.stamps >= pass.stamps_required,
+    undoUntil,
+  }
+}
+
+/**
+ * Records the event on the locked pass; answers the pass as it now is and, for a stamp, until when it can be undone,
+ * with the holder's automatic push it queued.
+ */
+async function applyEvent(
+  transaction: Transaction,
+  pass: LockedPass,
+  event: StampEvent,
+): Promise<{ state: PassStampState; pushId: string | null }> {
+  const row = await applyEventToLockedPass(transaction, pass.id, event)
+  const undoUntil = event.kind === 'stamp' ? new Date(new Date(row.created_at).getTime() + UNDO_WINDOW_MS) : null
+  // The holder's automatic push: only for a stamp, and within its limits (stamp-push.server.ts).
+  const pushId =
+    event.kind === 'stamp'
+      ? await queueHolderStampPush(transaction, {
+          ownerId: event.ownerId,
+          cardId: event.cardId,
+          passId: pass.id,
+          count: event.count,
+          pass: {
+            stamps: row.stamps,
+            stampsRequired: pass.stamps_required,
+            businessName: pass.business_name,
+            cardTitle: pass.title,
+            reward: pass.reward,
+          },
+        })
+      : null
+  return { state: stateOf({ ...pass, stamps: row.stamps, rewards_redeemed: row.rewards_redeemed }, undoUntil), pushId }
+}
+
+/** Gives `count` stamps (1–20) to the pass with this code on the owner's card. */
+export async function stampPass({ ownerId, cardId, code, count = 1 }: { ownerId: string; cardId: string; code: string; count?: number }): Promise<StampingResult> {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_STAMPS_AT_ONCE) {
+    return refuse(400, 'count', `Give between 1 and ${MAX_STAMPS_AT_ONCE} stamps at once`)
+  }
+  const result = await getSequelize().transaction(async (transaction) => {
+    const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: parsePassReference(code) })
+    // Unknown, or a pass of another card (this owner's or not): the same answer, so no code reveals another holder.
+    if (!pass) return refuse(404, 'code', NO_CARD_WITH_THIS_CODE)
+    const left = pass.stamps_required - pass.stamps
+    if (left <= 0) return refuse(409, 'code', CARD_FULL)
+    if (count > left) return refuse(409, 'count', stampsLeftMessage(left))
+    const { state, pushId } = await applyEvent(transaction, pass, { ownerId, cardId, kind: 'stamp', count, stampsDelta: count, rewardsDelta: 0 })
+    return { ok: true as const, pass: state, pushId }
+  })
+  if (!result.ok) return result
+  // After the commit: the job must find the notification. Should this fail, the resume job sends it.
+  if (result.pushId) await enqueuePushMessage(result.pushId)
+  return { ok: true, pass: result.pass }
+}
+
+/** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */
+export async function undoLastStamp({ ownerId, cardId, passId }: { ownerId: string; cardId: string; passId: string }): Promise<StampingResult> {
+  return getSequelize().transaction(async (transaction) => {
+    const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
+    if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
+    const stamp = await undoableStampOfLockedPass(transaction, { passId: pass.id, windowSeconds: UNDO_WINDOW_SECONDS })
+    if (!stamp) return refuse(409, 'form', UNDO_EXPIRED)
+    const { state } = await applyEvent(transaction, pass, { ownerId, cardId, kind: 'undo', count: stamp.count, stampsDelta: -stamp.count, rewardsDelta: 0 })
+    return { ok: true as const, pass: { ...state, undoUntil: null } }
+  })
+}
+
+/** Redeems the earned reward: the stamps needed are taken off (a new round starts) and the rewards count grows. */
+export async function redeemReward({ ownerId, cardId, passId }: { ownerId: string; cardId: string; passId: string }): Promise<StampingResult> {
+  return getSequelize().transaction(async (transaction) => {
+    const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
+    if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
+    if (pass.stamps < pass.stamps_required) return refuse(409, 'form', REWARD_NOT_EARNED)
+    const { state } = await applyEvent(transaction, pass, {
+      ownerId,
+      cardId,
+      kind: 'redeem',
+      count: 1,
+      stampsDelta: -pass.stamps_required,
+      rewardsDelta: 1,
+    })
+    return { ok: true as const, pass: state }
+  })
+}
+
+/** The pass as the scan page shows it after an action, or null when it is not a pass of the owner's card. */
+export async function getPassStampState({ ownerId, cardId, passId }: { ownerId: string; cardId: string; passId: string }): Promise<PassStampState | null> {
+  const row = await getPassOfOwnedCard({ ownerId, cardId, passId, windowSeconds: UNDO_WINDOW_SECONDS })
+  return row ? stateOf(row, row.undo_until ? new Date(row.undo_until) : null) : null
+}

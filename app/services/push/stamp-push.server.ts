@@ -1,0 +1,58 @@
+import { type Transaction } from 'sequelize'
+import { queueStampPush } from '#models/automatic-push.server.ts'
+
+/**
+ * The holder's automatic push after a stamp (issue #6): "You got a stamp…", or "Reward earned…" when the stamp
+ * completes the card. Neither uses the owner's quota, so neither may become a free broadcast through a stamp-undo
+ * loop (DECISIONS.md, "Automatic and scheduled messages"): at most one stamp push per pass in STAMP_PUSH_INTERVAL_MS
+ * and one reward push per pass per round (models/automatic-push.server.ts keeps both on the pass).
+ */
+export const STAMP_PUSH_INTERVAL_MS = 10 * 60 * 1000
+/** What a phone's notification shows of a title and a body without cutting it itself. */
+export const STAMP_PUSH_TITLE_MAX = 50
+export const STAMP_PUSH_BODY_MAX = 180
+
+/** The first `max` characters (code points, as the database's left() counted them, so no emoji is split). */
+const cut = (text: string, max: number) => Array.from(text).slice(0, max).join('')
+
+export type StampedPass = {
+  /** The pass's stamps after this stamp, and the card's. */
+  stamps: number
+  stampsRequired: number
+  businessName: string
+  cardTitle: string
+  reward: string
+}
+
+/** The push's title and its two possible bodies: the database picks by the row the stamp left (a stamp or a reward). */
+export function stampPushTexts(pass: StampedPass, count: number) {
+  const stamps = count === 1 ? 'a stamp' : `${count} stamps`
+  return {
+    title: cut(pass.businessName || pass.cardTitle || 'Stampwise', STAMP_PUSH_TITLE_MAX),
+    stampBody: cut(`You got ${stamps}: ${pass.stamps} of ${pass.stampsRequired} stamps`, STAMP_PUSH_BODY_MAX),
+    rewardBody: cut(`Reward earned: ${pass.reward || 'your reward'}`, STAMP_PUSH_BODY_MAX),
+  }
+}
+
+/**
+ * Queues the push for a stamp just given to a pass of the owner's card, inside the stamping transaction that locked
+ * the pass; answers the notification id, or null when the card has them off, no device listens or a limit holds.
+ */
+export function queueHolderStampPush(
+  transaction: Transaction,
+  {
+    ownerId,
+    cardId,
+    passId,
+    count,
+    pass,
+  }: { ownerId: string; cardId: string; passId: string; count: number; pass: StampedPass },
+): Promise<string | null> {
+  return queueStampPush(transaction, {
+    ownerId,
+    cardId,
+    passId,
+    ...stampPushTexts(pass, count),
+    intervalSeconds: STAMP_PUSH_INTERVAL_MS / 1000,
+  })
+}

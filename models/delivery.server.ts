@@ -1,0 +1,146 @@
+import { QueryTypes, type Transaction } from 'sequelize'
+import { getSequelize } from '#app/server/db.server.ts'
+
+/**
+ * A message's `deliveries` rows, one per subscribed device (docs/decisions/017-push-delivery.md). The push jobs
+ * (app/services/push/push-delivery.server.ts) decide when to claim, send and retry; these statements are the rows'
+ * only writers, so the lease and the `for update skip locked` claim that keep two processes apart live in one place.
+ * They take a notification id, never a card id: the jobs act on a message already queued by its owner.
+ */
+
+const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+/** A slice of one message's delivery ids: one chunk job's share. */
+export type DeliveryRange = { notificationId: string; fromId: string; toId: string }
+
+export type ClaimedDelivery = {
+  id: string
+  subscription_id: string
+  endpoint: string
+  p256dh: string
+  auth: string
+  attempts: number
+  pass_id: string
+}
+
+/**
+ * Creates the message's deliveries, one per device of its audience (the card's holders, or the one pass of an
+ * automatic push); answers how many were created. A device holding two passes of the card has one endpoint, so one
+ * delivery (DECISIONS.md). Runs inside the transaction that locked the notification row.
+ */
+export async function createNotificationDeliveries(notificationId: string, transaction: Transaction): Promise<number> {
+  const [inserted] = await select<{ count: number }>(
+    `with audience as (
+       select distinct on (s.endpoint) s.id
+       from notifications n
+       join passes p on p.card_id = n.card_id and (n.pass_id is null or p.id = n.pass_id)
+       join push_subscriptions s on s.pass_id = p.id
+       where n.id = :notificationId
+       order by s.endpoint, s.updated_at desc
+     ), created as (
+       insert into deliveries (notification_id, push_subscription_id)
+       select :notificationId, id from audience order by id
+       on conflict do nothing returning 1
+     )
+     select count(*)::int as count from created`,
+    { notificationId },
+    transaction,
+  )
+  return inserted!.count
+}
+
+/** The lowest and highest id of the message's pending deliveries (both null: none pending), for the chunk ranges. */
+export async function pendingDeliveryBounds(
+  notificationId: string,
+  transaction?: Transaction,
+): Promise<{ min: string | null; max: string | null } | undefined> {
+  const [bounds] = await select<{ min: string | null; max: string | null }>(
+    `select min(id)::text as min, max(id)::text as max from deliveries where notification_id = :notificationId and status = 'pending'`,
+    { notificationId },
+    transaction,
+  )
+  return bounds
+}
+
+/**
+ * Claims up to `limit` due, unleased pending rows of the range for `leaseSeconds`; each claim counts as an attempt.
+ * `for update skip locked`: two processes never claim the same row.
+ */
+export async function claimDeliveries(range: DeliveryRange, limit: number, leaseSeconds: number) {
+  return select<ClaimedDelivery>(
+    `with picked as (
+       select id from deliveries
+       where notification_id = :notificationId and id between :fromId and :toId and status = 'pending'
+         and push_subscription_id is not null
+         and (lease_until is null or lease_until < now()) and (next_attempt_at is null or next_attempt_at <= now())
+       order by id limit :limit
+       for update skip locked
+     )
+     update deliveries d set attempts = d.attempts + 1, lease_until = now() + make_interval(secs => :lease)
+     from picked, push_subscriptions s
+     where d.id = picked.id and s.id = d.push_subscription_id
+     returning d.id::text as id, s.id as subscription_id, s.endpoint, s.p256dh, s.auth, d.attempts, s.pass_id`,
+    { ...range, limit, lease: leaseSeconds },
+  )
+}
+
+/** The range's pending rows and how long until the first can be claimed (a retry's time, or a lease's end). */
+export async function pendingDeliveryWait(range: DeliveryRange) {
+  const [row] = await select<{ wait_ms: number | null; pending: number }>(
+    `select count(*)::int as pending,
+            extract(epoch from min(greatest(coalesce(next_attempt_at, now()), coalesce(lease_until, now())) - now())) * 1000 as wait_ms
+     from deliveries where notification_id = :notificationId and id between :fromId and :toId and status = 'pending'`,
+    range,
+  )
+  return row
+}
+
+/**
+ * Rows whose subscription was deleted after they were claimable (the holder turned notifications off) are dropped
+ * by the claim's join: marks them gone so the message can finish.
+ */
+export async function markOrphanDeliveriesGone(range: DeliveryRange): Promise<void> {
+  await getSequelize().query(
+    `update deliveries set status = 'gone', last_error = 'unsubscribed', lease_until = null
+     where notification_id = :notificationId and id between :fromId and :toId and status = 'pending' and push_subscription_id is null`,
+    { replacements: range },
+  )
+}
+
+export type DeliveryOutcome = {
+  id: string
+  subscriptionId: string
+  status: 'sent' | 'failed' | 'gone' | 'pending'
+  error: string | null
+  nextAttemptAt: Date | null
+}
+
+/**
+ * Writes a group of outcomes in one statement, and deletes the subscriptions the push service called gone (nobody
+ * may send to them again), in one transaction: an outcome is never stored without its subscription's removal.
+ */
+export async function recordDeliveryOutcomes(rows: DeliveryOutcome[]): Promise<void> {
+  await getSequelize().transaction(async (transaction) => {
+    await getSequelize().query(
+      `update deliveries d set status = r.status, last_error = r.error, next_attempt_at = r.next_attempt_at, lease_until = null,
+              sent_at = case when r.status = 'sent' then now() else d.sent_at end
+       from unnest(array[:ids]::bigint[], array[:statuses]::text[], array[:errors]::text[], array[:nexts]::timestamptz[])
+         as r(id, status, error, next_attempt_at)
+       where d.id = r.id`,
+      {
+        replacements: {
+          ids: rows.map((row) => row.id),
+          statuses: rows.map((row) => row.status),
+          errors: rows.map((row) => row.error),
+          nexts: rows.map((row) => row.nextAttemptAt?.toISOString() ?? null),
+        },
+        transaction,
+      },
+    )
+    const gone = rows.filter((row) => row.status === 'gone').map((row) => row.subscriptionId)
+    if (gone.length) {
+      await getSequelize().query(`delete from push_subscriptions where id in (:gone)`, { replacements: { gone }, transaction })
+    }
+  })
+}
