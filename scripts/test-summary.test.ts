@@ -75,7 +75,7 @@ describe('the closing line of npm test', () => {
     )
     expect(closing(summary)).toBe('10 passed, 1 failed, 0 skipped')
     expect(summary.lines).toContain('lint (ESLint): 40 s (exit code 1)')
-    expect(summary.lines.some((line) => line.startsWith('failure: lint (ESLint): exited with code 1'))).toBe(true)
+    expect(summary.lines).toContain('failure: lint (ESLint): failed (exit code 1; its findings are printed above)')
     expect(summary.lines.some((line) => line.startsWith('failure: formatting (Prettier)'))).toBe(false)
     const unformatted = run([{ name: 'formatting (Prettier)', code: 1, seconds: 20, report: null }], {})
     expect(closing(unformatted)).toBe('0 passed, 1 failed, 0 skipped')

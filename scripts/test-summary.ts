@@ -78,7 +78,9 @@ export function summarise(steps: StepRecord[], readReport: (file: string) => unk
       problems.push(
         TIMED_OUT.has(step.code)
           ? `${step.name}: ran past its time limit and was stopped`
-          : `${step.name}: exited with code ${step.code} without a failing test (an unhandled error or a setup failure)`,
+          : step.report
+            ? `${step.name}: exited with code ${step.code} without a failing test (an unhandled error or a setup failure)`
+            : `${step.name}: failed (exit code ${step.code}; its findings are printed above)`,
       )
       failedHere = 1
     }
