@@ -9,6 +9,7 @@ import { findRememberedPass, joinCard } from '#app/services/passes/pass-join.ser
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { getJoinableCard } from '#models/pass.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 
 /** A card's public join page: the card and one button. A device that already holds a pass goes straight to it. */
 async function requireJoinableCard(slug: string | undefined) {
@@ -32,12 +33,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const card = await requireJoinableCard(params.slug)
   const formData = await readFormData(request)
   if (isHoneypotFilled(formData)) return redirect(`/c/${card.slug}`, 303)
-  try {
-    return await joinCard(request, card)
-  } catch (error) {
-    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
-    throw error
-  }
+  const joined = await unlessRateLimited(joinCard(request, card))
+  // The message only, without Retry-After, as this page has always answered.
+  if (joined instanceof RateLimitedError) return data({ error: joined.message }, tooManyRequests(joined.message))
+  return joined
 }
 
 export default function JoinCard() {
