@@ -3,6 +3,7 @@ import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { cardLogoUrl } from '#app/utils/card-logo.ts'
+import { CARD_CONTENT_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import passStylesHref from '#app/styles/pass.css?url'
 import { findRememberedPass, joinCard } from '#app/services/passes/pass-join.server.ts'
@@ -22,9 +23,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const card = await requireJoinableCard(params.slug)
   const remembered = await findRememberedPass(request, card)
   if (remembered) return redirect(`/p/${remembered}`)
-  const { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms } = card
   return data(
-    { card: { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms, logoUrl: cardLogoUrl(card) } },
+    { card: { ...pickFields(card, CARD_CONTENT_FIELDS), logoUrl: cardLogoUrl(card) } },
     { headers: { 'Cache-Control': 'private, no-cache' } },
   )
 }
