@@ -10,7 +10,15 @@ export type OnboardingCard = Pick<
   'id' | 'slug' | 'status' | CardContentField | 'onboardingStep' | 'logoContentType' | 'createdAt'
 >
 
-const ATTRIBUTES = ['id', 'slug', 'status', ...CARD_CONTENT_FIELDS, 'onboardingStep', 'logoContentType', 'createdAt'] as const satisfies ReadonlyArray<keyof OnboardingCard>
+const ATTRIBUTES = [
+  'id',
+  'slug',
+  'status',
+  ...CARD_CONTENT_FIELDS,
+  'onboardingStep',
+  'logoContentType',
+  'createdAt',
+] as const satisfies ReadonlyArray<keyof OnboardingCard>
 
 export type CardDesignFields = Pick<InferAttributes<Card>, CardDesignField>
 export type CardLogo = { data: Buffer; contentType: string }

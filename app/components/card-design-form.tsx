@@ -82,7 +82,11 @@ export function DesignForm({
   const [form, fields] = useForm({
     id: 'card-design',
     lastResult,
-    defaultValue: { ...pickFields(design, CARD_DESIGN_FIELDS), stampsRequired: String(design.stampsRequired), ...reward },
+    defaultValue: {
+      ...pickFields(design, CARD_DESIGN_FIELDS),
+      stampsRequired: String(design.stampsRequired),
+      ...reward,
+    },
     constraint: getZodConstraint(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: 'onBlur',

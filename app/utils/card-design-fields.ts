@@ -3,7 +3,14 @@
  * design with the reward and its terms, all an admin's edit may change. One list for the models' attribute lists,
  * the JSON answers and the loaders, so a new design field is added in one place. In the forms' order.
  */
-export const CARD_DESIGN_FIELDS = ['businessName', 'title', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon'] as const
+export const CARD_DESIGN_FIELDS = [
+  'businessName',
+  'title',
+  'stampsRequired',
+  'backgroundColor',
+  'textColor',
+  'stampIcon',
+] as const
 export type CardDesignField = (typeof CARD_DESIGN_FIELDS)[number]
 
 export const CARD_CONTENT_FIELDS = [...CARD_DESIGN_FIELDS, 'reward', 'terms'] as const

@@ -16,7 +16,12 @@ import {
   ShowPasswordToggle,
   useShowPassword,
 } from '#app/components/auth-form.tsx'
-import { passRetryAfter, rateLimitedFormReply, tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import {
+  passRetryAfter,
+  rateLimitedFormReply,
+  tooManyRequests,
+  unlessRateLimited,
+} from '#app/server/rate-limit-reply.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'

@@ -65,7 +65,10 @@ export async function profileAction(request: Request) {
   if (outcome instanceof RateLimitedError) {
     // Only the form-level message: the submitted values stay, the passwords are not sent back.
     const submission = parseWithZod(formData, { schema: z.object({}) })
-    return rateLimitedFormReply(submission, outcome, { hideFields: HIDDEN_PASSWORDS, extra: { intent: intent as ProfileIntent } })
+    return rateLimitedFormReply(submission, outcome, {
+      hideFields: HIDDEN_PASSWORDS,
+      extra: { intent: intent as ProfileIntent },
+    })
   }
   return outcome
 }

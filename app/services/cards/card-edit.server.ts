@@ -1,4 +1,9 @@
-import { lockUserCardForEdit, logoFingerprint, updateUserCard, type EditableCardValues } from '#models/card-admin.server.ts'
+import {
+  lockUserCardForEdit,
+  logoFingerprint,
+  updateUserCard,
+  type EditableCardValues,
+} from '#models/card-admin.server.ts'
 import { type CardLogo } from '#models/card-onboarding.server.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { getSequelize } from '#app/server/db.server.ts'
