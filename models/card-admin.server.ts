@@ -1,15 +1,14 @@
 import crypto from 'node:crypto'
 import { fn, col, type InferAttributes, type Transaction } from 'sequelize'
 import { Card, isUuid } from './card.server.ts'
+import { CARD_CONTENT_FIELDS, type CardContentField } from '#app/utils/card-design-fields.ts'
 
 /**
  * An admin's edit of a user's card (/admin/users/{userId}/cards/{cardId}/edit). The card is found by its owner, the
  * user id in the address, so a card of another user under this user's address is not found (404). Unlike the owner's
  * builder, an edit changes the card's content only: never its status or its onboarding step.
  */
-export const EDITABLE_CARD_FIELDS = ['businessName', 'title', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon', 'reward', 'terms'] as const
-export type EditableCardField = (typeof EDITABLE_CARD_FIELDS)[number]
-export type EditableCardValues = Pick<InferAttributes<Card>, EditableCardField>
+export type EditableCardValues = Pick<InferAttributes<Card>, CardContentField>
 /** A logo as the audit log records it: its type and a digest of its bytes (never the bytes). */
 export type LogoFingerprint = { contentType: string; md5: string } | null
 
@@ -26,7 +25,7 @@ export async function lockUserCardForEdit(
 ): Promise<(EditableCardValues & { logo: LogoFingerprint }) | null> {
   if (!isUuid(userId) || !isUuid(cardId)) return null
   const row = (await Card.findOne({
-    attributes: [...EDITABLE_CARD_FIELDS, 'logoContentType', [fn('md5', col('logo')), 'logoMd5']],
+    attributes: [...CARD_CONTENT_FIELDS, 'logoContentType', [fn('md5', col('logo')), 'logoMd5']],
     where: { id: cardId, userId },
     lock: transaction.LOCK.UPDATE,
     transaction,

@@ -2,44 +2,25 @@ import crypto from 'node:crypto'
 import { type InferAttributes, Op, UniqueConstraintError } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { Card, isUuid } from './card.server.ts'
+import { CARD_CONTENT_FIELDS, type CardContentField, type CardDesignField } from '#app/utils/card-design-fields.ts'
 
 /** The card builder's queries (onboarding pages and /api/onboarding), every one scoped by its owner. */
 export type OnboardingCard = Pick<
   InferAttributes<Card>,
-  | 'id'
-  | 'slug'
-  | 'status'
-  | 'title'
-  | 'businessName'
-  | 'stampsRequired'
-  | 'backgroundColor'
-  | 'textColor'
-  | 'stampIcon'
-  | 'reward'
-  | 'terms'
-  | 'onboardingStep'
-  | 'logoContentType'
-  | 'createdAt'
+  'id' | 'slug' | 'status' | CardContentField | 'onboardingStep' | 'logoContentType' | 'createdAt'
 >
 
 const ATTRIBUTES = [
   'id',
   'slug',
   'status',
-  'title',
-  'businessName',
-  'stampsRequired',
-  'backgroundColor',
-  'textColor',
-  'stampIcon',
-  'reward',
-  'terms',
+  ...CARD_CONTENT_FIELDS,
   'onboardingStep',
   'logoContentType',
   'createdAt',
 ] as const satisfies ReadonlyArray<keyof OnboardingCard>
 
-export type CardDesignFields = Pick<InferAttributes<Card>, 'businessName' | 'title' | 'stampsRequired' | 'backgroundColor' | 'textColor' | 'stampIcon'>
+export type CardDesignFields = Pick<InferAttributes<Card>, CardDesignField>
 export type CardLogo = { data: Buffer; contentType: string }
 
 /** One of the owner's cards; null for another owner's card or an id that is not a uuid (both answer 404). */

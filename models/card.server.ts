@@ -7,6 +7,7 @@ import {
   type InferCreationAttributes,
 } from 'sequelize'
 import { cardLogoUrl } from '#app/utils/card-logo.ts'
+import { CARD_DESIGN_FIELDS, type CardDesignField } from '#app/utils/card-design-fields.ts'
 import { getSequelize } from '#app/server/db.server.ts'
 
 export type CardStatus = 'draft' | 'active' | 'archived'
@@ -142,7 +143,7 @@ export const isUuid = (value: string | undefined): value is string => typeof val
 
 export type OwnedCard = Pick<
   InferAttributes<Card>,
-  'id' | 'slug' | 'status' | 'title' | 'businessName' | 'stampsRequired' | 'backgroundColor' | 'textColor' | 'stampIcon' | 'reward' | 'autoPush'
+  'id' | 'slug' | 'status' | CardDesignField | 'reward' | 'autoPush'
 > & { logoUrl: string | null }
 
 /** One of the owner's cards, or null, also for another owner's card or an id that is not a uuid (both: 404). */
@@ -150,7 +151,7 @@ export async function getOwnedCard({ cardId, userId }: { cardId: string | undefi
   if (!isUuid(cardId)) return null
   const row = (await Card.findOne({
     attributes: [
-      'id', 'slug', 'status', 'title', 'businessName', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon', 'reward', 'autoPush',
+      'id', 'slug', 'status', ...CARD_DESIGN_FIELDS, 'reward', 'autoPush',
       [literal('logo is not null'), 'hasLogo'],
       // The same version as the logo's own address computes (milliseconds with their fraction).
       [literal('(extract(epoch from updated_at) * 1000)::float8'), 'version'],

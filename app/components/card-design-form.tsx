@@ -8,6 +8,7 @@ import { FieldErrors, FormErrors, InputField, TextareaField } from '#app/compone
 import { StampIconPath } from '#app/components/stamp-icons.tsx'
 import { STAMP_ICONS } from '#app/utils/stamp-icon-names.ts'
 import { CardDesignSchema, CardEditSchema } from '#app/utils/card-design-schema.ts'
+import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
 
 /**
@@ -82,12 +83,8 @@ export function DesignForm({
     id: 'card-design',
     lastResult,
     defaultValue: {
-      businessName: design.businessName,
-      title: design.title,
+      ...pickFields(design, CARD_DESIGN_FIELDS),
       stampsRequired: String(design.stampsRequired),
-      backgroundColor: design.backgroundColor,
-      textColor: design.textColor,
-      stampIcon: design.stampIcon,
       ...reward,
     },
     constraint: getZodConstraint(schema),

@@ -3,12 +3,14 @@ import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { cardLogoUrl } from '#app/utils/card-logo.ts'
+import { CARD_CONTENT_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import passStylesHref from '#app/styles/pass.css?url'
 import { findRememberedPass, joinCard } from '#app/services/passes/pass-join.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { getJoinableCard } from '#models/pass.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 
 /** A card's public join page: the card and one button. A device that already holds a pass goes straight to it. */
 async function requireJoinableCard(slug: string | undefined) {
@@ -21,9 +23,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const card = await requireJoinableCard(params.slug)
   const remembered = await findRememberedPass(request, card)
   if (remembered) return redirect(`/p/${remembered}`)
-  const { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms } = card
   return data(
-    { card: { title, businessName, stampsRequired, backgroundColor, textColor, stampIcon, reward, terms, logoUrl: cardLogoUrl(card) } },
+    { card: { ...pickFields(card, CARD_CONTENT_FIELDS), logoUrl: cardLogoUrl(card) } },
     { headers: { 'Cache-Control': 'private, no-cache' } },
   )
 }
@@ -32,12 +33,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const card = await requireJoinableCard(params.slug)
   const formData = await readFormData(request)
   if (isHoneypotFilled(formData)) return redirect(`/c/${card.slug}`, 303)
-  try {
-    return await joinCard(request, card)
-  } catch (error) {
-    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
-    throw error
-  }
+  const joined = await unlessRateLimited(joinCard(request, card))
+  // The message only, without Retry-After, as this page has always answered.
+  if (joined instanceof RateLimitedError) return data({ error: joined.message }, tooManyRequests(joined.message))
+  return joined
 }
 
 export default function JoinCard() {

@@ -10,6 +10,7 @@ import { Logo } from '#app/components/logo.tsx'
 import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
 
 const RATINGS = [
   { value: '1', label: '1 – Poor' },
@@ -55,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ result: submission.reply() }, { status: 400 })
   }
   const limitMessage = await publicFormLimitMessage(request)
-  if (limitMessage) return data({ result: submission.reply({ formErrors: [limitMessage] }) }, { status: 429 })
+  if (limitMessage) return rateLimitedFormReply(submission, limitMessage)
   const { email, message, rating } = submission.value
   await submitSupportMessage({
     source: 'feedback',

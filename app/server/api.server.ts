@@ -27,6 +27,14 @@ export const apiSuccess = (message: string, data?: Record<string, unknown>, init
 export const apiError = (httpStatus: number, message: string, options: { errors?: FieldErrors; data?: Record<string, unknown>; headers?: HeadersInit } = {}) =>
   apiAnswer('error', message, { errors: options.errors, data: options.data, init: { status: httpStatus, headers: options.headers } })
 
+/** A refused submission: the message, also as the one field's error (the pages' forms show it beside that field). */
+export const apiFieldError = (
+  httpStatus: number,
+  field: string,
+  message: string,
+  options: { data?: Record<string, unknown>; headers?: HeadersInit } = {},
+) => apiError(httpStatus, message, { ...options, errors: { [field]: [message] } })
+
 /** 405 with the Allow header; a GET-only call lists HEAD too, since Remix answers it with the loader. */
 export function methodNotAllowed(allowed: string[]): Response {
   return apiError(405, `Method not allowed. Use ${allowed.join(' or ')}.`, { headers: { Allow: allowed.join(', ') } })

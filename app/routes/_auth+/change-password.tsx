@@ -16,7 +16,12 @@ import {
   ShowPasswordToggle,
   useShowPassword,
 } from '#app/components/auth-form.tsx'
-import { passRetryAfter, retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import {
+  passRetryAfter,
+  rateLimitedFormReply,
+  tooManyRequests,
+  unlessRateLimited,
+} from '#app/server/rate-limit-reply.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
@@ -29,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!parsed.success) return data({ token: null, premade: false, tokenError: TOKEN_MESSAGES.unknown }, { status: 400 })
   const state = await unlessRateLimited(checkPasswordResetToken({ token: parsed.data.token, ip: clientAddress(request) }))
   if (state instanceof RateLimitedError) {
-    return data({ token: null, premade: false, tokenError: state.message }, { status: 429, headers: retryAfter(state) })
+    return data({ token: null, premade: false, tokenError: state.message }, tooManyRequests(state))
   }
   if (state.state !== 'valid') return data({ token: null, premade: false, tokenError: tokenError(state) }, { status: 400 })
   return data({ token: parsed.data.token, premade: state.payload.premade === true, tokenError: null })
@@ -43,12 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { token, password } = submission.value
   const result = await unlessRateLimited(changePasswordWithToken({ token, password, ip: clientAddress(request) }))
-  if (result instanceof RateLimitedError) {
-    return data(
-      { result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }) },
-      { status: 429, headers: retryAfter(result) },
-    )
-  }
+  if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   if (result.status === 'error') {
     return data(
       { result: submission.reply({ fieldErrors: { password: [result.message] }, hideFields: HIDDEN_FIELDS }) },

@@ -5,7 +5,7 @@ import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { confirmEmailWithToken, EMAIL_CONFIRMED_MESSAGE, TOKEN_MESSAGES } from '#app/services/auth/auth.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
-import { passRetryAfter, retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { passRetryAfter, tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/' }
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!parsed.success) return outcome('error', TOKEN_MESSAGES.unknown, { status: 400 })
   const result = await unlessRateLimited(confirmEmailWithToken({ token: parsed.data.token, ip: clientAddress(request) }))
   if (result instanceof RateLimitedError) {
-    return outcome('error', result.message, { status: 429, headers: retryAfter(result) })
+    return outcome('error', result.message, tooManyRequests(result))
   }
   return outcome(result.status, result.message, { status: result.status === 'success' ? 200 : 400 })
 }

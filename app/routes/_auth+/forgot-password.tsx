@@ -10,7 +10,7 @@ import { requireAnonymous } from '#app/services/auth/guest.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
 import { FormErrors } from '#app/components/auth-form.tsx'
-import { passRetryAfter, retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
@@ -28,9 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const result = await unlessRateLimited(requestPasswordReset({ email: submission.value.email, ip: clientAddress(request) }))
-  if (result instanceof RateLimitedError) {
-    return data({ result: submission.reply({ formErrors: [result.message] }) }, { status: 429, headers: retryAfter(result) })
-  }
+  if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result)
   // The same answer whether or not the address has an account.
   return redirect('/reset-password-link')
 }

@@ -11,7 +11,7 @@ import { getConfiguredProviders } from '#app/services/auth/oidc-config.server.ts
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress, safeRedirectPath, signIn } from '#app/services/auth/session.server.ts'
 import { FormErrors, HIDDEN_FIELDS, PasswordField, ShowPasswordToggle, useShowPassword } from '#app/components/auth-form.tsx'
-import { passRetryAfter, retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
@@ -34,10 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { email, password, redirectTo } = submission.value
   const result = await unlessRateLimited(logIn({ email, password, ip: clientAddress(request) }))
   if (result instanceof RateLimitedError) {
-    return data(
-      { result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }), unconfirmedEmail: null },
-      { status: 429, headers: retryAfter(result) },
-    )
+    return rateLimitedFormReply(submission, result, { hideFields: HIDDEN_FIELDS, extra: { unconfirmedEmail: null } })
   }
   if (result.status === 'premaid') return redirect(`/change-password?${new URLSearchParams({ token: result.token })}`)
   if (result.status === 'error') {

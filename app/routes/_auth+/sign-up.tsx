@@ -12,7 +12,7 @@ import { getConfiguredProviders } from '#app/services/auth/oidc-config.server.ts
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
 import { FormErrors, HIDDEN_FIELDS, NEW_PASSWORD_HINT, PasswordField, ShowPasswordToggle, useShowPassword } from '#app/components/auth-form.tsx'
-import { passRetryAfter, retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { type AuthHandle } from './_layout.tsx'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
@@ -38,12 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { email, password } = submission.value
   const result = await unlessRateLimited(signUp({ email, password, ip: clientAddress(request) }))
-  if (result instanceof RateLimitedError) {
-    return data(
-      { result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }) },
-      { status: 429, headers: retryAfter(result) },
-    )
-  }
+  if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   if (result.status === 'error') {
     return data(
       { result: submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: HIDDEN_FIELDS }) },

@@ -11,6 +11,7 @@ import { getEnv } from '#app/server/env.server.ts'
 import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
 
 const ContactSchema = z.object({
   name: z.string({ error: 'Enter your name' }).trim().min(1, 'Enter your name').max(100, 'Use 100 characters or fewer'),
@@ -40,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ result: submission.reply() }, { status: 400 })
   }
   const limitMessage = await publicFormLimitMessage(request)
-  if (limitMessage) return data({ result: submission.reply({ formErrors: [limitMessage] }) }, { status: 429 })
+  if (limitMessage) return rateLimitedFormReply(submission, limitMessage)
   await submitSupportMessage({ source: 'contacts', ...submission.value })
   return redirect('/contacts?sent=1', 303)
 }

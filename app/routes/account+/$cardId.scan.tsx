@@ -5,6 +5,7 @@ import { Form, useActionData, useLoaderData, type MetaFunction } from '@remix-ru
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { FieldErrors, FormErrors, InputField, SubmitButton } from '#app/components/forms.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { isStampIntent, PassActionSchema, StampSchema, type StampIntent } from '#app/utils/stamping.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
@@ -41,12 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     card: {
       id: card.id,
-      title: card.title,
-      businessName: card.businessName,
-      stampsRequired: card.stampsRequired,
-      backgroundColor: card.backgroundColor,
-      textColor: card.textColor,
-      stampIcon: card.stampIcon,
+      ...pickFields(card, CARD_DESIGN_FIELDS),
       reward: card.reward,
       logoUrl: card.logoUrl,
     },

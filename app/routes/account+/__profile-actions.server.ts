@@ -22,7 +22,7 @@ import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { requireUserId, signOut } from '#app/services/auth/session.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { getProfileUser, type ProfileUser } from '#models/user.server.ts'
-import { retryAfter, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 
 /**
  * The actions of /account/profile, told apart by `intent`. Success redirects with a toast (post/redirect/get);
@@ -37,8 +37,8 @@ const PROFILE_PATH = '/account/profile'
 const MAX_UPLOAD_BODY = LOGO_MAX_BYTES + 64 * 1024
 const HIDDEN_PASSWORDS = ['password', 'currentPassword', 'confirmPassword']
 
-const answer = (intent: ProfileIntent | null, result: SubmissionResult<string[]> | null, init: ResponseInit = { status: 400 }) =>
-  data<ProfileActionData>({ intent, result }, init)
+const answer = (intent: ProfileIntent | null, result: SubmissionResult<string[]> | null) =>
+  data<ProfileActionData>({ intent, result }, { status: 400 })
 
 const toProfile = (message: string) => redirectWithToast(PROFILE_PATH, { message })
 
@@ -65,9 +65,9 @@ export async function profileAction(request: Request) {
   if (outcome instanceof RateLimitedError) {
     // Only the form-level message: the submitted values stay, the passwords are not sent back.
     const submission = parseWithZod(formData, { schema: z.object({}) })
-    return answer(intent as ProfileIntent, submission.reply({ formErrors: [outcome.message], hideFields: HIDDEN_PASSWORDS }), {
-      status: 429,
-      headers: retryAfter(outcome),
+    return rateLimitedFormReply(submission, outcome, {
+      hideFields: HIDDEN_PASSWORDS,
+      extra: { intent: intent as ProfileIntent },
     })
   }
   return outcome

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
-import { Form, useNavigation } from '@remix-run/react'
-import { type ReactNode } from 'react'
+import { Form } from '@remix-run/react'
 import { FieldErrors, FormErrors, InputField } from '#app/components/forms.tsx'
+import { IntentButton } from '#app/components/intent-button.tsx'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
 import { changeEmailSchema, changePasswordSchema, deleteProfileSchema, LogoSchema } from '#app/utils/profile-schemas.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
@@ -9,24 +9,6 @@ import { NEW_PASSWORD_HINT, PasswordField } from '#app/components/auth-form.tsx'
 
 /** The forms of /account/profile; each posts its own `intent` and shows only its own answer. */
 type LastResult = SubmissionResult<string[]> | null | undefined
-
-/** The form's submit button; it shows its pending label only while its own form (by `intent`) is being sent. */
-function IntentButton({ intent, pendingLabel, children, danger }: { intent: string; pendingLabel: string; children: ReactNode; danger?: boolean }) {
-  const navigation = useNavigation()
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
-  return (
-    <button
-      type="submit"
-      className={danger ? 'button button--danger' : 'button'}
-      aria-disabled={pending || undefined}
-      onClick={(event) => {
-        if (pending) event.preventDefault()
-      }}
-    >
-      {pending ? pendingLabel : children}
-    </button>
-  )
-}
 
 export function LogoForm({ logoUrl, lastResult }: { logoUrl: string | null; lastResult: LastResult }) {
   const [form, fields] = useSchemaForm(LogoSchema, { id: 'logo-form', lastResult })

@@ -1,8 +1,9 @@
 import { type SubmissionResult } from '@conform-to/react'
-import { Form, Link, useNavigation } from '@remix-run/react'
+import { Form, Link } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
+import { IntentButton } from '#app/components/intent-button.tsx'
 
 /** The scan page's answer after an action: the pass, its stamps, and Undo / Redeem where they apply. */
 type ShownPass = {
@@ -31,15 +32,13 @@ function useUndoOpen(undoUntil: string | null) {
 }
 
 function PassActionButton({ intent, passId, pendingLabel, className, children }: { intent: 'undo' | 'redeem'; passId: string; pendingLabel: string; className: string; children: ReactNode }) {
-  const navigation = useNavigation()
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
   return (
     <Form method="POST" className="scan-pass__action">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="passId" value={passId} />
-      <button type="submit" className={className} aria-disabled={pending || undefined} onClick={(event) => pending && event.preventDefault()}>
-        {pending ? pendingLabel : children}
-      </button>
+      <IntentButton intent={intent} pendingLabel={pendingLabel} className={className}>
+        {children}
+      </IntentButton>
     </Form>
   )
 }

@@ -9,6 +9,7 @@ import { sendAccountFeedback } from '#app/services/accounts/account-feedback.ser
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { requireUserId, safeRedirectPath } from '#app/services/auth/session.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { getPublicUser } from '#models/user.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
@@ -36,11 +37,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), sent: false, redirectTo }, { status: 400 })
   }
-  try {
-    await sendAccountFeedback({ userId, ...submission.value })
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error
-    return data({ result: submission.reply({ formErrors: [error.message] }), sent: false, redirectTo }, { status: 429 })
+  const sent = await unlessRateLimited(sendAccountFeedback({ userId, ...submission.value }))
+  if (sent instanceof RateLimitedError) {
+    // The message only, without Retry-After, as this page has always answered.
+    return rateLimitedFormReply(submission, sent.message, { extra: { sent: false, redirectTo } })
   }
   if (inline) return { result: submission.reply({ resetForm: true }), sent: true, redirectTo }
   return redirectWithToast(redirectTo ?? CONTACT_US_PATH, { message: FEEDBACK_SENT_MESSAGE }, { status: 303 })

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, getSelectProps, type FieldMetadata, type FormMetadata, type SubmissionResult } from '@conform-to/react'
-import { Form, useNavigation } from '@remix-run/react'
+import { Form } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { FieldErrors, FormErrors } from '#app/components/forms.tsx'
+import { IntentButton } from '#app/components/intent-button.tsx'
 import {
   ChangePlanSchema,
   ConfirmPaymentSchema,
@@ -35,22 +36,8 @@ function ConfirmBox({ meta, children }: { meta: AnyField; children: ReactNode })
   )
 }
 
-function ActionButton({ intent, children, danger }: { intent: UserActionIntent; children: ReactNode; danger?: boolean }) {
-  const navigation = useNavigation()
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
-  return (
-    <button
-      type="submit"
-      className={danger ? 'button button--danger' : 'button'}
-      aria-disabled={pending || undefined}
-      onClick={(event) => {
-        if (pending) event.preventDefault()
-      }}
-    >
-      {pending ? 'Working…' : children}
-    </button>
-  )
-}
+// Every admin action's button says the same while its form is sent.
+const WORKING = 'Working…'
 
 function ActionForm<Fields extends Record<string, unknown>>({
   intent,
@@ -80,7 +67,7 @@ export function ConfirmPaymentForm({ invoice, lastResult }: { invoice: { id: str
       <input type="hidden" name={fields.invoiceId.name} value={invoice.id} />
       <FieldErrors id={fields.invoiceId.errorId} errors={fields.invoiceId.errors} />
       <ConfirmBox meta={fields.confirm}>invoice {invoice.number} ({invoice.label}) is paid.</ConfirmBox>
-      <ActionButton intent="confirm-payment">Confirm payment</ActionButton>
+      <IntentButton intent="confirm-payment" pendingLabel={WORKING}>Confirm payment</IntentButton>
     </ActionForm>
   )
 }
@@ -114,7 +101,7 @@ export function ChangePlanForm({ tariffs, lastResult }: { tariffs: { tier: numbe
         <FieldErrors id={fields.periodMonths.errorId} errors={fields.periodMonths.errors} />
       </div>
       <ConfirmBox meta={fields.confirm}>issue an invoice for this plan.</ConfirmBox>
-      <ActionButton intent="change-plan">Change plan</ActionButton>
+      <IntentButton intent="change-plan" pendingLabel={WORKING}>Change plan</IntentButton>
     </ActionForm>
   )
 }
@@ -137,7 +124,7 @@ export function ExtendTrialForm({ lastResult }: { lastResult: LastResult }) {
       <p className="field-hint">Counted from the trial’s end, or from today when it is over. Only for owners who never paid.</p>
       <NumberField meta={fields.days} label="Days to add (1–90)" min={1} max={90} />
       <ConfirmBox meta={fields.confirm}>extend this owner’s trial.</ConfirmBox>
-      <ActionButton intent="extend-trial">Extend trial</ActionButton>
+      <IntentButton intent="extend-trial" pendingLabel={WORKING}>Extend trial</IntentButton>
     </ActionForm>
   )
 }
@@ -149,7 +136,7 @@ export function GrantQuotaForm({ lastResult }: { lastResult: LastResult }) {
       <p className="field-hint">Added to the additional quota: used after the monthly quota, and they never expire.</p>
       <NumberField meta={fields.messages} label="Messages to add (1–1000)" min={1} max={1000} />
       <ConfirmBox meta={fields.confirm}>grant these messages.</ConfirmBox>
-      <ActionButton intent="grant-quota">Grant messages</ActionButton>
+      <IntentButton intent="grant-quota" pendingLabel={WORKING}>Grant messages</IntentButton>
     </ActionForm>
   )
 }
@@ -168,9 +155,9 @@ export function SimpleActionForm({ intent, lastResult }: { intent: keyof typeof 
   return (
     <ActionForm intent={intent} title={title} form={form}>
       <ConfirmBox meta={fields.confirm}>{confirm}</ConfirmBox>
-      <ActionButton intent={intent} danger={danger}>
+      <IntentButton intent={intent} pendingLabel={WORKING} danger={danger}>
         {button}
-      </ActionButton>
+      </IntentButton>
     </ActionForm>
   )
 }

@@ -22,6 +22,7 @@ import { planState } from '#app/utils/plan-status.ts'
 import { getPushQuota } from '#app/services/billing/plan.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
 import { getAdminUserProfile, listAdminUserCards, listRecentPushes, listStatusChanges } from '#models/admin-user-detail.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
@@ -88,8 +89,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 type ActionData = { intent: UserActionIntent | null; result: SubmissionResult<string[]> | null }
-const answer = (intent: UserActionIntent | null, result: SubmissionResult<string[]> | null, status = 400) =>
-  data<ActionData>({ intent, result }, { status })
+const answer = (intent: UserActionIntent | null, result: SubmissionResult<string[]> | null) =>
+  data<ActionData>({ intent, result }, { status: 400 })
 
 type UserAction = z.output<(typeof USER_ACTION_SCHEMAS)[UserActionIntent]>
 
@@ -130,7 +131,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const reply = error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }
       return answer(intent, submission.reply(reply))
     }
-    if (error instanceof RateLimitedError) return answer(intent, submission.reply({ formErrors: [error.message] }), 429)
+    // The message only, without Retry-After, as this page has always answered.
+    if (error instanceof RateLimitedError) return rateLimitedFormReply(submission, error.message, { extra: { intent } })
     throw error
   }
 }

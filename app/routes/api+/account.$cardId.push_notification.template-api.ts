@@ -1,4 +1,4 @@
-import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { apiError, apiFieldError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 import { getTemplatesForOwner, listTemplatesForOwner, type TemplateView } from '#models/template.server.ts'
@@ -18,7 +18,7 @@ export const loader = apiLoader(async ({ request, params }) => {
   const card = await getOwnedCard({ cardId: params.cardId, userId })
   if (!card) return apiError(404, 'Card not found')
   const asked = new URL(request.url).searchParams.get('templates')?.trim() ?? ''
-  const refuse = (message: string) => apiError(400, message, { errors: { templates: [message] } })
+  const refuse = (message: string) => apiFieldError(400, 'templates', message)
   if (asked === '') return refuse(`Say which templates you want. ${HOW}`)
 
   const group = asked.toLowerCase()

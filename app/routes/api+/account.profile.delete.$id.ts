@@ -1,4 +1,4 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
+import { apiAction, apiError, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { deleteProfileSchema } from '#app/utils/profile-schemas.ts'
 import { deleteProfile } from '#app/services/accounts/profile.server.ts'
 import { requireApiUserId, signOut } from '#app/services/auth/session.server.ts'
@@ -15,7 +15,7 @@ export const action = apiAction(async ({ request, params }) => {
   if (!user) return apiError(401, 'Please sign in')
   const { confirm } = await parseBody(request, deleteProfileSchema(user.email))
   const result = await deleteProfile({ userId, confirm })
-  if (result.status === 'error') return apiError(400, result.message, { errors: { [result.field]: [result.message] } })
+  if (result.status === 'error') return apiFieldError(400, result.field, result.message)
   return apiSuccess(result.message, {}, { headers: { 'Set-Cookie': await signOut(request) } })
 })
 

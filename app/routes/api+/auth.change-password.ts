@@ -1,4 +1,4 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
+import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { ChangePasswordSchema } from '#app/utils/auth-schemas.ts'
 import { changePasswordWithToken } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
@@ -9,7 +9,7 @@ const PASSWORD_UPDATED = 'Your password has been updated. Please log in with you
 export const action = apiAction(async ({ request }) => {
   const { password, token } = await parseBody(request, ChangePasswordSchema)
   const result = await changePasswordWithToken({ token, password, ip: clientAddress(request) })
-  if (result.status === 'error') return apiError(400, result.message, { errors: { token: [result.message] } })
+  if (result.status === 'error') return apiFieldError(400, 'token', result.message)
   return apiSuccess(PASSWORD_UPDATED)
 })
 

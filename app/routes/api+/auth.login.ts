@@ -1,4 +1,4 @@
-import { apiAction, apiAnswer, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
+import { apiAction, apiAnswer, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { LoginSchema } from '#app/utils/auth-schemas.ts'
 import { logIn } from '#app/services/auth/auth.server.ts'
 import { clientAddress, signIn } from '#app/services/auth/session.server.ts'
@@ -17,12 +17,11 @@ export const action = apiAction(async ({ request }) => {
     return apiAnswer('premaid', PREMADE_MESSAGE, { data: { token: result.token } })
   }
   if (result.status === 'error' && result.code === 'unconfirmed') {
-    return apiError(403, result.message, {
-      errors: { email: [result.message] },
+    return apiFieldError(403, 'email', result.message, {
       data: { verify_email_url: `/verify-email?${new URLSearchParams({ email })}` },
     })
   }
-  if (result.status === 'error') return apiError(401, result.message, { errors: { password: [result.message] } })
+  if (result.status === 'error') return apiFieldError(401, 'password', result.message)
 
   const cookie = await signIn(request, result.userId)
   const totalCards = await countOwnerCards(result.userId)

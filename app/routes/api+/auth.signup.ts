@@ -1,4 +1,4 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
+import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { SignupSchema } from '#app/utils/auth-schemas.ts'
 import { signUp } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
@@ -7,7 +7,7 @@ import { clientAddress } from '#app/services/auth/session.server.ts'
 export const action = apiAction(async ({ request }) => {
   const { email, password } = await parseBody(request, SignupSchema)
   const result = await signUp({ email, password, ip: clientAddress(request) })
-  if (result.status === 'error') return apiError(400, result.message, { errors: { [result.field]: [result.message] } })
+  if (result.status === 'error') return apiFieldError(400, result.field, result.message)
   return apiSuccess('We sent you a link to confirm your email', { email: result.email }, { status: 201 })
 })
 

@@ -1,4 +1,4 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
+import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { checkPasswordResetToken, tokenError } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
@@ -7,7 +7,7 @@ import { clientAddress } from '#app/services/auth/session.server.ts'
 export const action = apiAction(async ({ request }) => {
   const { token } = await parseBody(request, TokenSchema)
   const problem = tokenError(await checkPasswordResetToken({ token, ip: clientAddress(request) }))
-  if (problem) return apiError(400, problem, { errors: { token: [problem] } })
+  if (problem) return apiFieldError(400, 'token', problem)
   return apiSuccess('This link is valid')
 })
 

@@ -1,4 +1,4 @@
-import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
+import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
 import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { confirmEmailWithToken } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
@@ -7,7 +7,7 @@ import { clientAddress } from '#app/services/auth/session.server.ts'
 export const action = apiAction(async ({ request }) => {
   const { token } = await parseBody(request, TokenSchema)
   const result = await confirmEmailWithToken({ token, ip: clientAddress(request) })
-  if (result.status === 'error') return apiError(400, result.message, { errors: { token: [result.message] } })
+  if (result.status === 'error') return apiFieldError(400, 'token', result.message)
   return apiSuccess(result.message)
 })
 

@@ -6,6 +6,7 @@ import { startTrial } from '#models/subscription.server.ts'
 import { createUser, isEmailTaken } from '#models/user.server.ts'
 import { AdminActionError } from '#app/services/admin/admin-actions.server.ts'
 import { type PremadeAccountInput } from '#app/utils/admin-schemas.ts'
+import { CARD_CONTENT_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { EMAIL_TAKEN } from '#app/services/auth/auth.server.ts'
 import { getSequelize } from '#app/server/db.server.ts'
@@ -63,16 +64,7 @@ export async function createPremadeAccount({ actorId, input }: { actorId: string
 
 /** The owner's card, active (holders can join at once) and with its onboarding finished: there is nothing to resume. */
 async function createReadyCard(userId: string, input: PremadeAccountInput, transaction: Transaction) {
-  const design = {
-    businessName: input.businessName,
-    title: input.title,
-    stampsRequired: input.stampsRequired,
-    backgroundColor: input.backgroundColor,
-    textColor: input.textColor,
-    stampIcon: input.stampIcon,
-    reward: input.reward,
-    terms: input.terms,
-  }
+  const design = pickFields(input, CARD_CONTENT_FIELDS)
   // A taken slug would abort the transaction, so a free one is found before the insert (a clash is very rare).
   let slug = cardSlug(input.businessName)
   while (await Card.findOne({ attributes: ['id'], where: { slug }, transaction })) slug = cardSlug(input.businessName)

@@ -9,6 +9,7 @@ import { consumeRateLimit, RATE_LIMITS, RateLimitedError } from './rate-limit.se
 import { clientAddress, safeRedirectPath, signIn } from './session.server.ts'
 import { findOrCreateSocialAccount } from './social-account.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { retryAfter } from '#app/server/rate-limit-reply.server.ts'
 
 /**
  * The four social sign-in addresses in one place: /login_google and /login_apple send the browser to the provider,
@@ -52,7 +53,7 @@ export async function authenticateWithProvider(provider: OidcProviderName, reque
     if (error instanceof RateLimitedError) {
       return new Response(error.message, {
         status: 429,
-        headers: { 'Retry-After': String(Math.ceil(error.retryAfterSeconds)), 'Content-Type': 'text/plain; charset=utf-8' },
+        headers: { ...retryAfter(error), 'Content-Type': 'text/plain; charset=utf-8' },
       })
     }
     if (!(error instanceof OidcSignInError)) throw error

@@ -10,6 +10,7 @@ import {
 } from '#models/card-onboarding.server.ts'
 import { raiseNotice } from '#models/notice.server.ts'
 import { type CardDesignInput, type CardRewardInput } from '#app/utils/card-design-schema.ts'
+import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { joinUrl, qrSvg } from './card-qr.server.ts'
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 
@@ -66,12 +67,7 @@ export function cardAnswer(card: OnboardingCard) {
   return {
     id: card.id,
     slug: card.slug,
-    title: card.title,
-    businessName: card.businessName,
-    stampsRequired: card.stampsRequired,
-    backgroundColor: card.backgroundColor,
-    textColor: card.textColor,
-    stampIcon: card.stampIcon,
+    ...pickFields(card, CARD_DESIGN_FIELDS),
     status: card.status,
     reward: card.reward,
     terms: card.terms,
@@ -84,12 +80,7 @@ export function cardAnswer(card: OnboardingCard) {
 export async function cardDesignView(userId: string, card: OnboardingCard) {
   const logo = card.logoContentType ? await findOwnerCardLogo(userId, card.id) : null
   return {
-    title: card.title,
-    businessName: card.businessName,
-    stampsRequired: card.stampsRequired,
-    backgroundColor: card.backgroundColor,
-    textColor: card.textColor,
-    stampIcon: card.stampIcon,
+    ...pickFields(card, CARD_DESIGN_FIELDS),
     reward: card.reward,
     logoUrl: logo ? `data:${logo.contentType};base64,${logo.data.toString('base64')}` : null,
   }

@@ -1,5 +1,4 @@
 import {
-  EDITABLE_CARD_FIELDS,
   lockUserCardForEdit,
   logoFingerprint,
   updateUserCard,
@@ -8,6 +7,7 @@ import {
 import { type CardLogo } from '#models/card-onboarding.server.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { getSequelize } from '#app/server/db.server.ts'
+import { CARD_CONTENT_FIELDS } from '#app/utils/card-design-fields.ts'
 
 /**
  * An admin saves a user's card: the fields that changed are written together with their audit entry ('card.edit',
@@ -31,7 +31,7 @@ export async function editCardAsAdmin({
     if (!current) return { status: 'not-found' as const }
     const before: Record<string, unknown> = {}
     const after: Record<string, unknown> = {}
-    for (const field of EDITABLE_CARD_FIELDS) {
+    for (const field of CARD_CONTENT_FIELDS) {
       if (current[field] === values[field]) continue
       before[field] = current[field]
       after[field] = values[field]

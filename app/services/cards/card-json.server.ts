@@ -1,5 +1,6 @@
 import { type OwnedCard } from '#models/card.server.ts'
 import { joinUrl } from './card-qr.server.ts'
+import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 
 /** A card as the JSON calls answer it (DECISIONS.md, "Contracts": camelCase fields, plus its join address). */
 export function cardJson(card: OwnedCard) {
@@ -7,12 +8,7 @@ export function cardJson(card: OwnedCard) {
     id: card.id,
     slug: card.slug,
     status: card.status,
-    title: card.title,
-    businessName: card.businessName,
-    stampsRequired: card.stampsRequired,
-    backgroundColor: card.backgroundColor,
-    textColor: card.textColor,
-    stampIcon: card.stampIcon,
+    ...pickFields(card, CARD_DESIGN_FIELDS),
     reward: card.reward,
     joinUrl: joinUrl(card.slug),
   }
