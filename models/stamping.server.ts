@@ -47,8 +47,8 @@ const refuse = (status: StampingRefusal['status'], field: StampingRefusal['field
  * address of the pass page (`.../p/{passId}`), should the holder's QR carry that.
  */
 export function parsePassReference(value: string): { passId: string } | { shortCode: string } {
-  const address = /\/p\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[/?#]|$)/i.exec(value.trim())
-  if (address) return { passId: address[1]!.toLowerCase() }
+  const address = /\/p\/([^/?#]+)(?:[/?#]|$)/.exec(value.trim())?.[1]
+  if (isUuid(address)) return { passId: address.toLowerCase() }
   return { shortCode: value.toUpperCase().replace(/[\s-]+/g, '') }
 }
 

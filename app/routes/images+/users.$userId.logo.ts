@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { getUserId } from '#app/services/auth/session.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 import { getPublicUser, getUserLogo } from '#models/user.server.ts'
 
 /**
@@ -7,13 +8,12 @@ import { getPublicUser, getUserLogo } from '#models/user.server.ts'
  * learns whose logo exists. The address carries the version (?v=), so the image is cached for good.
  * X-Content-Type-Options: nosniff comes with every answer from server.ts (helmet).
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const notFound = () => new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } })
   const viewerId = await getUserId(request)
   const userId = params.userId ?? ''
-  if (!viewerId || !UUID.test(userId)) return notFound()
+  if (!viewerId || !isUuid(userId)) return notFound()
   if (viewerId !== userId && (await getPublicUser(viewerId))?.role !== 'admin') return notFound()
   const logo = await getUserLogo(userId)
   if (!logo) return notFound()
