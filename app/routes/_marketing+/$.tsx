@@ -1,9 +1,10 @@
 import { type MetaFunction } from '@remix-run/react'
 import { NotFoundScreen } from '#app/components/error-screens.tsx'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 // Any address no other route claims: answer 404 (not a soft 200) and show the not-found page inside the site chrome.
 export async function loader() {
-  throw new Response('Not found', { status: 404 })
+  throw notFound()
 }
 
 export default function NotFound() {

@@ -3,10 +3,11 @@ import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunc
 import { NotFoundScreen } from '#app/components/error-screens.tsx'
 import { getPost } from '#app/services/content/blog.server.ts'
 import { TRIAL_DAYS } from '#app/utils/plan-status.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const post = getPost(params.slug ?? '')
-  if (!post) throw new Response('Post not found', { status: 404 })
+  if (!post) throw notFound('Post not found')
   return { post, trialDays: TRIAL_DAYS }
 }
 

@@ -31,6 +31,7 @@ import { TableScroll } from '#app/components/table-scroll.tsx'
 import { ChangePlanForm, ConfirmPaymentForm, ExtendTrialForm, GrantQuotaForm, SimpleActionForm } from './__user-action-forms.tsx'
 import { AuditTable, CardsTable, InvoiceFacts, ProfileFacts, PushesTable, StatusHistory, SubscriptionFacts } from './__user-sections.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * /admin/users/{userId}: one account with its subscription, cards, pushes and audit log, and the admin's actions
@@ -39,7 +40,7 @@ import { readFormData } from '#app/server/form-data.server.ts'
  */
 async function requireUser(userId: string | undefined) {
   const user = await getAdminUserProfile(userId ?? '')
-  if (!user) throw new Response('User not found', { status: 404 })
+  if (!user) throw notFound('User not found')
   return user
 }
 
