@@ -1,4 +1,5 @@
 import { type MetaFunction } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NotFoundScreen } from '#app/components/error-screens.tsx'
 import { notFound } from '#app/server/http-errors.server.ts'
 
@@ -13,6 +14,7 @@ export default function NotFound() {
 
 export const meta: MetaFunction = () => [{ title: 'Page not found — Stampwise' }]
 
+// The loader's 404, inside the site chrome like the page itself.
 export function ErrorBoundary() {
-  return <NotFoundScreen />
+  return <GeneralErrorBoundary />
 }

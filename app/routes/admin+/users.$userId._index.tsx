@@ -1,7 +1,8 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { type z } from 'zod'
 import {
   AdminActionError,
@@ -213,9 +214,12 @@ export default function AdminUser() {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.email ?? 'User'} — Stampwise admin` }]
 
+// An unknown user is said in the admin's words, inside the admin chrome; other errors go on to the admin layout.
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NoSuchUser /> }} passOnOthers />
+}
+
+function NoSuchUser() {
   return (
     <>
       <h1>No such user</h1>
