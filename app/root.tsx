@@ -79,6 +79,7 @@ export default function App() {
   )
 }
 
+/** An error no layout or route shows (a guest's 404, a refused 403, a crash): a page of its own. */
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />
 }
