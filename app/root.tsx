@@ -1,5 +1,4 @@
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -7,16 +6,14 @@ import {
   ScrollRestoration,
   useLoaderData,
   useMatches,
-  useRouteError,
   useRouteLoaderData,
   type MetaFunction,
 } from '@remix-run/react'
 import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { useEffect, type ReactNode } from 'react'
-import { ErrorScreen, ForbiddenScreen, NotFoundScreen, TooLargeScreen } from './components/error-screens.tsx'
+import { type ReactNode } from 'react'
+import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { Toaster } from './components/toaster.tsx'
 import appStylesHref from './styles/app.css?url'
-import { isChunkLoadError } from './utils/chunk-error.ts'
 import { getPublicEnv } from './server/env.server.ts'
 import { useNonce } from './utils/nonce-provider.ts'
 import { readToast } from './server/toast.server.ts'
@@ -82,26 +79,7 @@ export default function App() {
   )
 }
 
-/** A refusal's message: a plain string, or the JSON calls' shape (`{message}`) the request guards send. */
-function refusalMessage(data: unknown): string | null {
-  const message = typeof data === 'string' ? data : (data as { message?: unknown } | null)?.message
-  return typeof message === 'string' && message ? message : null
-}
-
+/** An error no layout or route shows (a guest's 404, a refused 403, a crash): a page of its own. */
 export function ErrorBoundary() {
-  const error = useRouteError()
-  useEffect(() => {
-    // Only unexpected errors are reported; a 404 or 403 answer is the app working as intended.
-    if (isRouteErrorResponse(error) || !window.ENV?.SENTRY_DSN) return
-    void import('./utils/monitoring.client.ts').then(({ reportBoundaryError }) => reportBoundaryError(error))
-  }, [error])
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return <ForbiddenScreen message={refusalMessage(error.data) ?? 'Your account does not have access to it.'} />
-  }
-  // The request guards' answer to a body over its limit (request-guards.server.ts), sent with JavaScript.
-  if (isRouteErrorResponse(error) && error.status === 413) {
-    return <TooLargeScreen message={refusalMessage(error.data) ?? 'There was too much to send, so nothing was saved.'} />
-  }
-  return <ErrorScreen autoReload={isChunkLoadError(error)} />
+  return <GeneralErrorBoundary />
 }

@@ -9,6 +9,7 @@ import {
 import { cardLogoUrl } from '#app/utils/card-logo.ts'
 import { CARD_DESIGN_FIELDS, type CardDesignField } from '#app/utils/card-design-fields.ts'
 import { getSequelize } from '#app/server/db.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 
 export type CardStatus = 'draft' | 'active' | 'archived'
 
@@ -138,8 +139,7 @@ export async function listOwnerCardsWithStats(userId: string, since: Date): Prom
   }))
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string | undefined): value is string => typeof value === 'string' && UUID.test(value)
+export { isUuid }
 
 export type OwnedCard = Pick<
   InferAttributes<Card>,

@@ -8,6 +8,7 @@ import {
   type Transaction,
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 
 export type NoticeKind =
   | 'payment_confirmed'
@@ -74,7 +75,6 @@ export const UNREAD_COUNT_CAP = 100
 
 export const NOTICES_PER_PAGE = 20
 const SUMMARY_SIZE = 5
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 type NoticeRow = { id: string; kind: NoticeKind; message: string; link: string | null; created_at: Date; read: boolean }
 const NOTICE_COLUMNS = 'n.id, n.kind, n.message, n.link, n.created_at, n.read_at is not null as read'
@@ -126,7 +126,7 @@ export async function listNotices(userId: string, { page = 1 }: { page?: number 
 
 /** Marks one of the owner's notices read; false when the owner has no such notice (another owner's id included). */
 export async function markNoticeRead(userId: string, noticeId: string): Promise<boolean> {
-  if (!UUID.test(noticeId)) return false
+  if (!isUuid(noticeId)) return false
   const rows = await selectRows<{ id: string }>(
     `update notices set read_at = coalesce(read_at, now()) where id = :noticeId and user_id = :userId returning id`,
     { userId, noticeId },

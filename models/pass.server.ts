@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { QueryTypes } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 
 /**
  * A holder's pass on a card (DECISIONS.md, "Cards and holders"): an unguessable id for its address /p/{id} and a
@@ -9,8 +10,7 @@ import { getSequelize } from '#app/server/db.server.ts'
 export const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const SHORT_CODE_LENGTH = 8
 const SHORT_CODE_ATTEMPTS = 8
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isPassId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)
+export const isPassId = (value: unknown): value is string => isUuid(value)
 
 /** 32 letters and digits without look-alikes (0/O, 1/I); 256 is a multiple of 32, so every one is equally likely. */
 export function randomShortCode(): string {

@@ -2,8 +2,20 @@ import { Link } from '@remix-run/react'
 import { useEffect } from 'react'
 import { CHUNK_RELOAD_DELAY_MS } from '#app/utils/chunk-error.ts'
 
+/**
+ * Where a screen sits: a page of its own (`main`), or inside a layout whose chrome already has the page's `main`
+ * (one main landmark a page).
+ */
+export type ScreenLandmark = 'main' | 'div'
+
 /** The specification's failure screen; after a failed chunk load it also reloads by itself. */
-export function ErrorScreen({ autoReload = false }: { autoReload?: boolean }) {
+export function ErrorScreen({
+  autoReload = false,
+  as: Landmark = 'main',
+}: {
+  autoReload?: boolean
+  as?: ScreenLandmark
+}) {
   useEffect(() => {
     if (!autoReload) return
     const timer = window.setTimeout(() => window.location.reload(), CHUNK_RELOAD_DELAY_MS)
@@ -11,7 +23,7 @@ export function ErrorScreen({ autoReload = false }: { autoReload?: boolean }) {
   }, [autoReload])
 
   return (
-    <main className="error-screen" role="alert">
+    <Landmark className="error-screen" role="alert">
       <h1>Something went wrong</h1>
       <p>An unexpected error has occurred. Try refreshing the page.</p>
       {/* A plain link to the current address reloads without JavaScript too. */}
@@ -25,13 +37,13 @@ export function ErrorScreen({ autoReload = false }: { autoReload?: boolean }) {
       >
         Reload Page
       </a>
-    </main>
+    </Landmark>
   )
 }
 
-export function NotFoundScreen() {
+export function NotFoundScreen({ as: Landmark = 'main' }: { as?: ScreenLandmark }) {
   return (
-    <main className="error-screen">
+    <Landmark className="error-screen">
       <p className="eyebrow">Error 404</p>
       <h1>We can't find that page</h1>
       <p>The address may be mistyped, or the page may have moved. These links will get you back on track.</p>
@@ -46,14 +58,14 @@ export function NotFoundScreen() {
           <Link to="/contacts">Contact support</Link>
         </li>
       </ul>
-    </main>
+    </Landmark>
   )
 }
 
 /** A page the signed-in user may not open (an owner on an admin page): say so, and offer the way back. */
-export function ForbiddenScreen({ message }: { message: string }) {
+export function ForbiddenScreen({ message, as: Landmark = 'main' }: { message: string; as?: ScreenLandmark }) {
   return (
-    <main className="error-screen">
+    <Landmark className="error-screen">
       <p className="eyebrow">Error 403</p>
       <h1>You can't open this page</h1>
       <p>{message}</p>
@@ -65,14 +77,14 @@ export function ForbiddenScreen({ message }: { message: string }) {
           <Link to="/">Stampwise home</Link>
         </li>
       </ul>
-    </main>
+    </Landmark>
   )
 }
 
 /** A form sent with more than the server takes (a photo far over the logo's 2 MB): nothing was saved. */
-export function TooLargeScreen({ message }: { message: string }) {
+export function TooLargeScreen({ message, as: Landmark = 'main' }: { message: string; as?: ScreenLandmark }) {
   return (
-    <main className="error-screen" role="alert">
+    <Landmark className="error-screen" role="alert">
       <p className="eyebrow">Error 413</p>
       <h1>Too much to send</h1>
       <p>{message}</p>
@@ -80,6 +92,6 @@ export function TooLargeScreen({ message }: { message: string }) {
       <a className="button" href="">
         Back to the page
       </a>
-    </main>
+    </Landmark>
   )
 }

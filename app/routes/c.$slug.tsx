@@ -1,7 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { cardLogoUrl } from '#app/utils/card-logo.ts'
 import { CARD_CONTENT_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
@@ -76,10 +77,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.card.title || 'Stamp card'} — ${data.card.businessName}` : 'Card not available — Stampwise' },
 ]
 
+// A card that is gone has its own words on the holder's page; any other error goes on to the root's page.
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
-  return <Unavailable />
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <Unavailable /> }} passOnOthers />
 }
 
 function Unavailable() {

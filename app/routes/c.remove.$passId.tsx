@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import passStylesHref from '#app/styles/pass.css?url'
 import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
@@ -100,9 +101,12 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: passStyles
 
 export const meta: MetaFunction = () => [{ title: 'Remove this card — Stampwise' }]
 
+// A pass already removed has its own words on the holder's page; any other error goes on to the root's page.
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <PassGone /> }} passOnOthers />
+}
+
+function PassGone() {
   return (
     <main className="pass-page pass-page--missing">
       <h1>We can’t find this card</h1>

@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { cardLogoPng } from '#app/services/cards/card-logo-png.server.ts'
 import { getPublicCardLogo } from '#models/card.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * A card's logo, public like the card itself (join page, poster, Google Wallet's class): only someone who has the
@@ -8,7 +9,7 @@ import { getPublicCardLogo } from '#models/card.server.ts'
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const logo = await getPublicCardLogo(params.cardId)
-  if (!logo) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } })
+  if (!logo) return notFound('Not found', { 'Cache-Control': 'no-store' })
   const version = Math.round(logo.version).toString(36)
   // A stored logo sharp cannot read (older rows were not all checked) is served as stored rather than failing.
   const png = await cardLogoPng(`${params.cardId}|${version}`, logo.data).catch(() => null)

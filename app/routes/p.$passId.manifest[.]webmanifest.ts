@@ -2,11 +2,12 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { manifestShortName } from '#app/utils/manifest-short-name.ts'
 import { ICON_SIZES } from '#app/services/passes/pass-icons.server.ts'
 import { getPassView } from '#models/pass.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /** The pass as an installable web app: its own name, icons and colours, opening on the pass itself. */
 export async function loader({ params }: LoaderFunctionArgs) {
   const pass = await getPassView(params.passId)
-  if (!pass) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } })
+  if (!pass) return notFound('Not found', { 'Cache-Control': 'no-store' })
   const { card } = pass
   const passUrl = `/p/${pass.id}`
   const version = Math.round(card.version).toString(36)

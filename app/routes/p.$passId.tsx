@@ -1,6 +1,7 @@
 import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import passStylesHref from '#app/styles/pass.css?url'
 import { useNonce } from '#app/utils/nonce-provider.ts'
@@ -88,9 +89,12 @@ export const meta: MetaFunction<typeof loader> = ({ data, params }) => {
   ]
 }
 
+// An unknown pass has its own words on the holder's page; any other error goes on to the root's page.
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <PassNotFound /> }} passOnOthers />
+}
+
+function PassNotFound() {
   return (
     <main className="pass-page pass-page--missing">
       <h1>We can’t find this card</h1>

@@ -21,6 +21,8 @@ const owner = (route: string, path: PageRow['path'] = () => route, extra: Partia
 const admin = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({ route, as: 'admin', path, ...extra })
 const step = (name: string) => owner(`/${name}`, (r) => `/${name}?cardId=${r.card}`)
 const cardPage = (tail: string) => owner(`/account/:cardId${tail}`, (r) => `/account/${r.card}${tail}`)
+/** A card id nobody has: the layouts' error pages (the 404 inside their chrome). */
+const NO_CARD = '00000000-0000-4000-8000-000000000000'
 
 export const PAGES: PageRow[] = [
   // Public site.
@@ -57,6 +59,7 @@ export const PAGES: PageRow[] = [
   step('win_win'),
   owner('/premaid_card'),
   owner('/info-without-fb'),
+  owner('/card_reward', () => `/card_reward?cardId=${NO_CARD}`, { status: 404, state: 'unknown card: 404 under the onboarding bar' }),
 
   // The owner's account.
   owner('/account'),
@@ -70,6 +73,7 @@ export const PAGES: PageRow[] = [
   owner('/account/notifications'),
   owner('/account/qr_code/:cardId', (r) => `/account/qr_code/${r.card}`),
   cardPage(''),
+  owner('/account/:cardId', () => `/account/${NO_CARD}`, { status: 404, state: 'unknown card: 404 in the account chrome' }),
   cardPage('/poster'),
   cardPage('/qr_code'),
   cardPage('/scan'),
@@ -93,4 +97,8 @@ export const PAGES: PageRow[] = [
   admin('/admin/users/new'),
   admin('/admin/users/:userId', (r) => `/admin/users/${r.owner.id}`),
   admin('/admin/users/:userId/cards/:cardId/edit', (r) => `/admin/users/${r.owner.id}/cards/${r.card}/edit`),
+  admin('/admin/users/:userId/cards/:cardId/edit', (r) => `/admin/users/${r.owner.id}/cards/${NO_CARD}/edit`, {
+    status: 404,
+    state: 'unknown card: 404 in the admin chrome',
+  }),
 ]

@@ -1,12 +1,14 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NotFoundScreen } from '#app/components/error-screens.tsx'
 import { getPost } from '#app/services/content/blog.server.ts'
 import { TRIAL_DAYS } from '#app/utils/plan-status.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const post = getPost(params.slug ?? '')
-  if (!post) throw new Response('Post not found', { status: 404 })
+  if (!post) throw notFound('Post not found')
   return { post, trialDays: TRIAL_DAYS }
 }
 
@@ -46,8 +48,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
     : [{ title: 'Post not found — Stampwise' }]
 
 export function ErrorBoundary() {
-  const error = useRouteError()
   // A missing post shows the not-found page inside the site chrome; anything else goes on to the root boundary.
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />
-  throw error
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NotFoundScreen /> }} passOnOthers />
 }

@@ -2,7 +2,8 @@ import { redirect } from '@remix-run/node'
 import { nextStep, stepPath, type OnboardingStep } from '#app/utils/card-design-steps.ts'
 import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
-import { advanceOnboardingStep, findOwnerCard, finishOnboarding } from '#models/card-onboarding.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { advanceOnboardingStep, finishOnboarding } from '#models/card-onboarding.server.ts'
 
 /**
  * The steps after the design: each page names its card by `?cardId=`. No id goes back to /main (which resumes the
@@ -13,8 +14,7 @@ export async function requireStepCard(request: Request, { needsReward = true } =
   const userId = await requireUserId(request)
   const cardId = new URL(request.url).searchParams.get('cardId')
   if (!cardId) throw redirect('/main')
-  const card = await findOwnerCard(userId, cardId)
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, cardId, { view: 'design' })
   if (needsReward && card.status === 'draft') throw redirect(stepPath('card_reward', card.id))
   return { userId, card }
 }

@@ -1,6 +1,8 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
-import { Form, Link, Outlet, useMatches } from '@remix-run/react'
+import { Form, Link, Outlet, useMatches, useRouteLoaderData } from '@remix-run/react'
+import { type ReactNode } from 'react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Logo } from '#app/components/logo.tsx'
 import { ONBOARDING_STEPS, stepIndex, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
@@ -10,7 +12,8 @@ import onboardingStylesHref from '#app/styles/onboarding.css?url'
 /** The card-creation onboarding: signed-in only, without the account header; a small top bar with the steps. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserId(request)
-  return null
+  // Something to find in the error boundary: there, no data means this loader failed, not a step.
+  return { signedIn: true }
 }
 
 export const links: LinksFunction = () => [
@@ -22,6 +25,24 @@ export const links: LinksFunction = () => [
 export default function OnboardingLayout() {
   const matches = useMatches()
   const current = [...matches].reverse().map((match) => (match.handle as OnboardingHandle | undefined)?.onboardingStep).find(Boolean)
+  return (
+    <OnboardingShell current={current}>
+      <Outlet />
+    </OnboardingShell>
+  )
+}
+
+/** An error in a set-up step shows under the onboarding bar (without the steps); a failed layout loader: the root's. */
+export function ErrorBoundary() {
+  if (!useRouteLoaderData<typeof loader>('routes/_onboarding+/_layout')) return <GeneralErrorBoundary />
+  return (
+    <OnboardingShell current={undefined}>
+      <GeneralErrorBoundary as="div" />
+    </OnboardingShell>
+  )
+}
+
+function OnboardingShell({ current, children }: { current: OnboardingHandle['onboardingStep']; children: ReactNode }) {
   return (
     <div className="onboarding-shell">
       <header className="onboarding-bar">
@@ -38,7 +59,7 @@ export default function OnboardingLayout() {
         </div>
       </header>
       <main id="content" className="container onboarding-main">
-        <Outlet />
+        {children}
       </main>
     </div>
   )

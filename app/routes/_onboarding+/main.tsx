@@ -11,7 +11,8 @@ import { cardDesignView, saveCardDesign } from '#app/services/cards/card-design.
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
-import { findOwnerCard } from '#models/card-onboarding.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { CardLimitNotice } from './__card-limit-notice.tsx'
 import { UnfinishedCardChoicePage } from './__unfinished-card-choice.tsx'
 import { startNewCard, unfinishedCardChoice } from './__unfinished-card.server.ts'
@@ -31,8 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const cardId = url.searchParams.get('cardId')
   if (cardId !== null) {
-    const card = await findOwnerCard(userId, cardId)
-    if (!card) throw new Response('Card not found', { status: 404 })
+    const card = await requireOwnedCard(userId, cardId, { view: 'design' })
     return { unfinished: null, refusal: null, card: { id: card.id, status: card.status }, design: await cardDesignView(userId, card) }
   }
   const unfinished = url.searchParams.has('new') ? null : await unfinishedCardChoice(userId)
@@ -65,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if ('logoError' in choice) return data<DesignActionData>({ result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) }, { status: 400 })
 
   const outcome = await saveCardDesign({ userId, cardId, design: submission.value, logo: choice.logo })
-  if (outcome.status === 'not-found') throw new Response('Card not found', { status: 404 })
+  if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
   if (outcome.status === 'limit') {
     const limit = { message: outcome.message, ended: outcome.ended }
     return data<DesignActionData>({ result: submission.reply(), limit }, { status: 403 })
@@ -78,7 +78,7 @@ async function startNewCardAction(userId: string, formData: FormData) {
   const submission = parseWithZod(formData, { schema: StartNewCardSchema })
   if (submission.status !== 'success') return data<DesignActionData>({ startNewError: START_NEW_UNREADABLE }, { status: 400 })
   const outcome = await startNewCard(userId, submission.value.cardId)
-  if (outcome.status === 'not-found') throw new Response('Card not found', { status: 404 })
+  if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
   if (outcome.status === 'limit') return data<DesignActionData>({ limit: { message: outcome.message, ended: outcome.ended } }, { status: 403 })
   if (outcome.discarded) return redirectWithToast('/main?new', { message: `The unfinished draft “${outcome.discarded}” is deleted.` })
   if (outcome.kept) return redirectWithToast('/main?new', { message: `“${outcome.kept}” stays in your cards.` })

@@ -11,7 +11,9 @@ import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
-import { deleteOwnedCard, getOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
+import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { deleteOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
 
 export const CardActionSchema = z.discriminatedUnion('intent', [
@@ -27,19 +29,17 @@ export const handle: AccountHandle = { title: 'Reward Card', back: 'account' }
 /** One card: its design, holders, the last 30 days' stamps and rewards, and what the owner can do with it. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
-  const card = await getOwnedCard({ cardId: params.cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, params.cardId)
   const owned = { cardId: card.id, userId }
   const [totals, days] = await Promise.all([cardTotals(owned), cardDailyActivity(owned)])
   // Deleted between the two reads: the same answer as a card that is not there.
-  if (!totals) throw new Response('Card not found', { status: 404 })
+  if (!totals) throw notFound(CARD_NOT_FOUND)
   return { card, totals, days, joinUrl: joinUrl(card.slug) }
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
-  const card = await getOwnedCard({ cardId: params.cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, params.cardId)
   const submission = parseWithZod(await readFormData(request), { schema: CardActionSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const back = `/account/${card.id}`

@@ -5,15 +5,14 @@ import { CardPreview } from '#app/components/card-preview.tsx'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
-import { getOwnedCard } from '#models/card.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 
 export const handle: AccountHandle = { back: 'previous' }
 
 /** The printable A4 poster for the counter ("place your QR"): the card, its QR code and how to join. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
-  const card = await getOwnedCard({ cardId: params.cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, params.cardId)
   const url = joinUrl(card.slug)
   return { card, joinUrl: url, svg: await qrSvg(url) }
 }

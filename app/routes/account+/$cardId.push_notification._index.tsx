@@ -5,7 +5,8 @@ import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { getPushQuota } from '#app/services/billing/plan.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import pushStylesHref from '#app/styles/push.css?url'
-import { countCardPushSubscribers, getOwnedCard } from '#models/card.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { countCardPushSubscribers } from '#models/card.server.ts'
 import { listTemplatesForOwner } from '#models/template.server.ts'
 import { TemplateList } from './__push-templates.tsx'
 
@@ -20,8 +21,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: pushStyles
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const state = await requirePushAccess(userId)
-  const card = await getOwnedCard({ cardId: params.cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, params.cardId)
   const [quota, subscribers, templates] = await Promise.all([
     getPushQuota(userId, state),
     countCardPushSubscribers({ cardId: card.id, userId }),

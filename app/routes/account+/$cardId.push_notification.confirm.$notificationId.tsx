@@ -10,7 +10,8 @@ import { getPushConfirmData, NO_QUOTA_LEFT, NO_RECIPIENTS, sendOwnerNotification
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import pushStylesHref from '#app/styles/push.css?url'
-import { getOwnedCard } from '#models/card.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
 import { pushCard } from './__push-composer.server.ts'
 
@@ -26,10 +27,9 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: pushStyles
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
-  const card = await getOwnedCard({ cardId: params.cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, params.cardId)
   const confirm = await getPushConfirmData({ ownerId: userId, cardId: card.id, notificationId: params.notificationId ?? '' })
-  if (!confirm) throw new Response('Message not found', { status: 404 })
+  if (!confirm) throw notFound('Message not found')
   const { notification, recipients, quota } = confirm
   if (notification.status === 'draft') await requirePushAccess(userId)
   const warnings = notification.status !== 'draft' ? [] : [recipients === 0 ? NO_RECIPIENTS : null, quota.totalLeft <= 0 ? NO_QUOTA_LEFT : null]
@@ -57,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const cardId = params.cardId ?? ''
   const result = await sendOwnerNotification({ ownerId: userId, cardId, notificationId: params.notificationId ?? '' })
   if (!result.ok) {
-    if (result.status === 404) throw new Response(result.message, { status: 404 })
+    if (result.status === 404) throw notFound(result.message)
     return data({ message: result.message }, { status: result.status })
   }
   const devices = result.notification.progress.total

@@ -4,7 +4,7 @@ import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
-import { getOwnedCard } from '#models/card.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { listCardNotifications } from '#models/notification.server.ts'
 
 const PER_PAGE = 20
@@ -14,8 +14,7 @@ export const handle: AccountHandle = { title: 'Notifications history', back: 'ac
 /** Every message sent to a card's holders, newest first. Never gated: an ended plan keeps its history. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
-  const card = await getOwnedCard({ cardId: params.cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, params.cardId)
   const requested = Number(new URL(request.url).searchParams.get('page') ?? '1')
   const page = Number.isInteger(requested) && requested > 0 && requested < 100_000 ? requested : 1
   const { items, total } = await listCardNotifications({ cardId: card.id, userId }, { page, perPage: PER_PAGE })

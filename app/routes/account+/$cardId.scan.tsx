@@ -10,7 +10,7 @@ import { requireUserId } from '#app/services/auth/session.server.ts'
 import { isStampIntent, PassActionSchema, StampSchema, type StampIntent } from '#app/utils/stamping.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { getOwnedCard } from '#models/card.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import {
   getPassStampState,
   redeemReward,
@@ -26,16 +26,10 @@ export const handle: AccountHandle = { title: 'Scan', back: 'previous' }
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: scanStylesHref }]
 
-async function requireOwnedCard(request: Request, cardId: string | undefined) {
-  const userId = await requireUserId(request)
-  const card = await getOwnedCard({ cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
-  return { userId, card }
-}
-
 /** The card, and the pass the last action touched (`?pass=`, after post/redirect/get) with its counters. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { userId, card } = await requireOwnedCard(request, params.cardId)
+  const userId = await requireUserId(request)
+  const card = await requireOwnedCard(userId, params.cardId)
   const url = new URL(request.url)
   const passId = url.searchParams.get('pass')
   const pass = passId ? await getPassStampState({ ownerId: userId, cardId: card.id, passId }) : null
@@ -63,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const cardId = params.cardId ?? ''
   const refuse = async (answer: ScanActionData, status: number) => {
-    await requireOwnedCard(request, cardId)
+    await requireOwnedCard(userId, cardId)
     return data<ScanActionData>(answer, { status })
   }
   // A body that is not a form (JSON, say) reads as an empty form: 400 below, not 500.

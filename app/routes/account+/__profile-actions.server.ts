@@ -23,6 +23,7 @@ import { requireUserId, signOut } from '#app/services/auth/session.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { getProfileUser, type ProfileUser } from '#models/user.server.ts'
 import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * The actions of /account/profile, told apart by `intent`. Success redirects with a toast (post/redirect/get);
@@ -45,7 +46,7 @@ const toProfile = (message: string) => redirectWithToast(PROFILE_PATH, { message
 export async function profileAction(request: Request) {
   const userId = await requireUserId(request)
   const user = await getProfileUser(userId)
-  if (!user) throw new Response('Account not found', { status: 404 })
+  if (!user) throw notFound('Account not found')
 
   let formData: FormData | null
   if (isMultipart(request)) {

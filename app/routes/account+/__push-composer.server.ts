@@ -4,7 +4,9 @@ import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { PushMessageSchema } from '#app/utils/push-message.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
-import { getOwnedCard, type OwnedCard } from '#models/card.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { type OwnedCard } from '#models/card.server.ts'
 import { createDraftNotification, getOwnedNotification, updateDraftNotification } from '#models/notification.server.ts'
 import { getTemplateForOwner, saveOwnerTemplate } from '#models/template.server.ts'
 import { confirmPath, type ComposerActionData, type ComposerValues, type PushCard } from './__push-composer.tsx'
@@ -26,12 +28,10 @@ export const pushCard = (card: OwnedCard): PushCard => ({
 export async function requirePushCard(request: Request, cardId: string | undefined) {
   const userId = await requireUserId(request)
   await requirePushAccess(userId)
-  const card = await getOwnedCard({ cardId, userId })
-  if (!card) throw new Response('Card not found', { status: 404 })
+  const card = await requireOwnedCard(userId, cardId)
   return { userId, card }
 }
 
-const notFound = (what: string) => new Response(`${what} not found`, { status: 404 })
 const EMPTY: ComposerValues = { title: '', body: '', link: '' }
 
 /** …/create: blank, or `?draft={id}` to change a draft (a message already sent shows its confirm page instead). */
@@ -40,7 +40,7 @@ export async function loadBlankComposer({ request, params }: LoaderFunctionArgs)
   const draftId = new URL(request.url).searchParams.get('draft')
   if (!draftId) return { card: pushCard(card), draftId: null, values: EMPTY }
   const draft = await getOwnedNotification({ ownerId: userId, cardId: card.id, notificationId: draftId })
-  if (!draft || draft.kind !== 'message') throw notFound('Message')
+  if (!draft || draft.kind !== 'message') throw notFound('Message not found')
   if (draft.status !== 'draft') throw redirect(confirmPath(card.id, draft.id))
   return { card: pushCard(card), draftId: draft.id, values: { title: draft.title, body: draft.body, link: draft.link ?? '' } }
 }
@@ -49,7 +49,7 @@ export async function loadBlankComposer({ request, params }: LoaderFunctionArgs)
 export async function loadTemplateComposer({ request, params }: LoaderFunctionArgs) {
   const { userId, card } = await requirePushCard(request, params.cardId)
   const template = await getTemplateForOwner({ ownerId: userId, templateId: params.templateId ?? '' })
-  if (!template) throw notFound('Template')
+  if (!template) throw notFound('Template not found')
   return {
     card: pushCard(card),
     draftId: null,
@@ -64,7 +64,7 @@ export async function loadTemplateComposer({ request, params }: LoaderFunctionAr
  */
 export async function pushComposerAction({ request, params }: ActionFunctionArgs) {
   const { userId, card } = await requirePushCard(request, params.cardId)
-  if (params.templateId && !(await getTemplateForOwner({ ownerId: userId, templateId: params.templateId }))) throw notFound('Template')
+  if (params.templateId && !(await getTemplateForOwner({ ownerId: userId, templateId: params.templateId }))) throw notFound('Template not found')
   // A body that is not a form reads as an empty one: 400 below, not 500.
   const formData = await request.formData().catch(() => new FormData())
   const submission = parseWithZod(formData, { schema: PushMessageSchema })
@@ -77,13 +77,13 @@ export async function pushComposerAction({ request, params }: ActionFunctionArgs
   if (typeof draftId === 'string' && draftId !== '') {
     if (!(await updateDraftNotification({ ownerId: userId, cardId: card.id, notificationId: draftId, input }))) {
       const existing = await getOwnedNotification({ ownerId: userId, cardId: card.id, notificationId: draftId })
-      if (!existing) throw notFound('Message')
+      if (!existing) throw notFound('Message not found')
       return redirectWithToast(confirmPath(card.id, existing.id), { message: 'This message was sent already.', type: 'info' })
     }
     notificationId = draftId
   } else {
     const created = await createDraftNotification({ ownerId: userId, cardId: card.id, input })
-    if (!created) throw notFound('Card')
+    if (!created) throw notFound(CARD_NOT_FOUND)
     notificationId = created.id
   }
   if (!saveAsTemplate) return redirect(confirmPath(card.id, notificationId))

@@ -1,8 +1,9 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
-import { Outlet, useLoaderData, useLocation, useMatches } from '@remix-run/react'
-import { useEffect } from 'react'
+import { Outlet, useLoaderData, useLocation, useMatches, useRouteLoaderData } from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
 import { AccountHeader } from '#app/components/account-header.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Celebration } from '#app/components/celebration.tsx'
 import { isAccountHandle, type AccountHandle } from '#app/utils/account-handle.ts'
 import { loadAccountHeader } from '#app/services/accounts/account-header.server.ts'
@@ -23,8 +24,37 @@ export const links: LinksFunction = () => [
 export default function AccountLayout() {
   const header = useLoaderData<typeof loader>()
   const matches = useMatches()
-  const { pathname } = useLocation()
   const handle = [...matches].reverse().map((match) => match.handle).find(isAccountHandle) as AccountHandle | undefined
+  return (
+    <AccountShell header={header} handle={handle ?? { back: 'previous' }} celebration={header.celebration}>
+      <Outlet />
+    </AccountShell>
+  )
+}
+
+/**
+ * An error in an /account page shows inside the account chrome, its back button to the page above. When the
+ * layout's own loader failed (the account is gone), there is no header to show: the page is the root's.
+ */
+export function ErrorBoundary() {
+  const header = useRouteLoaderData<typeof loader>('routes/account+/_layout')
+  if (!header) return <GeneralErrorBoundary />
+  return (
+    <AccountShell header={header} handle={{ back: 'previous' }} celebration={null}>
+      <GeneralErrorBoundary as="div" />
+    </AccountShell>
+  )
+}
+
+type Header = ReturnType<typeof useLoaderData<typeof loader>>
+
+function AccountShell({ header, handle, celebration, children }: {
+  header: Header
+  handle: AccountHandle
+  celebration: string | null
+  children: ReactNode
+}) {
+  const { pathname } = useLocation()
 
   // The specification: the page scrolls to the top on every path change (not on a search or hash change).
   useEffect(() => {
@@ -33,11 +63,11 @@ export default function AccountLayout() {
 
   return (
     <div className="account-shell">
-      <AccountHeader header={header} handle={handle ?? { back: 'previous' }} pathname={pathname} />
+      <AccountHeader header={header} handle={handle} pathname={pathname} />
       <main id="content" className="container account-main">
-        <Outlet />
+        {children}
       </main>
-      <Celebration occasionId={header.celebration} />
+      <Celebration occasionId={celebration} />
     </div>
   )
 }

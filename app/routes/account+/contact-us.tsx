@@ -13,13 +13,14 @@ import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { getPublicUser } from '#models/user.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 export const handle: AccountHandle = { title: 'Feedback form', back: 'previous' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const user = await getPublicUser(userId)
-  if (!user) throw new Response('Account not found', { status: 404 })
+  if (!user) throw notFound('Account not found')
   return { email: user.email }
 }
 

@@ -8,6 +8,7 @@ import { requireUserId, safeRedirectPath } from '#app/services/auth/session.serv
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { listNotices, markAllNoticesRead, markNoticeRead, type NoticeView } from '#models/notice.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 export const handle: AccountHandle = { title: 'Notifications', back: 'previous' }
 
@@ -37,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'mark-read') {
     const noticeId = formData.get('noticeId')
     const found = typeof noticeId === 'string' && (await markNoticeRead(userId, noticeId))
-    if (!found) throw new Response('Notification not found', { status: 404 })
+    if (!found) throw notFound('Notification not found')
     return redirect(back, 303)
   }
   return data({ error: 'We could not understand that request. Please use the buttons on this page.' }, { status: 400 })

@@ -7,13 +7,14 @@ import { passRetryAfter } from '#app/server/rate-limit-reply.server.ts'
 import { profileAction, type ProfileActionData, type ProfileIntent } from './__profile-actions.server.ts'
 import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { DeleteProfileForm, EmailForm, LogoForm, PasswordForm } from './__profile-forms.tsx'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 export const handle: AccountHandle = { title: 'Profile settings', back: 'hidden' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const user = await getProfileUser(userId)
-  if (!user) throw new Response('Account not found', { status: 404 })
+  if (!user) throw notFound('Account not found')
   return { email: user.email, hasPassword: user.hasPassword, logoUrl: user.logoUrl }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isUuid } from '#app/utils/uuid.ts'
 
 /**
  * The /admin users list's search form: a GET form, so the search, filters, order and page live in the address and
@@ -44,8 +45,6 @@ export type UsersQuery = z.output<typeof UsersQuerySchema>
 
 export const PER_PAGE = 50
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /**
  * Where in the list: ?page= (not part of the form: a new search starts at page 1), and the Previous / Next links'
  * ?before= / ?after= (a user id). Anything but a whole number ≥ 1 is page 1; a cursor that is not an id is ignored.
@@ -56,7 +55,7 @@ export function requestedPosition(searchParams: URLSearchParams) {
   const page = /^\d+$/.test(raw) ? Math.max(1, Math.min(Number(raw), 1_000_000_000)) : 1
   const cursor = (name: string) => {
     const value = searchParams.get(name)
-    return value && UUID.test(value) ? value.toLowerCase() : undefined
+    return isUuid(value) ? value.toLowerCase() : undefined
   }
   const after = cursor('after')
   return { page, after, before: after ? undefined : cursor('before') }

@@ -1,5 +1,7 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, NavLink, Outlet, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { Form, Link, NavLink, Outlet, useLoaderData, useRouteLoaderData, type MetaFunction } from '@remix-run/react'
+import { type ReactNode } from 'react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 import adminStylesHref from '#app/styles/admin.css?url'
@@ -23,6 +25,28 @@ export const links: LinksFunction = () => [
 export default function AdminLayout() {
   const { admin } = useLoaderData<typeof loader>()
   return (
+    <AdminShell email={admin.email}>
+      <Outlet />
+    </AdminShell>
+  )
+}
+
+/**
+ * An error in an /admin page shows inside the admin chrome. When the layout's own loader refused (not an admin:
+ * 403) or failed, there is no admin to show: the page is the root's.
+ */
+export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>('routes/admin+/_layout')
+  if (!data) return <GeneralErrorBoundary />
+  return (
+    <AdminShell email={data.admin.email}>
+      <GeneralErrorBoundary as="div" />
+    </AdminShell>
+  )
+}
+
+function AdminShell({ email, children }: { email: string; children: ReactNode }) {
+  return (
     <div className="admin-shell">
       <header className="admin-header">
         <Link to="/admin" className="admin-header__brand">
@@ -36,7 +60,7 @@ export default function AdminLayout() {
           <NavLink to="/admin/feedback">Feedback</NavLink>
           <Link to="/account">My account</Link>
         </nav>
-        <span className="admin-header__who">{admin.email}</span>
+        <span className="admin-header__who">{email}</span>
         <Form method="POST" action="/logout">
           <button type="submit" className="button button--ghost">
             Log Out
@@ -44,10 +68,12 @@ export default function AdminLayout() {
         </Form>
       </header>
       <main id="content" className="container admin-main">
-        <Outlet />
+        {children}
       </main>
     </div>
   )
 }
 
-export const meta: MetaFunction = () => [{ title: 'Admin — Stampwise' }]
+// An error page keeps the title it had before this layout showed errors: the root's.
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? (matches.find((match) => match.id === 'root')?.meta ?? []) : [{ title: 'Admin — Stampwise' }]

@@ -1,7 +1,8 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, type MetaFunction } from '@remix-run/react'
+import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { type z } from 'zod'
 import {
   AdminActionError,
@@ -32,6 +33,7 @@ import { TableScroll } from '#app/components/table-scroll.tsx'
 import { ChangePlanForm, ConfirmPaymentForm, ExtendTrialForm, GrantQuotaForm, SimpleActionForm } from './__user-action-forms.tsx'
 import { AuditTable, CardsTable, InvoiceFacts, ProfileFacts, PushesTable, StatusHistory, SubscriptionFacts } from './__user-sections.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * /admin/users/{userId}: one account with its subscription, cards, pushes and audit log, and the admin's actions
@@ -40,7 +42,7 @@ import { readFormData } from '#app/server/form-data.server.ts'
  */
 async function requireUser(userId: string | undefined) {
   const user = await getAdminUserProfile(userId ?? '')
-  if (!user) throw new Response('User not found', { status: 404 })
+  if (!user) throw notFound('User not found')
   return user
 }
 
@@ -214,9 +216,12 @@ export default function AdminUser() {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.email ?? 'User'} — Stampwise admin` }]
 
+// An unknown user is said in the admin's words, inside the admin chrome; other errors go on to the admin layout.
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NoSuchUser /> }} passOnOthers />
+}
+
+function NoSuchUser() {
   return (
     <>
       <h1>No such user</h1>

@@ -10,8 +10,8 @@ import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { editCardAsAdmin } from '#app/services/cards/card-edit.server.ts'
 import { contrastWarning } from '#app/utils/contrast.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
-import { findOwnerCard } from '#models/card-onboarding.server.ts'
-import { isUuid } from '#models/card.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { getUserEmail } from '#models/user.server.ts'
 import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
 
@@ -20,16 +20,11 @@ import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
  * same schemas. The card must belong to the user in the address (else 404). Without JavaScript the preview is
  * the saved card's, rendered on the server (as on /main); with it, the preview follows the form.
  */
-async function requireUserCard(params: LoaderFunctionArgs['params']) {
-  const { userId, cardId } = params
-  const card = isUuid(userId) ? await findOwnerCard(userId, cardId) : null
-  if (!card) throw new Response('Card not found', { status: 404 })
-  return { userId: userId!, card }
-}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request)
-  const { userId, card } = await requireUserCard(params)
+  const userId = params.userId ?? ''
+  const card = await requireOwnedCard(userId, params.cardId, { view: 'design' })
   return {
     owner: { id: userId, email: (await getUserEmail(userId)) ?? '' },
     card: { id: card.id, title: card.title, status: card.status },
@@ -42,7 +37,8 @@ type EditActionData = { result: SubmissionResult<string[]> }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const adminId = await requireAdmin(request)
-  const { userId, card } = await requireUserCard(params)
+  const userId = params.userId ?? ''
+  const card = await requireOwnedCard(userId, params.cardId, { view: 'design' })
   const read = await readDesignFormData(request)
   if ('logoError' in read) {
     const reply = parseWithZod(new FormData(), { schema: CardEditSchema }).reply({ fieldErrors: { logo: [read.logoError] } })
@@ -54,7 +50,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if ('logoError' in choice) return data<EditActionData>({ result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) }, { status: 400 })
 
   const outcome = await editCardAsAdmin({ adminId, userId, cardId: card.id, values: submission.value, logo: choice.logo })
-  if (outcome.status === 'not-found') throw new Response('Card not found', { status: 404 })
+  if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
   const title = submission.value.title
   const saved = outcome.changed.length ? `Card “${title}” saved.` : `Card “${title}”: nothing changed.`
   // The edit page warns live; after the submit (and without JavaScript) the toast is where the warning is seen.

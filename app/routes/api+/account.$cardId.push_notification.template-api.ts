@@ -1,9 +1,9 @@
 import { apiError, apiFieldError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 import { getTemplatesForOwner, listTemplatesForOwner, type TemplateView } from '#models/template.server.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const MAX_IDS = 100
 const HOW = 'Use templates=all, shared, own, or a comma-separated list of template ids.'
 const GROUPS = { all: () => true, shared: (t: TemplateView) => t.shared, own: (t: TemplateView) => !t.shared } as const
@@ -28,7 +28,7 @@ export const loader = apiLoader(async ({ request, params }) => {
   } else {
     const ids = [...new Set(asked.split(',').map((id) => id.trim().toLowerCase()))].filter((id) => id !== '')
     if (ids.length === 0) return refuse(`Say which templates you want. ${HOW}`)
-    const malformed = ids.find((id) => !UUID.test(id))
+    const malformed = ids.find((id): boolean => !isUuid(id))
     if (malformed !== undefined) return refuse(`“${malformed.slice(0, 60)}” is not a template id. ${HOW}`)
     if (ids.length > MAX_IDS) return refuse(`Ask for at most ${MAX_IDS} templates at once.`)
     templates = await getTemplatesForOwner({ ownerId: userId, templateIds: ids })

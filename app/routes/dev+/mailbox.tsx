@@ -4,6 +4,7 @@ import { getEnv } from '#app/server/env.server.ts'
 import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
 import { listStoredMail } from '#app/server/mail.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * Mail the app wrote, newest first, so links can be clicked without an SMTP server. Never in production, and only
@@ -11,7 +12,7 @@ import { clientAddress } from '#app/services/auth/session.server.ts'
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const isProduction = context.isProduction || getEnv().isProduction
-  if (!servesDevelopmentTools({ isProduction, clientAddress: clientAddress(request) })) throw new Response('Not found', { status: 404 })
+  if (!servesDevelopmentTools({ isProduction, clientAddress: clientAddress(request) })) throw notFound()
   const mails = await listStoredMail()
   return {
     mails: mails.map((mail) => ({

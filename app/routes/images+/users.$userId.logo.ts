@@ -1,22 +1,23 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { getUserId } from '#app/services/auth/session.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 import { getPublicUser, getUserLogo } from '#models/user.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * A user's profile logo, for that user themself or an admin; anyone else (a guest included) gets 404, so nobody
  * learns whose logo exists. The address carries the version (?v=), so the image is cached for good.
  * X-Content-Type-Options: nosniff comes with every answer from server.ts (helmet).
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const notFound = () => new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } })
+  const missing = () => notFound('Not found', { 'Cache-Control': 'no-store' })
   const viewerId = await getUserId(request)
   const userId = params.userId ?? ''
-  if (!viewerId || !UUID.test(userId)) return notFound()
-  if (viewerId !== userId && (await getPublicUser(viewerId))?.role !== 'admin') return notFound()
+  if (!viewerId || !isUuid(userId)) return missing()
+  if (viewerId !== userId && (await getPublicUser(viewerId))?.role !== 'admin') return missing()
   const logo = await getUserLogo(userId)
-  if (!logo) return notFound()
+  if (!logo) return missing()
   // An old version's address answers with the current image, but must not keep it for a year.
   const current = new URL(request.url).searchParams.get('v') === String(logo.updatedAt.getTime())
   return new Response(new Uint8Array(logo.data), {

@@ -2,6 +2,7 @@ import { ensureOwnerSubscription } from '#models/subscription.server.ts'
 import { getNoticeSummary, type NoticeView } from '#models/notice.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 import { planBox, planState } from '#app/utils/plan-status.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /** What the account header shows on every /account page. */
 export async function loadAccountHeader(userId: string, now = new Date()) {
@@ -10,8 +11,8 @@ export async function loadAccountHeader(userId: string, now = new Date()) {
     ensureOwnerSubscription(userId),
     getNoticeSummary(userId),
   ])
-  if (!user) throw new Response('Account not found', { status: 404 })
-  if (!subscription) throw new Response('Account not found', { status: 404 })
+  if (!user) throw notFound('Account not found')
+  if (!subscription) throw notFound('Account not found')
   const state = planState(subscription, now)
   return {
     user: { id: user.id, email: user.email, logoUrl: user.logoUrl },

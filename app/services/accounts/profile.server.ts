@@ -16,6 +16,7 @@ import { hashPassword, verifyPassword } from '#app/services/auth/password.server
 import { PROFILE_MESSAGES } from '#app/utils/profile-schemas.ts'
 import { consumeRateLimit, RATE_LIMITS, resetRateLimit, type RateLimitRule } from '#app/services/auth/rate-limit.server.ts'
 import { endOtherSessions } from '#app/services/auth/session.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * The owner's own profile: logo, e-mail, password, deletion. Shared by /account/profile and the /api/account
@@ -29,7 +30,7 @@ type Account = { id: string; email: string; passwordHash: string | null }
 
 async function requireAccount(userId: string): Promise<Account> {
   const account = await findCredentialsById(userId)
-  if (!account) throw new Response('Account not found', { status: 404 })
+  if (!account) throw notFound('Account not found')
   return account
 }
 

@@ -4,10 +4,11 @@ import { countQuotaPushesSince } from '#models/notification.server.ts'
 import { ensureOwnerSubscription } from '#models/subscription.server.ts'
 import { getPaymentProvider } from './payment-provider.server.ts'
 import { monthStart, planBox, planState, type PlanState } from '#app/utils/plan-status.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 
 export async function requireOwnerPlanState(userId: string, now = new Date()): Promise<PlanState> {
   const subscription = await ensureOwnerSubscription(userId)
-  if (!subscription) throw new Response('Account not found', { status: 404 })
+  if (!subscription) throw notFound('Account not found')
   return planState(subscription, now)
 }
 

@@ -2,6 +2,7 @@ import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { queueHolderStampPush } from '#app/services/push/stamp-push.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 import {
   applyEventToLockedPass,
   getPassOfOwnedCard,
@@ -54,8 +55,8 @@ const refuse = (status: StampingRefusal['status'], field: StampingRefusal['field
  * address of the pass page (`.../p/{passId}`), should the holder's QR carry that.
  */
 export function parsePassReference(value: string): { passId: string } | { shortCode: string } {
-  const address = /\/p\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[/?#]|$)/i.exec(value.trim())
-  if (address) return { passId: address[1]!.toLowerCase() }
+  const address = /\/p\/([^/?#]+)(?:[/?#]|$)/.exec(value.trim())?.[1]
+  if (isUuid(address)) return { passId: address.toLowerCase() }
   return { shortCode: value.toUpperCase().replace(/[\s-]+/g, '') }
 }
 
