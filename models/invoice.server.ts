@@ -119,7 +119,10 @@ export async function nextInvoiceNumber(now: Date, transaction: Transaction): Pr
   return `SW-${now.getUTCFullYear()}-${String(rows[0]!.n).padStart(6, '0')}`
 }
 
-/** Voids a subscription's open invoice, if any (at most one is open: choosing again replaces it). */
+/**
+ * Voids a subscription's open invoice, if any (at most one is open: choosing again replaces it). By the id of the
+ * owner's subscription, which the caller has read and locked by its owner in `transaction`.
+ */
 export async function voidOpenInvoices(subscriptionId: string, transaction: Transaction) {
   await getSequelize().query(
     `update invoices set status = 'void', updated_at = now() where subscription_id = :subscriptionId and status = 'open'`,

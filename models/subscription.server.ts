@@ -71,16 +71,20 @@ type SubscriptionRow = {
   monthly_push_limit: number | null
 }
 
-export type OwnerSubscription = StoredSubscription & { id: string }
+export type OwnerSubscription = StoredSubscription & { id: string; userId: string }
+
+/** Which subscription a write is for: its id and its owner, both in the statement's condition. */
+export type SubscriptionRef = { id: string; userId: string }
 
 const SUBSCRIPTION_WITH_TARIFF = /* sql */ `
   select s.id, s.status, s.trial_ends_at, s.period_starts_at, s.period_ends_at, s.access_ends_at, s.period_months,
          s.additional_quota, t.tier, t.name, t.card_limit, t.monthly_push_limit
   from subscriptions s left join tariffs t on t.id = s.tariff_id`
 
-function toOwnerSubscription(row: SubscriptionRow): OwnerSubscription {
+function toOwnerSubscription(row: SubscriptionRow, userId: string): OwnerSubscription {
   return {
     id: row.id,
+    userId,
     status: row.status,
     trialEndsAt: new Date(row.trial_ends_at),
     periodStartsAt: row.period_starts_at && new Date(row.period_starts_at),
@@ -104,7 +108,7 @@ export async function getOwnerSubscription(
     `${SUBSCRIPTION_WITH_TARIFF} where s.user_id = :userId${lock ? ' for update of s' : ''}`,
     { replacements: { userId }, transaction },
   )) as [SubscriptionRow[], unknown]
-  return rows[0] ? toOwnerSubscription(rows[0]) : null
+  return rows[0] ? toOwnerSubscription(rows[0], userId) : null
 }
 
 /** Subscriptions whose stored status time has overtaken, for the scheduled job (ids only; each is then locked). */
@@ -178,11 +182,11 @@ const TRANSITION_COLUMNS = new Set([
 ])
 
 /**
- * Writes a transition's columns on a subscription row the caller has locked for its owner in `transaction`
- * (getOwnerSubscription with `lock`), so it goes by the row's id.
+ * Writes a transition's columns on the owner's subscription, a row the caller has locked in `transaction`
+ * (getOwnerSubscription with `lock`).
  */
 export async function setSubscriptionFields(
-  subscriptionId: string,
+  subscription: SubscriptionRef,
   fields: SubscriptionTransitionFields,
   transaction: Transaction,
 ) {
@@ -191,51 +195,52 @@ export async function setSubscriptionFields(
   for (const key of keys) if (!TRANSITION_COLUMNS.has(key)) throw new Error(`Not a subscription column: ${key}`)
   const assignments = keys.map((key) => `${key} = :${key}`)
   await getSequelize().query(
-    `update subscriptions set ${assignments.join(', ')}, updated_at = now() where id = :id`,
-    { replacements: { ...fields, id: subscriptionId }, transaction },
+    `update subscriptions set ${assignments.join(', ')}, updated_at = now() where id = :id and user_id = :userId`,
+    { replacements: { ...fields, id: subscription.id, userId: subscription.userId }, transaction },
   )
 }
 
 /** The plan a locked subscription is on, which a renewal invoice bills again. */
 export async function getSubscriptionPlan(
-  subscriptionId: string,
+  { id, userId }: SubscriptionRef,
   transaction: Transaction,
 ): Promise<{ tariffId: number; periodMonths: 1 | 12 } | null> {
-  const [rows] = (await getSequelize().query(`select tariff_id, period_months from subscriptions where id = :id`, {
-    replacements: { id: subscriptionId },
-    transaction,
-  })) as [{ tariff_id: number; period_months: 1 | 12 }[], unknown]
+  const [rows] = (await getSequelize().query(
+    `select tariff_id, period_months from subscriptions where id = :id and user_id = :userId`,
+    { replacements: { id, userId }, transaction },
+  )) as [{ tariff_id: number; period_months: 1 | 12 }[], unknown]
   return rows[0] ? { tariffId: rows[0].tariff_id, periodMonths: rows[0].period_months } : null
 }
 
 /** An admin's trial extension on a locked subscription: the new end, and the access end while a payment waits. */
 export async function setSubscriptionTrial(
-  { subscriptionId, trialEndsAt, status }: { subscriptionId: string; trialEndsAt: Date; status: SubscriptionStatus },
+  { id, userId }: SubscriptionRef,
+  { trialEndsAt, status }: { trialEndsAt: Date; status: SubscriptionStatus },
   transaction: Transaction,
 ) {
   await getSequelize().query(
     `update subscriptions set trial_ends_at = :trialEndsAt, status = :status,
        access_ends_at = case when :status = 'waiting_payment' then :trialEndsAt::timestamptz end
-     where id = :id`,
-    { replacements: { id: subscriptionId, trialEndsAt, status }, transaction },
+     where id = :id and user_id = :userId`,
+    { replacements: { id, userId, trialEndsAt, status }, transaction },
   )
 }
 
 /** Adds messages to a locked subscription's additional quota (in SQL, so the sum is the stored one). */
-export async function addAdditionalQuota(subscriptionId: string, messages: number, transaction: Transaction) {
-  await getSequelize().query(`update subscriptions set additional_quota = additional_quota + :messages where id = :id`, {
-    replacements: { id: subscriptionId, messages },
-    transaction,
-  })
+export async function addAdditionalQuota({ id, userId }: SubscriptionRef, messages: number, transaction: Transaction) {
+  await getSequelize().query(
+    `update subscriptions set additional_quota = additional_quota + :messages where id = :id and user_id = :userId`,
+    { replacements: { id, userId, messages }, transaction },
+  )
 }
 
 /** Ends a locked subscription now: no access, and neither the trial nor the period reaches past `now`. */
-export async function endSubscriptionAt(subscriptionId: string, now: Date, transaction: Transaction) {
+export async function endSubscriptionAt({ id, userId }: SubscriptionRef, now: Date, transaction: Transaction) {
   await getSequelize().query(
     `update subscriptions set status = 'ended', access_ends_at = null,
        trial_ends_at = least(trial_ends_at, :now), period_ends_at = least(period_ends_at, :now)
-     where id = :id`,
-    { replacements: { id: subscriptionId, now }, transaction },
+     where id = :id and user_id = :userId`,
+    { replacements: { id, userId, now }, transaction },
   )
 }
 

@@ -120,7 +120,7 @@ export async function extendTrial({ actorId, userId, days, now = new Date() }: T
     const before = (await getSubscriptionSnapshot(userId, transaction))!
     const trialEndsAt = new Date(Math.max(subscription.trialEndsAt.getTime(), now.getTime()) + days * DAY_MS)
     const status = subscription.status === 'ended' ? (before.openInvoice ? 'waiting_payment' : 'trial') : subscription.status
-    await setSubscriptionTrial({ subscriptionId: subscription.id, trialEndsAt, status }, transaction)
+    await setSubscriptionTrial(subscription, { trialEndsAt, status }, transaction)
     if (status !== subscription.status) {
       const cause = `trial extended by an admin by ${days} days`
       await recordStatusChange({ subscriptionId: subscription.id, from: subscription.status, to: status, cause, actorId, at: now }, transaction)
@@ -137,7 +137,7 @@ export async function grantQuota({ actorId, userId, messages }: Target & { messa
   return inTransaction(async (transaction) => {
     const subscription = await lockSubscription(userId, transaction)
     const before = (await getSubscriptionSnapshot(userId, transaction))!
-    await addAdditionalQuota(subscription.id, messages, transaction)
+    await addAdditionalQuota(subscription, messages, transaction)
     const after = (await getSubscriptionSnapshot(userId, transaction))!
     await writeAudit({ actorId, action: 'quota.grant', targetType: 'subscription', targetId: subscription.id, before, after: { ...after, granted: messages } }, transaction)
     return `${messages} additional push messages granted: ${after.additionalQuota} available.`
@@ -156,7 +156,7 @@ export async function endSubscription({ actorId, userId, now = new Date() }: Tar
     if (subscription.status === 'ended') throw new AdminActionError('This subscription has already ended.')
     const before = (await getSubscriptionSnapshot(userId, transaction))!
     await voidOpenInvoices(subscription.id, transaction)
-    await endSubscriptionAt(subscription.id, now, transaction)
+    await endSubscriptionAt(subscription, now, transaction)
     await recordStatusChange({ subscriptionId: subscription.id, from: subscription.status, to: 'ended', cause: 'ended by admin', actorId, at: now }, transaction)
     const after = await getSubscriptionSnapshot(userId, transaction)
     await writeAudit({ actorId, action: 'subscription.end', targetType: 'subscription', targetId: subscription.id, before, after }, transaction)

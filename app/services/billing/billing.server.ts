@@ -46,7 +46,7 @@ async function setStatus(
   },
   { transaction }: Tx,
 ) {
-  await setSubscriptionFields(subscription.id, { ...change.fields, status: change.to }, transaction)
+  await setSubscriptionFields(subscription, { ...change.fields, status: change.to }, transaction)
   if (subscription.status !== change.to) {
     await recordStatusChange(
       { subscriptionId: subscription.id, from: subscription.status, to: change.to, cause: change.cause, actorId: change.actorId, at: change.at },
@@ -72,7 +72,7 @@ async function applyDue(subscription: OwnerSubscription, now: Date, tx: Tx): Pro
   for (const transition of transitions) {
     const fields: { access_ends_at?: Date } = {}
     if (transition.issuesRenewalInvoice) {
-      const plan = (await getSubscriptionPlan(current.id, tx.transaction))!
+      const plan = (await getSubscriptionPlan(current, tx.transaction))!
       await issueInvoice(
         { subscriptionId: current.id, tariffId: plan.tariffId, periodMonths: plan.periodMonths, reason: 'renewal', now: transition.at },
         tx,
