@@ -132,7 +132,14 @@ export async function voidOpenInvoices(subscriptionId: string, transaction: Tran
 
 /** A new open invoice for one period of a plan, priced from the tariff as it is now. */
 export async function insertInvoice(
-  input: { number: string; subscriptionId: string; tariffId: number; periodMonths: 1 | 12; reason: InvoiceReason; now: Date },
+  input: {
+    number: string
+    subscriptionId: string
+    tariffId: number
+    periodMonths: 1 | 12
+    reason: InvoiceReason
+    now: Date
+  },
   transaction: Transaction,
 ): Promise<{ id: string; number: string }> {
   const [rows] = (await getSequelize().query(
@@ -158,7 +165,10 @@ export type InvoiceForPayment = {
 }
 
 /** An invoice an admin confirms, with its owner and plan name (admins act on any owner's invoice). */
-export async function getInvoiceForPayment(invoiceId: string, transaction: Transaction): Promise<InvoiceForPayment | null> {
+export async function getInvoiceForPayment(
+  invoiceId: string,
+  transaction: Transaction,
+): Promise<InvoiceForPayment | null> {
   const [rows] = (await getSequelize().query(
     `select i.id, i.number, i.status, i.reason, i.tariff_id, i.period_months, s.user_id, t.name as tariff_name
      from invoices i join subscriptions s on s.id = i.subscription_id join tariffs t on t.id = i.tariff_id

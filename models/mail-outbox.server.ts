@@ -5,7 +5,14 @@ import { getSequelize } from '#app/server/db.server.ts'
  * The `mails` table: outgoing mail is stored first and sent afterwards (app/server/mail.server.ts holds the SMTP
  * transport and the retry rules), so a failing SMTP server never loses a message.
  */
-export type MailToStore = { to: string; from: string; subject: string; text: string; html: string | null; status: 'pending' | 'stored' }
+export type MailToStore = {
+  to: string
+  from: string
+  subject: string
+  text: string
+  html: string | null
+  status: 'pending' | 'stored'
+}
 
 export async function insertMail(mail: MailToStore): Promise<{ id: string }> {
   const [row] = await getSequelize().query<{ id: string }>(
@@ -16,13 +23,27 @@ export async function insertMail(mail: MailToStore): Promise<{ id: string }> {
   return { id: row!.id }
 }
 
-export type LeasedMail = { id: string; to: string; from: string; subject: string; text: string; html: string | null; attempts: number }
+export type LeasedMail = {
+  id: string
+  to: string
+  from: string
+  subject: string
+  text: string
+  html: string | null
+  attempts: number
+}
 
 /**
  * Takes up to `limit` due pending mails for `leaseSeconds` and counts the attempt: `skip locked` and the moved
  * next_attempt_at keep another process from sending the same message meanwhile.
  */
-export async function leaseDueMail({ leaseSeconds, limit }: { leaseSeconds: number; limit: number }): Promise<LeasedMail[]> {
+export async function leaseDueMail({
+  leaseSeconds,
+  limit,
+}: {
+  leaseSeconds: number
+  limit: number
+}): Promise<LeasedMail[]> {
   return getSequelize().query<LeasedMail>(
     `update mails set next_attempt_at = now() + make_interval(secs => :lease), attempts = attempts + 1
      where id in (select id from mails where status = 'pending' and next_attempt_at <= now()
@@ -39,7 +60,13 @@ export async function markMailSent(id: string) {
 }
 
 /** A failed send: tried again after `backoffSeconds` while `status` stays pending, or given up (failed). */
-export async function markMailFailed({ id, status, error, backoffSeconds }: { id: string; status: 'pending' | 'failed'; error: string; backoffSeconds: number }) {
+export async function markMailFailed(failure: {
+  id: string
+  status: 'pending' | 'failed'
+  error: string
+  backoffSeconds: number
+}) {
+  const { id, status, error, backoffSeconds } = failure
   await getSequelize().query(
     `update mails set status = :status, last_error = :error, next_attempt_at = now() + make_interval(secs => :backoff)
      where id = :id`,

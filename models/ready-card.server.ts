@@ -26,6 +26,9 @@ export async function createReadyCard(
   { userId, slug, premade, design }: { userId: string; slug: string; premade: boolean; design: ReadyCardDesign },
   transaction?: Transaction,
 ): Promise<{ id: string }> {
-  const card = await Card.create({ userId, slug, status: 'active', onboardingStep: null, premade, ...design }, { transaction })
+  const card = await Card.create(
+    { userId, slug, status: 'active', onboardingStep: null, premade, ...design },
+    { transaction },
+  )
   return { id: card.id }
 }

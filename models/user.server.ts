@@ -258,7 +258,11 @@ export async function setRoleByEmail(email: string, role: Role): Promise<{ found
  * Sets (a date) or clears (null) disabled_at; false when it already was so, because the condition is part of the
  * update: two admins clicking at once change it once.
  */
-export async function setUserDisabledAt(userId: string, disabledAt: Date | null, transaction?: Transaction): Promise<boolean> {
+export async function setUserDisabledAt(
+  userId: string,
+  disabledAt: Date | null,
+  transaction?: Transaction,
+): Promise<boolean> {
   const [rows] = (await getSequelize().query(
     `update users set disabled_at = :disabledAt
      where id = :userId and (disabled_at is null) = :disable returning id`,
@@ -269,7 +273,11 @@ export async function setUserDisabledAt(userId: string, disabledAt: Date | null,
 
 /** Whether the account's e-mail address is confirmed (false for an unknown id). */
 export async function hasConfirmedEmail(userId: string): Promise<boolean> {
-  const row = await User.findOne({ attributes: ['id'], where: { id: userId, emailConfirmedAt: { [Op.ne]: null } }, raw: true })
+  const row = await User.findOne({
+    attributes: ['id'],
+    where: { id: userId, emailConfirmedAt: { [Op.ne]: null } },
+    raw: true,
+  })
   return row !== null
 }
 

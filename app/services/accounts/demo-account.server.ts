@@ -35,7 +35,8 @@ export async function ensureDemoAccount(): Promise<{ email: string; password: st
     const user = await createConfirmedUserUnlessTaken({ email: DEMO_EMAIL, passwordHash }, transaction)
     if (!user) return undefined
     await startTrial(user.id, transaction, 'demo account created')
-    await createReadyCard({ userId: user.id, slug: 'demo-corner-coffee', premade: false, design: DEMO_CARD }, transaction)
+    const card = { userId: user.id, slug: 'demo-corner-coffee', premade: false, design: DEMO_CARD }
+    await createReadyCard(card, transaction)
     return { email: DEMO_EMAIL, password: DEMO_PASSWORD }
   })
 }

@@ -201,7 +201,9 @@ export async function disableAccount({ actorId, userId, now = new Date() }: Targ
   if (userId === actorId) throw new AdminActionError('You cannot disable your own account.')
   const email = await inTransaction(async (transaction) => {
     const user = await requireProfile(userId, transaction)
-    if (!(await setUserDisabledAt(userId, now, transaction))) throw new AdminActionError('This account is already disabled.')
+    if (!(await setUserDisabledAt(userId, now, transaction))) {
+      throw new AdminActionError('This account is already disabled.')
+    }
     await writeAudit({ actorId, action: 'account.disable', targetType: 'user', targetId: userId, before: { disabledAt: null }, after: { disabledAt: now } }, transaction)
     return user.email
   })
@@ -213,7 +215,9 @@ export async function disableAccount({ actorId, userId, now = new Date() }: Targ
 export async function enableAccount({ actorId, userId }: Target) {
   return inTransaction(async (transaction) => {
     const user = await requireProfile(userId, transaction)
-    if (!(await setUserDisabledAt(userId, null, transaction))) throw new AdminActionError('This account is not disabled.')
+    if (!(await setUserDisabledAt(userId, null, transaction))) {
+      throw new AdminActionError('This account is not disabled.')
+    }
     await writeAudit({ actorId, action: 'account.enable', targetType: 'user', targetId: userId, before: { disabledAt: user.disabledAt }, after: { disabledAt: null } }, transaction)
     return `${user.email} can sign in again.`
   })

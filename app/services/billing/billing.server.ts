@@ -73,10 +73,8 @@ async function applyDue(subscription: OwnerSubscription, now: Date, tx: Tx): Pro
     const fields: { access_ends_at?: Date } = {}
     if (transition.issuesRenewalInvoice) {
       const plan = (await getSubscriptionPlan(current, tx.transaction))!
-      await issueInvoice(
-        { subscriptionId: current.id, tariffId: plan.tariffId, periodMonths: plan.periodMonths, reason: 'renewal', now: transition.at },
-        tx,
-      )
+      const { tariffId, periodMonths } = plan
+      await issueInvoice({ subscriptionId: current.id, tariffId, periodMonths, reason: 'renewal', now: transition.at }, tx)
       fields.access_ends_at = new Date(transition.at.getTime() + 7 * 24 * 60 * 60 * 1000)
     }
     await setStatus(current, { ...transition, fields }, tx)
