@@ -118,3 +118,96 @@ export async function nextInvoiceNumber(now: Date, transaction: Transaction): Pr
   ]
   return `SW-${now.getUTCFullYear()}-${String(rows[0]!.n).padStart(6, '0')}`
 }
+
+/**
+ * Voids a subscription's open invoice, if any (at most one is open: choosing again replaces it). By the id of the
+ * owner's subscription, which the caller has read and locked by its owner in `transaction`.
+ */
+export async function voidOpenInvoices(subscriptionId: string, transaction: Transaction) {
+  await getSequelize().query(
+    `update invoices set status = 'void', updated_at = now() where subscription_id = :subscriptionId and status = 'open'`,
+    { replacements: { subscriptionId }, transaction },
+  )
+}
+
+/** A new open invoice for one period of a plan, priced from the tariff as it is now. */
+export async function insertInvoice(
+  input: {
+    number: string
+    subscriptionId: string
+    tariffId: number
+    periodMonths: 1 | 12
+    reason: InvoiceReason
+    now: Date
+  },
+  transaction: Transaction,
+): Promise<{ id: string; number: string }> {
+  const [rows] = (await getSequelize().query(
+    `insert into invoices (number, subscription_id, tariff_id, period_months, amount_cents, reason, created_at, updated_at)
+     select :number, :subscriptionId, t.id, :periodMonths,
+            case when :periodMonths = 12 then t.yearly_price_cents else t.monthly_price_cents end, :reason, :now, :now
+     from tariffs t where t.id = :tariffId
+     returning id, number`,
+    { replacements: input, transaction },
+  )) as [{ id: string; number: string }[], unknown]
+  return rows[0]!
+}
+
+export type InvoiceForPayment = {
+  id: string
+  number: string
+  status: InvoiceStatus
+  reason: InvoiceReason
+  tariffId: number
+  periodMonths: 1 | 12
+  userId: string
+  tariffName: string
+}
+
+/** An invoice an admin confirms, with its owner and plan name (admins act on any owner's invoice). */
+export async function getInvoiceForPayment(
+  invoiceId: string,
+  transaction: Transaction,
+): Promise<InvoiceForPayment | null> {
+  const [rows] = (await getSequelize().query(
+    `select i.id, i.number, i.status, i.reason, i.tariff_id, i.period_months, s.user_id, t.name as tariff_name
+     from invoices i join subscriptions s on s.id = i.subscription_id join tariffs t on t.id = i.tariff_id
+     where i.id = :invoiceId`,
+    { replacements: { invoiceId }, transaction },
+  )) as [
+    {
+      id: string
+      number: string
+      status: InvoiceStatus
+      reason: InvoiceReason
+      tariff_id: number
+      period_months: 1 | 12
+      user_id: string
+      tariff_name: string
+    }[],
+    unknown,
+  ]
+  const row = rows[0]
+  if (!row) return null
+  return {
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    reason: row.reason,
+    tariffId: row.tariff_id,
+    periodMonths: row.period_months,
+    userId: row.user_id,
+    tariffName: row.tariff_name,
+  }
+}
+
+/** Marks an invoice paid, by whom (an admin, or null for the provider) and when. */
+export async function markInvoicePaid(
+  { invoiceId, now, actorId }: { invoiceId: string; now: Date; actorId: string | null },
+  transaction: Transaction,
+) {
+  await getSequelize().query(
+    `update invoices set status = 'paid', paid_at = :now, paid_by = :actorId, updated_at = now() where id = :id`,
+    { replacements: { id: invoiceId, now, actorId }, transaction },
+  )
+}

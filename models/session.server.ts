@@ -67,3 +67,19 @@ export async function deleteUserSessions(userId: string, { except }: { except?: 
 export async function deleteExpiredSessions() {
   return Session.destroy({ where: { expiresAt: { [Op.lt]: new Date() } } })
 }
+
+/**
+ * For the /account page cache: the user behind a live session token, with what moves when the page would change
+ * (`users.content_version`, moved by database triggers, and `users.updated_at`), in one query.
+ */
+export async function findSessionUserVersion(
+  token: string,
+): Promise<{ userId: string; contentVersion: string; updatedAt: Date } | null> {
+  const [row] = await getSequelize().query<{ user_id: string; content_version: string; updated_at: Date }>(
+    `select u.id as user_id, u.content_version, u.updated_at
+     from sessions se join users u on u.id = se.user_id
+     where se.token_hash = :hash and se.expires_at > now() and u.disabled_at is null`,
+    { replacements: { hash: hashToken(token) }, type: 'SELECT' as never },
+  )
+  return row ? { userId: row.user_id, contentVersion: row.content_version, updatedAt: new Date(row.updated_at) } : null
+}

@@ -71,16 +71,20 @@ type SubscriptionRow = {
   monthly_push_limit: number | null
 }
 
-export type OwnerSubscription = StoredSubscription & { id: string }
+export type OwnerSubscription = StoredSubscription & { id: string; userId: string }
+
+/** Which subscription a write is for: its id and its owner, both in the statement's condition. */
+export type SubscriptionRef = { id: string; userId: string }
 
 const SUBSCRIPTION_WITH_TARIFF = /* sql */ `
   select s.id, s.status, s.trial_ends_at, s.period_starts_at, s.period_ends_at, s.access_ends_at, s.period_months,
          s.additional_quota, t.tier, t.name, t.card_limit, t.monthly_push_limit
   from subscriptions s left join tariffs t on t.id = s.tariff_id`
 
-function toOwnerSubscription(row: SubscriptionRow): OwnerSubscription {
+function toOwnerSubscription(row: SubscriptionRow, userId: string): OwnerSubscription {
   return {
     id: row.id,
+    userId,
     status: row.status,
     trialEndsAt: new Date(row.trial_ends_at),
     periodStartsAt: row.period_starts_at && new Date(row.period_starts_at),
@@ -104,7 +108,7 @@ export async function getOwnerSubscription(
     `${SUBSCRIPTION_WITH_TARIFF} where s.user_id = :userId${lock ? ' for update of s' : ''}`,
     { replacements: { userId }, transaction },
   )) as [SubscriptionRow[], unknown]
-  return rows[0] ? toOwnerSubscription(rows[0]) : null
+  return rows[0] ? toOwnerSubscription(rows[0], userId) : null
 }
 
 /** Subscriptions whose stored status time has overtaken, for the scheduled job (ids only; each is then locked). */
@@ -154,4 +158,122 @@ export async function ensureOwnerSubscription(userId: string): Promise<OwnerSubs
     }
   })
   return getOwnerSubscription(userId)
+}
+
+/** The columns a plan transition sets (billing.server.ts); only these names ever reach the statement. */
+export type SubscriptionTransitionFields = {
+  status: SubscriptionStatus
+  tariff_id?: number
+  period_months?: 1 | 12
+  period_starts_at?: Date
+  period_ends_at?: Date
+  access_ends_at?: Date | null
+  cancelled_at?: Date | null
+}
+
+const TRANSITION_COLUMNS = new Set([
+  'status',
+  'tariff_id',
+  'period_months',
+  'period_starts_at',
+  'period_ends_at',
+  'access_ends_at',
+  'cancelled_at',
+])
+
+/**
+ * Writes a transition's columns on the owner's subscription, a row the caller has locked in `transaction`
+ * (getOwnerSubscription with `lock`).
+ */
+export async function setSubscriptionFields(
+  subscription: SubscriptionRef,
+  fields: SubscriptionTransitionFields,
+  transaction: Transaction,
+) {
+  const keys = Object.keys(fields).filter((key) => fields[key as keyof SubscriptionTransitionFields] !== undefined)
+  // Column names come from the type above; anything else would be a programming error, not input.
+  for (const key of keys) if (!TRANSITION_COLUMNS.has(key)) throw new Error(`Not a subscription column: ${key}`)
+  const assignments = keys.map((key) => `${key} = :${key}`)
+  await getSequelize().query(
+    `update subscriptions set ${assignments.join(', ')}, updated_at = now() where id = :id and user_id = :userId`,
+    { replacements: { ...fields, id: subscription.id, userId: subscription.userId }, transaction },
+  )
+}
+
+/** The plan a locked subscription is on, which a renewal invoice bills again. */
+export async function getSubscriptionPlan(
+  { id, userId }: SubscriptionRef,
+  transaction: Transaction,
+): Promise<{ tariffId: number; periodMonths: 1 | 12 } | null> {
+  const [rows] = (await getSequelize().query(
+    `select tariff_id, period_months from subscriptions where id = :id and user_id = :userId`,
+    { replacements: { id, userId }, transaction },
+  )) as [{ tariff_id: number; period_months: 1 | 12 }[], unknown]
+  return rows[0] ? { tariffId: rows[0].tariff_id, periodMonths: rows[0].period_months } : null
+}
+
+/** An admin's trial extension on a locked subscription: the new end, and the access end while a payment waits. */
+export async function setSubscriptionTrial(
+  { id, userId }: SubscriptionRef,
+  { trialEndsAt, status }: { trialEndsAt: Date; status: SubscriptionStatus },
+  transaction: Transaction,
+) {
+  await getSequelize().query(
+    `update subscriptions set trial_ends_at = :trialEndsAt, status = :status,
+       access_ends_at = case when :status = 'waiting_payment' then :trialEndsAt::timestamptz end
+     where id = :id and user_id = :userId`,
+    { replacements: { id, userId, trialEndsAt, status }, transaction },
+  )
+}
+
+/** Adds messages to a locked subscription's additional quota (in SQL, so the sum is the stored one). */
+export async function addAdditionalQuota({ id, userId }: SubscriptionRef, messages: number, transaction: Transaction) {
+  await getSequelize().query(
+    `update subscriptions set additional_quota = additional_quota + :messages where id = :id and user_id = :userId`,
+    { replacements: { id, userId, messages }, transaction },
+  )
+}
+
+/** Ends a locked subscription now: no access, and neither the trial nor the period reaches past `now`. */
+export async function endSubscriptionAt({ id, userId }: SubscriptionRef, now: Date, transaction: Transaction) {
+  await getSequelize().query(
+    `update subscriptions set status = 'ended', access_ends_at = null,
+       trial_ends_at = least(trial_ends_at, :now), period_ends_at = least(period_ends_at, :now)
+     where id = :id and user_id = :userId`,
+    { replacements: { id, userId, now }, transaction },
+  )
+}
+
+/**
+ * The "ending in a few days" notices of every subscription whose trial or period ends after `now` and by `horizon`
+ * (plan-housekeeping.server.ts). The dedupe key names the subscription and the end date, so each is raised once;
+ * returns how many were new.
+ */
+export async function raiseEndingNotices({ now, horizon }: { now: Date; horizon: Date }): Promise<number> {
+  const [rows] = (await getSequelize().query(
+    `insert into notices (user_id, kind, message, link, dedupe_key)
+     select s.user_id, 'trial_ending',
+            'Your free trial ends on ' || to_char(s.trial_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
+              '. Choose a plan to keep sending push messages.',
+            '/account/tariffs', 'trial-ending:' || s.id
+       from subscriptions s where s.status = 'trial' and s.trial_ends_at > :now and s.trial_ends_at <= :horizon
+     union all
+     select s.user_id, 'plan_ending',
+            'Your ' || t.name || ' plan renews on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
+              ': we will send you the invoice then.',
+            '/account/plan', 'renewal:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
+       from subscriptions s join tariffs t on t.id = s.tariff_id
+       where s.status = 'active' and s.period_ends_at > :now and s.period_ends_at <= :horizon
+     union all
+     select s.user_id, 'plan_ending',
+            'Your ' || t.name || ' plan ends on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
+              '. Choose a plan to keep your access.',
+            '/account/tariffs', 'ending:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
+       from subscriptions s join tariffs t on t.id = s.tariff_id
+       where s.status = 'cancelled' and s.period_ends_at > :now and s.period_ends_at <= :horizon
+     on conflict (user_id, dedupe_key) do nothing
+     returning id`,
+    { replacements: { now, horizon } },
+  )) as [unknown[], unknown]
+  return rows.length
 }

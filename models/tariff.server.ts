@@ -4,6 +4,7 @@ import {
   type CreationOptional,
   type InferAttributes,
   type InferCreationAttributes,
+  type Transaction,
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
@@ -48,4 +49,10 @@ export async function listTariffs(): Promise<PublicTariff[]> {
     raw: true,
   })
   return rows as PublicTariff[]
+}
+
+/** The id of the plan with this tier, or null when there is none. */
+export async function findTariffIdByTier(tier: number, transaction?: Transaction): Promise<number | null> {
+  const row = await Tariff.findOne({ attributes: ['id'], where: { tier }, raw: true, transaction })
+  return row?.id ?? null
 }

@@ -1,6 +1,8 @@
 import {
   DataTypes,
   Model,
+  Op,
+  QueryTypes,
   type CreationOptional,
   type InferAttributes,
   type InferCreationAttributes,
@@ -230,4 +232,73 @@ export async function removeUserLogo(userId: string) {
 /** Deletes the account; the database removes its cards, passes, subscription, sessions and tokens with it. */
 export async function deleteUser(userId: string): Promise<boolean> {
   return (await User.destroy({ where: { id: userId } })) > 0
+}
+
+/** The account's role, or null for an unknown id (admin.server.ts checks it on every admin request). */
+export async function getUserRole(userId: string): Promise<Role | null> {
+  const row = await User.findOne({ attributes: ['role'], where: { id: userId }, raw: true })
+  return row?.role ?? null
+}
+
+/**
+ * Gives the account with this e-mail address the role; found is false when there is none, changed false when it
+ * already had the role. One statement, so the answer is about the row it updated.
+ */
+export async function setRoleByEmail(email: string, role: Role): Promise<{ found: boolean; changed: boolean }> {
+  const rows = await getSequelize().query<{ changed: boolean }>(
+    `with target as (select id, role from users where email = lower(trim(:email)))
+     update users u set role = :role from target where u.id = target.id
+     returning target.role <> :role as changed`,
+    { replacements: { email, role }, type: QueryTypes.SELECT },
+  )
+  return { found: rows.length > 0, changed: rows[0]?.changed ?? false }
+}
+
+/**
+ * Sets (a date) or clears (null) disabled_at; false when it already was so, because the condition is part of the
+ * update: two admins clicking at once change it once.
+ */
+export async function setUserDisabledAt(
+  userId: string,
+  disabledAt: Date | null,
+  transaction?: Transaction,
+): Promise<boolean> {
+  const [rows] = (await getSequelize().query(
+    `update users set disabled_at = :disabledAt
+     where id = :userId and (disabled_at is null) = :disable returning id`,
+    { replacements: { userId, disabledAt, disable: disabledAt !== null }, transaction },
+  )) as [unknown[], unknown]
+  return rows.length > 0
+}
+
+/** Whether the account's e-mail address is confirmed (false for an unknown id). */
+export async function hasConfirmedEmail(userId: string): Promise<boolean> {
+  const row = await User.findOne({
+    attributes: ['id'],
+    where: { id: userId, emailConfirmedAt: { [Op.ne]: null } },
+    raw: true,
+  })
+  return row !== null
+}
+
+/** How many accounts exist (the demo account is made only in an empty database). */
+export async function countUsers(transaction?: Transaction): Promise<number> {
+  return User.count({ transaction })
+}
+
+/**
+ * A confirmed account with a password, unless the address is taken: then null, without an error, because the
+ * conflict is expected (several processes starting on one empty database each try once; the first insert wins,
+ * the others wait for it and find the address taken).
+ */
+export async function createConfirmedUserUnlessTaken(
+  { email, passwordHash }: { email: string; passwordHash: string },
+  transaction?: Transaction,
+): Promise<{ id: string } | null> {
+  const [user] = await getSequelize().query<{ id: string }>(
+    `insert into users (email, password_hash, email_confirmed_at) values (:email, :passwordHash, now())
+     on conflict do nothing returning id`,
+    { type: QueryTypes.SELECT, replacements: { email: normalizeEmail(email), passwordHash }, transaction },
+  )
+  return user ?? null
 }

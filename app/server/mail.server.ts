@@ -1,7 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js'
-import { QueryTypes } from 'sequelize'
-import { getSequelize } from './db.server.ts'
+import { insertMail, leaseDueMail, markMailFailed, markMailSent } from '#models/mail-outbox.server.ts'
 import { getEnv } from './env.server.ts'
 import { logger } from './logger.server.ts'
 
@@ -28,67 +27,43 @@ function getTransporter() {
 
 export async function queueMail(mail: OutgoingMail): Promise<{ id: string }> {
   const env = getEnv()
-  const [row] = await getSequelize().query<{ id: string }>(
-    `insert into mails (to_address, from_address, subject, text_body, html_body, status, next_attempt_at)
-     values (:to, :from, :subject, :text, :html, :status, now()) returning id`,
-    {
-      replacements: {
-        to: mail.to,
-        from: env.MAIL_FROM,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? null,
-        status: env.SMTP_URL ? 'pending' : 'stored',
-      },
-      type: QueryTypes.SELECT,
-    },
-  )
+  const row = await insertMail({
+    to: mail.to,
+    from: env.MAIL_FROM,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html ?? null,
+    status: env.SMTP_URL ? 'pending' : 'stored',
+  })
   // Sent in the background: the request that caused the mail does not wait for the SMTP server.
   if (env.SMTP_URL) void deliverPendingMail().catch((error) => logger.error({ err: error }, 'mail delivery failed'))
-  return { id: row!.id }
+  return { id: row.id }
 }
-
-type MailRow = { id: string; to_address: string; from_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }
 
 /** Sends the mail that is due; each row is leased first, so two processes never send the same message twice. */
 export async function deliverPendingMail(limit = 20): Promise<number> {
   if (!getEnv().SMTP_URL) return 0
-  const sequelize = getSequelize()
-  const rows = await sequelize.query<MailRow>(
-    `update mails set next_attempt_at = now() + make_interval(secs => :lease), attempts = attempts + 1
-     where id in (select id from mails where status = 'pending' and next_attempt_at <= now()
-                  order by next_attempt_at limit :limit for update skip locked)
-     returning id, to_address, from_address, subject, text_body, html_body, attempts`,
-    { replacements: { lease: LEASE_SECONDS, limit }, type: QueryTypes.SELECT },
-  )
+  const rows = await leaseDueMail({ leaseSeconds: LEASE_SECONDS, limit })
   for (const row of rows) {
     try {
       await getTransporter().sendMail({
-        from: row.from_address,
-        to: row.to_address,
+        from: row.from,
+        to: row.to,
         subject: row.subject,
-        text: row.text_body,
-        html: row.html_body ?? undefined,
+        text: row.text,
+        html: row.html ?? undefined,
       })
-      await sequelize.query(`update mails set status = 'sent', sent_at = now(), last_error = null where id = :id`, {
-        replacements: { id: row.id },
-      })
+      await markMailSent(row.id)
     } catch (error) {
       const giveUp = row.attempts >= MAX_ATTEMPTS
       // 30 s, 1 min, 2 min … capped at one hour between attempts.
       const backoff = Math.min(3600, 30 * 2 ** (row.attempts - 1))
-      await sequelize.query(
-        `update mails set status = :status, last_error = :error, next_attempt_at = now() + make_interval(secs => :backoff)
-         where id = :id`,
-        {
-          replacements: {
-            id: row.id,
-            status: giveUp ? 'failed' : 'pending',
-            error: String((error as Error).message ?? error).slice(0, 500),
-            backoff,
-          },
-        },
-      )
+      await markMailFailed({
+        id: row.id,
+        status: giveUp ? 'failed' : 'pending',
+        error: String((error as Error).message ?? error).slice(0, 500),
+        backoffSeconds: backoff,
+      })
       logger.warn({ mailId: row.id, attempts: row.attempts, err: error }, 'mail not sent; will retry')
     }
   }
@@ -109,15 +84,4 @@ export function startMailWorker(intervalMs = 15_000): () => void {
   }, intervalMs)
   timer.unref()
   return () => clearInterval(timer)
-}
-
-export type StoredMail = { id: string; to: string; subject: string; text: string; html: string | null; status: string; createdAt: Date }
-
-/** The newest stored mail, for /dev/mailbox (never in production). */
-export async function listStoredMail(limit = 50): Promise<StoredMail[]> {
-  return getSequelize().query<StoredMail>(
-    `select id, to_address as "to", subject, text_body as text, html_body as html, status, created_at as "createdAt"
-     from mails order by created_at desc limit :limit`,
-    { replacements: { limit }, type: QueryTypes.SELECT },
-  )
 }

@@ -2,7 +2,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData, type MetaFunction } from '@remix-run/react'
 import { getEnv } from '#app/server/env.server.ts'
 import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
-import { listStoredMail } from '#app/server/mail.server.ts'
+import { listStoredMail } from '#models/mail-outbox.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 

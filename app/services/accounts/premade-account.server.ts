@@ -1,15 +1,15 @@
 import crypto from 'node:crypto'
 import { UniqueConstraintError, type Transaction } from 'sequelize'
 import { cardSlug } from '#models/card-onboarding.server.ts'
-import { Card } from '#models/card.server.ts'
+import { createReadyCard as insertReadyCard, isCardSlugTaken } from '#models/ready-card.server.ts'
 import { startTrial } from '#models/subscription.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 import { createUser, isEmailTaken } from '#models/user.server.ts'
 import { AdminActionError } from '#app/services/admin/admin-actions.server.ts'
 import { type PremadeAccountInput } from '#app/utils/admin-schemas.ts'
 import { CARD_CONTENT_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { EMAIL_TAKEN } from '#app/services/auth/auth.server.ts'
-import { getSequelize } from '#app/server/db.server.ts'
 import { premadeInvitationEmail } from '#app/services/mail/emails.server.ts'
 import { queueMail } from '#app/server/mail.server.ts'
 import { hashPassword } from '#app/services/auth/password.server.ts'
@@ -32,31 +32,28 @@ export function generateOneTimePassword(): string {
 export async function createPremadeAccount({ actorId, input }: { actorId: string; input: PremadeAccountInput }) {
   const oneTimePassword = generateOneTimePassword()
   const passwordHash = await hashPassword(oneTimePassword)
-  const sequelize = getSequelize()
-  const created = await sequelize
-    .transaction(async (transaction) => {
-      if (await isEmailTaken(input.email, undefined, transaction)) throw new AdminActionError(EMAIL_TAKEN, 'email')
-      const user = await createUser({ email: input.email, passwordHash, isPremade: true }, transaction)
-      await startTrial(user.id, transaction, 'pre-made account created by an admin')
-      const card = await createReadyCard(user.id, input, transaction)
-      await writeAudit(
-        {
-          actorId,
-          action: 'account.create_premade',
-          targetType: 'user',
-          targetId: user.id,
-          before: null,
-          after: { email: user.email, isPremade: true, status: 'trial', card },
-        },
-        transaction,
-      )
-      return { userId: user.id, email: user.email, cardId: card.id }
-    })
-    .catch((error: unknown) => {
-      // Another request took the address between the check and the insert.
-      if (error instanceof UniqueConstraintError) throw new AdminActionError(EMAIL_TAKEN, 'email')
-      throw error
-    })
+  const created = await withTransaction(async (transaction) => {
+    if (await isEmailTaken(input.email, undefined, transaction)) throw new AdminActionError(EMAIL_TAKEN, 'email')
+    const user = await createUser({ email: input.email, passwordHash, isPremade: true }, transaction)
+    await startTrial(user.id, transaction, 'pre-made account created by an admin')
+    const card = await createReadyCard(user.id, input, transaction)
+    await writeAudit(
+      {
+        actorId,
+        action: 'account.create_premade',
+        targetType: 'user',
+        targetId: user.id,
+        before: null,
+        after: { email: user.email, isPremade: true, status: 'trial', card },
+      },
+      transaction,
+    )
+    return { userId: user.id, email: user.email, cardId: card.id }
+  }).catch((error: unknown) => {
+    // Another request took the address between the check and the insert.
+    if (error instanceof UniqueConstraintError) throw new AdminActionError(EMAIL_TAKEN, 'email')
+    throw error
+  })
   // After the commit, so no mail goes out for an account that was not created.
   await queueMail({ to: created.email, ...premadeInvitationEmail(oneTimePassword) })
   return created
@@ -67,7 +64,7 @@ async function createReadyCard(userId: string, input: PremadeAccountInput, trans
   const design = pickFields(input, CARD_CONTENT_FIELDS)
   // A taken slug would abort the transaction, so a free one is found before the insert (a clash is very rare).
   let slug = cardSlug(input.businessName)
-  while (await Card.findOne({ attributes: ['id'], where: { slug }, transaction })) slug = cardSlug(input.businessName)
-  const card = await Card.create({ userId, slug, status: 'active', onboardingStep: null, premade: true, ...design }, { transaction })
+  while (await isCardSlugTaken(slug, transaction)) slug = cardSlug(input.businessName)
+  const card = await insertReadyCard({ userId, slug, premade: true, design }, transaction)
   return { id: card.id, slug, ...design }
 }

@@ -1,13 +1,22 @@
 import { type Transaction } from 'sequelize'
 import { lockFeedbackHandling, setFeedbackHandling } from '#models/admin-feedback.server.ts'
 import { getAdminUserProfile, getSubscriptionSnapshot } from '#models/admin-user-detail.server.ts'
-import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
+import { getOpenInvoiceForUser, voidOpenInvoices } from '#models/invoice.server.ts'
 import { deleteUserSessions } from '#models/session.server.ts'
-import { ensureOwnerSubscription, getOwnerSubscription, recordStatusChange, type OwnerSubscription } from '#models/subscription.server.ts'
+import {
+  addAdditionalQuota,
+  endSubscriptionAt,
+  ensureOwnerSubscription,
+  getOwnerSubscription,
+  recordStatusChange,
+  setSubscriptionTrial,
+  type OwnerSubscription,
+} from '#models/subscription.server.ts'
+import { withTransaction as inTransaction } from '#models/transaction.server.ts'
+import { setUserDisabledAt } from '#models/user.server.ts'
 import { writeAudit } from './audit.server.ts'
 import { resendConfirmation as mailConfirmationLink } from '#app/services/auth/auth.server.ts'
-import { applyDueTransitions, choosePlan, confirmPayment, PlanError, withTransaction } from '#app/services/billing/billing.server.ts'
-import { getSequelize } from '#app/server/db.server.ts'
+import { applyDueTransitions, choosePlan, confirmPayment, PlanError } from '#app/services/billing/billing.server.ts'
 import { formatDate, periodText } from '#app/utils/plan-format.ts'
 
 /**
@@ -31,8 +40,6 @@ export class AdminActionError extends Error {
 
 type Target = { actorId: string; userId: string; now?: Date }
 const DAY_MS = 24 * 60 * 60 * 1000
-
-const inTransaction = <T>(work: (transaction: Transaction) => Promise<T>) => withTransaction(({ transaction }) => work(transaction))
 
 async function lockSubscription(userId: string, transaction: Transaction): Promise<OwnerSubscription> {
   const subscription = await getOwnerSubscription(userId, { transaction, lock: true })
@@ -113,12 +120,7 @@ export async function extendTrial({ actorId, userId, days, now = new Date() }: T
     const before = (await getSubscriptionSnapshot(userId, transaction))!
     const trialEndsAt = new Date(Math.max(subscription.trialEndsAt.getTime(), now.getTime()) + days * DAY_MS)
     const status = subscription.status === 'ended' ? (before.openInvoice ? 'waiting_payment' : 'trial') : subscription.status
-    await getSequelize().query(
-      `update subscriptions set trial_ends_at = :trialEndsAt, status = :status,
-         access_ends_at = case when :status = 'waiting_payment' then :trialEndsAt::timestamptz end
-       where id = :id`,
-      { replacements: { id: subscription.id, trialEndsAt, status }, transaction },
-    )
+    await setSubscriptionTrial(subscription, { trialEndsAt, status }, transaction)
     if (status !== subscription.status) {
       const cause = `trial extended by an admin by ${days} days`
       await recordStatusChange({ subscriptionId: subscription.id, from: subscription.status, to: status, cause, actorId, at: now }, transaction)
@@ -135,10 +137,7 @@ export async function grantQuota({ actorId, userId, messages }: Target & { messa
   return inTransaction(async (transaction) => {
     const subscription = await lockSubscription(userId, transaction)
     const before = (await getSubscriptionSnapshot(userId, transaction))!
-    await getSequelize().query(`update subscriptions set additional_quota = additional_quota + :messages where id = :id`, {
-      replacements: { id: subscription.id, messages },
-      transaction,
-    })
+    await addAdditionalQuota(subscription, messages, transaction)
     const after = (await getSubscriptionSnapshot(userId, transaction))!
     await writeAudit({ actorId, action: 'quota.grant', targetType: 'subscription', targetId: subscription.id, before, after: { ...after, granted: messages } }, transaction)
     return `${messages} additional push messages granted: ${after.additionalQuota} available.`
@@ -156,17 +155,8 @@ export async function endSubscription({ actorId, userId, now = new Date() }: Tar
     const subscription = await lockSubscription(userId, transaction)
     if (subscription.status === 'ended') throw new AdminActionError('This subscription has already ended.')
     const before = (await getSubscriptionSnapshot(userId, transaction))!
-    const sequelize = getSequelize()
-    await sequelize.query(`update invoices set status = 'void', updated_at = now() where subscription_id = :id and status = 'open'`, {
-      replacements: { id: subscription.id },
-      transaction,
-    })
-    await sequelize.query(
-      `update subscriptions set status = 'ended', access_ends_at = null,
-         trial_ends_at = least(trial_ends_at, :now), period_ends_at = least(period_ends_at, :now)
-       where id = :id`,
-      { replacements: { id: subscription.id, now }, transaction },
-    )
+    await voidOpenInvoices(subscription.id, transaction)
+    await endSubscriptionAt(subscription, now, transaction)
     await recordStatusChange({ subscriptionId: subscription.id, from: subscription.status, to: 'ended', cause: 'ended by admin', actorId, at: now }, transaction)
     const after = await getSubscriptionSnapshot(userId, transaction)
     await writeAudit({ actorId, action: 'subscription.end', targetType: 'subscription', targetId: subscription.id, before, after }, transaction)
@@ -211,7 +201,9 @@ export async function disableAccount({ actorId, userId, now = new Date() }: Targ
   if (userId === actorId) throw new AdminActionError('You cannot disable your own account.')
   const email = await inTransaction(async (transaction) => {
     const user = await requireProfile(userId, transaction)
-    if (!(await setDisabledAt(userId, now, transaction))) throw new AdminActionError('This account is already disabled.')
+    if (!(await setUserDisabledAt(userId, now, transaction))) {
+      throw new AdminActionError('This account is already disabled.')
+    }
     await writeAudit({ actorId, action: 'account.disable', targetType: 'user', targetId: userId, before: { disabledAt: null }, after: { disabledAt: now } }, transaction)
     return user.email
   })
@@ -223,20 +215,12 @@ export async function disableAccount({ actorId, userId, now = new Date() }: Targ
 export async function enableAccount({ actorId, userId }: Target) {
   return inTransaction(async (transaction) => {
     const user = await requireProfile(userId, transaction)
-    if (!(await setDisabledAt(userId, null, transaction))) throw new AdminActionError('This account is not disabled.')
+    if (!(await setUserDisabledAt(userId, null, transaction))) {
+      throw new AdminActionError('This account is not disabled.')
+    }
     await writeAudit({ actorId, action: 'account.enable', targetType: 'user', targetId: userId, before: { disabledAt: user.disabledAt }, after: { disabledAt: null } }, transaction)
     return `${user.email} can sign in again.`
   })
-}
-
-/** Sets or clears disabled_at; false when it already was so (two admins clicking at once change it once). */
-async function setDisabledAt(userId: string, disabledAt: Date | null, transaction: Transaction): Promise<boolean> {
-  const [rows] = (await getSequelize().query(
-    `update users set disabled_at = :disabledAt
-     where id = :userId and (disabled_at is null) = :disable returning id`,
-    { replacements: { userId, disabledAt, disable: disabledAt !== null }, transaction },
-  )) as [unknown[], unknown]
-  return rows.length > 0
 }
 
 /** Marks a feedback message handled (by this admin, now) or open again; false when it already was so. */

@@ -1,5 +1,4 @@
-import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
+import { getUserRole, setRoleByEmail } from '#models/user.server.ts'
 import { requireApiUserId, requireUserId } from '#app/services/auth/session.server.ts'
 
 /**
@@ -10,11 +9,7 @@ import { requireApiUserId, requireUserId } from '#app/services/auth/session.serv
 export const ADMIN_ONLY = 'This page is for Stampwise administrators'
 
 async function isAdmin(userId: string) {
-  const [row] = await getSequelize().query<{ role: string }>(`select role from users where id = :userId`, {
-    replacements: { userId },
-    type: QueryTypes.SELECT,
-  })
-  return row?.role === 'admin'
+  return (await getUserRole(userId)) === 'admin'
 }
 
 /** Admin pages: the admin's user id; a guest is redirected to /login, anyone else gets 403. */
@@ -35,11 +30,5 @@ export async function requireApiAdmin(request: Request): Promise<string> {
 
 /** `npm run admin -- grant|revoke <email>`: false when no user has that e-mail. */
 export async function setAdminRole(email: string, admin: boolean): Promise<{ found: boolean; changed: boolean }> {
-  const rows = await getSequelize().query<{ changed: boolean }>(
-    `with target as (select id, role from users where email = lower(trim(:email)))
-     update users u set role = :role from target where u.id = target.id
-     returning target.role <> :role as changed`,
-    { replacements: { email, role: admin ? 'admin' : 'owner' }, type: QueryTypes.SELECT },
-  )
-  return { found: rows.length > 0, changed: rows[0]?.changed ?? false }
+  return setRoleByEmail(email, admin ? 'admin' : 'owner')
 }

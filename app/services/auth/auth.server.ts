@@ -7,11 +7,12 @@ import {
   createUser,
   findCredentialsByEmail,
   getUserEmail,
+  hasConfirmedEmail,
   isEmailTaken,
   normalizeEmail,
   setPassword,
 } from '#models/user.server.ts'
-import { getSequelize } from '#app/server/db.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 import { DEMO_EMAIL } from '#app/services/accounts/demo-account.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
@@ -73,13 +74,8 @@ export async function signUp({ email, password, ip }: { email: string; password:
   await consumeRateLimit(RATE_LIMITS.signupPerIp, ip)
   const normalized = normalizeEmail(email)
   const passwordHash = await hashPassword(password)
-  const sequelize = getSequelize()
-  const created = await sequelize.transaction(async (transaction) => {
-    const [existing] = await sequelize.query('select 1 from users where email = :email', {
-      replacements: { email: normalized },
-      transaction,
-    })
-    if (existing.length) return null
+  const created = await withTransaction(async (transaction) => {
+    if (await isEmailTaken(normalized, undefined, transaction)) return null
     const user = await createUser({ email: normalized, passwordHash }, transaction)
     await startTrial(user.id, transaction)
     return { userId: user.id, token: await issueToken({ userId: user.id, kind: 'email_verification' }, transaction) }
@@ -138,8 +134,7 @@ export type ChangePasswordResult =
 export async function changePasswordWithToken({ token, password, ip }: { token: string; password: string; ip: string }): Promise<ChangePasswordResult> {
   await consumeRateLimit(RATE_LIMITS.tokenChecksPerIp, ip)
   const passwordHash = await hashPassword(password)
-  const sequelize = getSequelize()
-  const result = await sequelize.transaction(async (transaction): Promise<ChangePasswordResult> => {
+  const result = await withTransaction(async (transaction): Promise<ChangePasswordResult> => {
     const state = await consumeToken(token, 'password_reset', transaction)
     if (state.state !== 'valid') return { status: 'error', message: tokenError(state)! }
     await setPassword(state.userId, passwordHash, transaction)
@@ -170,20 +165,16 @@ export async function confirmEmailWithToken({ token, ip }: { token: string; ip: 
     await confirmEmail(state.userId)
     return { status: 'success', message: EMAIL_CONFIRMED_MESSAGE }
   }
-  if (state.state === 'used') {
-    const [rows] = await getSequelize().query('select 1 from users where id = :id and email_confirmed_at is not null', {
-      replacements: { id: state.userId },
-    })
-    if (rows.length) return { status: 'success', message: EMAIL_CONFIRMED_MESSAGE }
+  if (state.state === 'used' && (await hasConfirmedEmail(state.userId))) {
+    return { status: 'success', message: EMAIL_CONFIRMED_MESSAGE }
   }
   return { status: 'error', message: tokenError(state)! }
 }
 
 /** Moves the account to the address the link was mailed to, if no other account took it in the meantime. */
 async function confirmEmailChange(token: string): Promise<ConfirmResult> {
-  const sequelize = getSequelize()
   try {
-    return await sequelize.transaction(async (transaction): Promise<ConfirmResult> => {
+    return await withTransaction(async (transaction): Promise<ConfirmResult> => {
       const state = await consumeToken(token, 'email_change', transaction)
       const newEmail = state.state === 'valid' || state.state === 'used' ? String(state.payload.newEmail ?? '') : ''
       if (state.state === 'valid') {

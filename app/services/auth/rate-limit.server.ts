@@ -1,5 +1,4 @@
-import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
+import { countAttempt, deleteAttemptCounter, deleteExpiredAttemptCounters } from '#models/rate-limit.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { rateLimitAddress } from './rate-limit-address.server.ts'
 
@@ -51,24 +50,14 @@ const keyOf = (rule: RateLimitRule, subject: string) =>
  * (DECISIONS.md, "Hardening"): a limit that guards a check (a password, say) is consumed before the check.
  */
 export async function consumeRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
-  const [row] = await getSequelize().query<{ points: number; retry_after: number }>(
-    `insert into rate_limit_counters as c (key, points, expires_at)
-       values (:key, 1, now() + make_interval(secs => :window))
-     on conflict (key) do update set
-       points = case when c.expires_at <= now() then 1 else c.points + 1 end,
-       expires_at = case when c.expires_at <= now() then excluded.expires_at else c.expires_at end
-     returning points, extract(epoch from (expires_at - now()))::float8 as retry_after`,
-    { replacements: { key: keyOf(rule, subject), window: rule.windowSeconds }, type: QueryTypes.SELECT },
-  )
-  if (row && row.points > limitOf(rule)) throw new RateLimitedError(row.retry_after)
+  const count = await countAttempt(keyOf(rule, subject), rule.windowSeconds)
+  if (count && count.points > limitOf(rule)) throw new RateLimitedError(count.retryAfterSeconds)
 }
 
 export async function resetRateLimit(rule: RateLimitRule, subject: string) {
-  await getSequelize().query('delete from rate_limit_counters where key = :key', {
-    replacements: { key: keyOf(rule, subject) },
-  })
+  await deleteAttemptCounter(keyOf(rule, subject))
 }
 
 export async function deleteExpiredRateLimits() {
-  await getSequelize().query('delete from rate_limit_counters where expires_at <= now()')
+  await deleteExpiredAttemptCounters()
 }

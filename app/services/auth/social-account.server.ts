@@ -2,7 +2,7 @@ import { type Transaction } from 'sequelize'
 import { z } from 'zod'
 import { startTrial } from '#models/subscription.server.ts'
 import { createUser, findCredentialsByEmail, findUserBySubject, linkSubject, normalizeEmail } from '#models/user.server.ts'
-import { getSequelize } from '#app/server/db.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 import { type IdTokenClaims, type OidcProviderSettings } from './oidc-provider.server.ts'
 import { OidcSignInError } from './oidc-strategy.server.ts'
 
@@ -15,8 +15,7 @@ export async function findOrCreateSocialAccount(
   provider: Pick<OidcProviderSettings, 'name' | 'label'>,
   claims: IdTokenClaims,
 ): Promise<{ userId: string; created: boolean }> {
-  const sequelize = getSequelize()
-  const resolve = () => sequelize.transaction((transaction) => resolveAccount(provider, claims, transaction))
+  const resolve = () => withTransaction((transaction) => resolveAccount(provider, claims, transaction))
   try {
     return await resolve()
   } catch (error) {

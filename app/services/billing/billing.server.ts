@@ -1,8 +1,23 @@
 import { type Transaction } from 'sequelize'
-import { nextInvoiceNumber, type InvoiceReason } from '#models/invoice.server.ts'
+import {
+  getInvoiceForPayment,
+  insertInvoice,
+  markInvoicePaid,
+  nextInvoiceNumber,
+  voidOpenInvoices,
+  type InvoiceReason,
+} from '#models/invoice.server.ts'
 import { raiseNotice } from '#models/notice.server.ts'
-import { getOwnerSubscription, recordStatusChange, type OwnerSubscription } from '#models/subscription.server.ts'
-import { getSequelize } from '#app/server/db.server.ts'
+import {
+  getOwnerSubscription,
+  getSubscriptionPlan,
+  recordStatusChange,
+  setSubscriptionFields,
+  type OwnerSubscription,
+  type SubscriptionTransitionFields,
+} from '#models/subscription.server.ts'
+import { findTariffIdByTier } from '#models/tariff.server.ts'
+import { withTransaction as inTransaction } from '#models/transaction.server.ts'
 import { addMonths, dueTransitions, planState, type SubscriptionStatus } from '#app/utils/plan-status.ts'
 
 /**
@@ -22,15 +37,16 @@ async function lockedSubscription(userId: string, { transaction }: Tx): Promise<
 
 async function setStatus(
   subscription: OwnerSubscription,
-  change: { to: SubscriptionStatus; cause: string; at: Date; actorId?: string | null; fields?: Record<string, unknown> },
+  change: {
+    to: SubscriptionStatus
+    cause: string
+    at: Date
+    actorId?: string | null
+    fields?: Omit<SubscriptionTransitionFields, 'status'>
+  },
   { transaction }: Tx,
 ) {
-  const fields = { ...change.fields, status: change.to }
-  const assignments = Object.keys(fields).map((key) => `${key} = :${key}`)
-  await getSequelize().query(
-    `update subscriptions set ${assignments.join(', ')}, updated_at = now() where id = :id`,
-    { replacements: { ...fields, id: subscription.id }, transaction },
-  )
+  await setSubscriptionFields(subscription, { ...change.fields, status: change.to }, transaction)
   if (subscription.status !== change.to) {
     await recordStatusChange(
       { subscriptionId: subscription.id, from: subscription.status, to: change.to, cause: change.cause, actorId: change.actorId, at: change.at },
@@ -44,20 +60,9 @@ async function issueInvoice(
   { transaction }: Tx,
 ) {
   // At most one open invoice: choosing again replaces the previous one.
-  await getSequelize().query(
-    `update invoices set status = 'void', updated_at = now() where subscription_id = :subscriptionId and status = 'open'`,
-    { replacements: input, transaction },
-  )
+  await voidOpenInvoices(input.subscriptionId, transaction)
   const number = await nextInvoiceNumber(input.now, transaction)
-  const [rows] = (await getSequelize().query(
-    `insert into invoices (number, subscription_id, tariff_id, period_months, amount_cents, reason, created_at, updated_at)
-     select :number, :subscriptionId, t.id, :periodMonths,
-            case when :periodMonths = 12 then t.yearly_price_cents else t.monthly_price_cents end, :reason, :now, :now
-     from tariffs t where t.id = :tariffId
-     returning id, number`,
-    { replacements: { ...input, number }, transaction },
-  )) as [{ id: string; number: string }[], unknown]
-  return rows[0]!
+  return insertInvoice({ ...input, number }, transaction)
 }
 
 /** Applies what time has made due (trial or period over, renewal invoice, grace over), oldest first. */
@@ -65,26 +70,21 @@ async function applyDue(subscription: OwnerSubscription, now: Date, tx: Tx): Pro
   const { transitions } = dueTransitions(subscription, now)
   let current = subscription
   for (const transition of transitions) {
-    const fields: Record<string, unknown> = {}
+    const fields: { access_ends_at?: Date } = {}
     if (transition.issuesRenewalInvoice) {
-      const [row] = (await getSequelize().query(
-        `select tariff_id, period_months from subscriptions where id = :id`,
-        { replacements: { id: current.id }, transaction: tx.transaction },
-      )) as [{ tariff_id: number; period_months: 1 | 12 }[], unknown]
-      await issueInvoice(
-        { subscriptionId: current.id, tariffId: row[0]!.tariff_id, periodMonths: row[0]!.period_months, reason: 'renewal', now: transition.at },
-        tx,
-      )
+      const plan = (await getSubscriptionPlan(current, tx.transaction))!
+      const { tariffId, periodMonths } = plan
+      await issueInvoice({ subscriptionId: current.id, tariffId, periodMonths, reason: 'renewal', now: transition.at }, tx)
       fields.access_ends_at = new Date(transition.at.getTime() + 7 * 24 * 60 * 60 * 1000)
     }
     await setStatus(current, { ...transition, fields }, tx)
-    current = { ...current, status: transition.to, accessEndsAt: (fields.access_ends_at as Date) ?? current.accessEndsAt }
+    current = { ...current, status: transition.to, accessEndsAt: fields.access_ends_at ?? current.accessEndsAt }
   }
   return current
 }
 
-export function withTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-  return getSequelize().transaction((transaction) => work({ transaction }))
+function withTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  return inTransaction((transaction) => work({ transaction }))
 }
 
 /**
@@ -95,11 +95,7 @@ export function withTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
 export async function choosePlan({ userId, tier, periodMonths, now = new Date() }: { userId: string; tier: number; periodMonths: 1 | 12; now?: Date }) {
   return withTransaction(async (tx) => {
     const subscription = await applyDue(await lockedSubscription(userId, tx), now, tx)
-    const [tariffs] = (await getSequelize().query(`select id from tariffs where tier = :tier`, {
-      replacements: { tier },
-      transaction: tx.transaction,
-    })) as [{ id: number }[], unknown]
-    const tariffId = tariffs[0]?.id
+    const tariffId = await findTariffIdByTier(tier, tx.transaction)
     if (!tariffId) throw new PlanError('This plan does not exist.')
     const state = planState(subscription, now)
     const changing = subscription.status === 'active'
@@ -138,23 +134,14 @@ export async function choosePlan({ userId, tier, periodMonths, now = new Date() 
  */
 export async function confirmPayment({ invoiceId, actorId, now = new Date() }: { invoiceId: string; actorId: string | null; now?: Date }) {
   return withTransaction(async (tx) => {
-    const [invoices] = (await getSequelize().query(
-      `select i.id, i.number, i.status, i.reason, i.tariff_id, i.period_months, s.user_id, t.name as tariff_name
-       from invoices i join subscriptions s on s.id = i.subscription_id join tariffs t on t.id = i.tariff_id
-       where i.id = :invoiceId`,
-      { replacements: { invoiceId }, transaction: tx.transaction },
-    )) as [{ id: string; number: string; status: string; reason: InvoiceReason; tariff_id: number; period_months: 1 | 12; user_id: string; tariff_name: string }[], unknown]
-    const invoice = invoices[0]
+    const invoice = await getInvoiceForPayment(invoiceId, tx.transaction)
     if (!invoice) throw new PlanError('Invoice not found.')
     if (invoice.status !== 'open') throw new PlanError(`Invoice ${invoice.number} is ${invoice.status}, not open.`)
-    const subscription = await applyDue(await lockedSubscription(invoice.user_id, tx), now, tx)
+    const subscription = await applyDue(await lockedSubscription(invoice.userId, tx), now, tx)
     const renewalFrom = invoice.reason === 'renewal' && subscription.periodEndsAt ? subscription.periodEndsAt : null
     const startsAt = renewalFrom && renewalFrom.getTime() + 7 * 24 * 60 * 60 * 1000 > now.getTime() ? renewalFrom : now
-    const endsAt = addMonths(startsAt, invoice.period_months)
-    await getSequelize().query(
-      `update invoices set status = 'paid', paid_at = :now, paid_by = :actorId, updated_at = now() where id = :id`,
-      { replacements: { id: invoice.id, now, actorId }, transaction: tx.transaction },
-    )
+    const endsAt = addMonths(startsAt, invoice.periodMonths)
+    await markInvoicePaid({ invoiceId: invoice.id, now, actorId }, tx.transaction)
     await setStatus(
       subscription,
       {
@@ -163,8 +150,8 @@ export async function confirmPayment({ invoiceId, actorId, now = new Date() }: {
         actorId,
         cause: `payment confirmed: invoice ${invoice.number}`,
         fields: {
-          tariff_id: invoice.tariff_id,
-          period_months: invoice.period_months,
+          tariff_id: invoice.tariffId,
+          period_months: invoice.periodMonths,
           period_starts_at: startsAt,
           period_ends_at: endsAt,
           access_ends_at: null,
@@ -175,15 +162,15 @@ export async function confirmPayment({ invoiceId, actorId, now = new Date() }: {
     )
     await raiseNotice(
       {
-        userId: invoice.user_id,
+        userId: invoice.userId,
         kind: 'payment_confirmed',
-        message: `Payment received: your ${invoice.tariff_name} plan is active until ${endsAt.toISOString().slice(0, 10)}.`,
+        message: `Payment received: your ${invoice.tariffName} plan is active until ${endsAt.toISOString().slice(0, 10)}.`,
         link: '/account/plan',
         dedupeKey: `payment:${invoice.id}`,
       },
       tx.transaction,
     )
-    return { userId: invoice.user_id, periodEndsAt: endsAt }
+    return { userId: invoice.userId, periodEndsAt: endsAt }
   })
 }
 
@@ -192,10 +179,7 @@ export async function cancelPlan({ userId, now = new Date() }: { userId: string;
   return withTransaction(async (tx) => {
     const subscription = await applyDue(await lockedSubscription(userId, tx), now, tx)
     if (subscription.status !== 'active') throw new PlanError('Only an active plan can be cancelled.')
-    await getSequelize().query(
-      `update invoices set status = 'void', updated_at = now() where subscription_id = :id and status = 'open'`,
-      { replacements: { id: subscription.id }, transaction: tx.transaction },
-    )
+    await voidOpenInvoices(subscription.id, tx.transaction)
     await setStatus(subscription, { to: 'cancelled', at: now, cause: 'cancelled by the owner', fields: { cancelled_at: now } }, tx)
     return { periodEndsAt: subscription.periodEndsAt }
   })
