@@ -4,17 +4,10 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
 import { IntentButton } from '#app/components/intent-button.tsx'
+import type { PassStampState } from '#app/services/cards/stamping.server.ts'
 
 /** The scan page's answer after an action: the pass, its stamps, and Undo / Redeem where they apply. */
-type ShownPass = {
-  passId: string
-  shortCode: string
-  stamps: number
-  stampsRequired: number
-  rewardsRedeemed: number
-  rewardEarned: boolean
-  undoUntil: string | null
-}
+type ShownPass = Omit<PassStampState, 'undoUntil'> & { undoUntil: string | null } // as the answer's JSON carries it
 
 type LastResult = SubmissionResult<string[]> | undefined
 
