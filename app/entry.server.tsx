@@ -72,3 +72,6 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // Imported on first use: the SDK is heavy, and is initialised by server.ts only when SENTRY_DSN is set.
   if (process.env.SENTRY_DSN) void import('@sentry/remix').then((Sentry) => Sentry.captureException(error))
 }
+
+// What server.ts (the HTTP shell) takes from the build: start-up, jobs, page caches, request rules.
+export { serverHooks } from './server/server-hooks.server.ts'
