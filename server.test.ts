@@ -11,13 +11,13 @@ const APP_MODULE = /^(#app\/|#models\/|\.\/app\/|\.\/models\/|\.\.?\/app\/|\.\.?
 /** Every module server.ts imports, with whether the import is only of types (erased, so it loads nothing). */
 function importsOf(source: string) {
   const statements = source.matchAll(/^\s*(import|export)\b([^'";]*?)\bfrom\s*['"]([^'"]+)['"]/gms)
-  const imports = [...statements].map(([, , clause, from]) => ({
-    from: from!,
-    typeOnly: /^\s*type\b/.test(clause!) || /^\s*\{(\s*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?)*\s*\}\s*$/.test(clause!),
-  }))
-  const bare = [...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)].map(([, from]) => ({ from: from!, typeOnly: false }))
-  const dynamic = [...source.matchAll(/\bimport\(\s*['"`]([^'"`]+)['"`]/g)].map(([, from]) => ({ from: from!, typeOnly: false }))
-  return [...imports, ...bare, ...dynamic]
+  // `import type { A }` or `import { type A, type B as C }`: erased by TypeScript.
+  const onlyTypes = /^\s*(type\b|\{(\s*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?)*\s*\}\s*$)/
+  const imports = [...statements].map(([, , clause, from]) => ({ from: from!, typeOnly: onlyTypes.test(clause!) }))
+  const loaded = (pattern: RegExp) =>
+    [...source.matchAll(pattern)].map(([, from]) => ({ from: from!, typeOnly: false }))
+  // `import './x'` and `await import('./x')` load their module.
+  return [...imports, ...loaded(/^\s*import\s*['"]([^'"]+)['"]/gm), ...loaded(/\bimport\(\s*['"`]([^'"`]+)['"`]/g)]
 }
 
 test('server.ts imports nothing from app/ or models/ but types', () => {

@@ -56,7 +56,7 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the browser navigated away) are not errors of ours.
   if (request.signal.aborted) return
-  // The database out of reach is an outage, not a bug: the answer becomes a 503 (server.ts), /healthz reports it.
+  // The database out of reach is an outage, not a bug: the answer becomes a 503 (server-hooks.server.ts), /healthz reports it.
   if (isDatabaseUnavailable(error)) {
     context.databaseUnavailable = true
     logger.warn({ err: error, url: request.url }, 'database unavailable')

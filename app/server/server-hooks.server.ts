@@ -40,7 +40,10 @@ async function start(env: Env): Promise<Started> {
   if (!env.isProduction) {
     const demo = await ensureDemoAccount()
     if (demo) {
-      console.log(`\n  Demo account created — sign in at ${env.APP_URL}/login\n  e-mail: ${demo.email}\n  password: ${demo.password}\n`)
+      console.log(
+        `\n  Demo account created — sign in at ${env.APP_URL}/login\n` +
+          `  e-mail: ${demo.email}\n  password: ${demo.password}\n`,
+      )
     }
   }
   const stopMailWorker = startMailWorker()
@@ -92,7 +95,12 @@ const clientAddressHeader: express.RequestHandler = (req, _res, next) => {
 const databaseOutageHandler: express.ErrorRequestHandler = (error, req, res, next) => {
   if (!isDatabaseUnavailable(error) || res.headersSent) return next(error)
   req.log?.warn({ err: error }, 'database unavailable')
-  res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).set('Cache-Control', 'no-store').type('text/plain').send(UNAVAILABLE_MESSAGE)
+  res
+    .status(503)
+    .set('Retry-After', String(RETRY_AFTER_SECONDS))
+    .set('Cache-Control', 'no-store')
+    .type('text/plain')
+    .send(UNAVAILABLE_MESSAGE)
 }
 
 export const serverHooks = {
@@ -111,7 +119,11 @@ export const serverHooks = {
    * Mounted in this order after the static files, before anything reads a body: request figures with the 503 of an
    * outage, the refusal of cross-site posts and oversized bodies, the client address for rate limits.
    */
-  requestHandlers: (env: Env): express.RequestHandler[] => [requestFiguresAndOutage, ...requestGuards(env), clientAddressHeader],
+  requestHandlers: (env: Env): express.RequestHandler[] => [
+    requestFiguresAndOutage,
+    ...requestGuards(env),
+    clientAddressHeader,
+  ],
   /** Render caches in front of Remix (outside development): public pages, /account, /p/{passId}. */
   pageCaches,
   databaseOutageHandler,
