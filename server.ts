@@ -10,43 +10,18 @@ import compression from 'compression'
 import express, { type Express } from 'express'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '#app/server/database-outage.server.ts'
-import { isDatabaseHealthy } from '#app/server/db.server.ts'
-import { ensureDemoAccount } from '#app/services/accounts/demo-account.server.ts'
-import { openAndMigrate } from '#app/server/database-lifecycle.server.ts'
-import { getEnv, type Env } from '#app/server/env.server.ts'
-import { logger } from '#app/server/logger.server.ts'
-import { beyondLoopbackWarning } from '#app/server/loopback.server.ts'
-import { metricsHandler, requestMetrics } from '#app/server/metrics.server.ts'
-import { routeLabeller } from '#app/server/route-label.server.ts'
-import { startMailWorker } from '#app/server/mail.server.ts'
-import { getVapidKeys } from '#app/services/push/vapid.server.ts'
-import { publicPageCache } from '#app/server/public-page-cache.server.ts'
-import { requestGuards } from '#app/server/request-guards.server.ts'
-import { runWithRequestFigures } from '#app/server/request-context.server.ts'
-import { versionedPageCache } from '#app/server/versioned-page-cache.server.ts'
+import type { Env, ServerHooks } from '#app/server/server-hooks.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
- * handler and graceful shutdown. Nothing about the product lives here.
+ * handler and graceful shutdown. Nothing about the product lives here: what it needs from the app (start-up, jobs,
+ * page caches, request rules) is `serverHooks`, exported by the server build, so every module of the app is loaded
+ * once, by the build (docs/decisions/001-process-and-module-graph.md). Only types are imported from app/.
  */
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url))
 const CLIENT_BUILD = path.join(ROOT, 'build/client')
 const SERVER_BUILD = path.join(ROOT, 'build/server/index.js')
-
-/** Public pages that look the same to every anonymous visitor (see public-page-cache.server.ts). */
-/** A function's first answer, kept (for lazy imports). */
-function once<T>(load: () => T): () => T {
-  let value: { result: T } | undefined
-  return () => (value ??= { result: load() }).result
-}
-
-// A holder's pass: /p/{uuid} (the page itself, not its manifest, icons or logo).
-const PASS_PAGE = /^\/p\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-const isPublicPage = (pathname: string) =>
-  ['/', '/about', '/terms', '/privacy-policy', '/blog'].includes(pathname) || /^\/blog\/[\w-]+$/.test(pathname)
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
 
@@ -118,8 +93,29 @@ const discardUnreadBodies: express.RequestHandler = (req, res, next) => {
   next()
 }
 
-/** The Express app around a Remix build (or, in development, a function that loads it through Vite). */
-export function createApp({ build, env = getEnv(), vite }: { build: BuildSource; env?: Env; vite?: { middlewares: express.RequestHandler } }): Express {
+/** The hooks a server build exports (app/entry.server.tsx re-exports them from app/server/server-hooks.server.ts). */
+export function serverHooksOf(build: ServerBuild): ServerHooks {
+  const hooks = (build.entry.module as { serverHooks?: ServerHooks }).serverHooks
+  if (!hooks) throw new Error('The server build exports no serverHooks (app/entry.server.tsx)')
+  return hooks
+}
+
+/**
+ * The Express app around a Remix build (or, in development, a function that loads it through Vite, with the hooks
+ * of a build loaded once at start).
+ */
+export function createApp({
+  build,
+  hooks = typeof build === 'function' ? undefined : serverHooksOf(build),
+  env = hooks?.getEnv(),
+  vite,
+}: {
+  build: BuildSource
+  hooks?: ServerHooks
+  env?: Env
+  vite?: { middlewares: express.RequestHandler }
+}): Express {
+  if (!hooks || !env) throw new Error('createApp needs the server hooks when the build is loaded per request')
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
@@ -135,21 +131,20 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     }
   }
   const serverBuild = build
-  app.use(requestMetrics(routeLabeller(() => (typeof serverBuild === 'function' ? devRoutes : serverBuild.routes))))
-  const jobs = once(() => import('#app/server/jobs.server.ts'))
+  app.use(hooks.requestMetrics(() => (typeof serverBuild === 'function' ? devRoutes : serverBuild.routes)))
   app.get(
     '/metrics',
     (_req, res, next) => {
       res.locals.metricsRoute = '/metrics'
       next()
     },
-    metricsHandler(env.METRICS_TOKEN, { queueDepths: async () => (await jobs()).queueDepths(), databaseHealthy: () => isDatabaseHealthy() }),
+    hooks.metricsHandler(env),
   )
 
   // Answered before logging and headers: load balancers call it every few seconds.
   app.get('/healthz', async (_req, res) => {
     res.locals.metricsRoute = '/healthz'
-    const healthy = await isDatabaseHealthy()
+    const healthy = await hooks.isDatabaseHealthy()
     res
       .status(healthy ? 200 : 503)
       .set('Cache-Control', 'no-store')
@@ -164,7 +159,7 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
   app.use(compression())
   app.use(
     pinoHttp({
-      logger,
+      logger: hooks.logger,
       genReqId: (req, res) => {
         const incoming = req.headers['x-request-id']
         const id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID()
@@ -197,84 +192,14 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
     })
   }
 
-  // Server-Timing: how many SQL statements the answer took (see request-context.server.ts).
-  app.use((req, res, next) =>
-    runWithRequestFigures((figures) => {
-      const raw = res as ServerResponse
-      const writeHead = raw.writeHead
-      raw.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-        if (!this.headersSent) this.setHeader('Server-Timing', `db;desc="${figures.queries} queries"`)
-        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
-      } as ServerResponse['writeHead']
-      next()
-    }),
-  )
-
-  // A failure that was the database being out of reach is a 503 with Retry-After, not a 500 (database-outage.server.ts).
-  app.use((_req, res, next) => {
-    const raw = res as ServerResponse
-    const writeHead = raw.writeHead
-    raw.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      const context = res.locals.loadContext as AppLoadContext | undefined
-      const status = typeof args[0] === 'number' ? args[0] : this.statusCode
-      if (status >= 500 && context?.databaseUnavailable && !this.headersSent) {
-        args[0] = 503
-        this.statusCode = 503
-        this.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
-      }
-      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
-    } as ServerResponse['writeHead']
-    next()
-  })
-
   app.use(discardUnreadBodies)
-  // Cross-site posts and oversized bodies are refused here, before anything reads a body.
-  app.use(requestGuards(env))
-
-  // The client address as Express sees it (honouring TRUST_PROXY), for rate limits; any incoming copy is replaced.
-  app.use((req, _res, next) => {
-    req.headers['x-stampwise-client-ip'] = req.ip ?? 'unknown'
-    next()
-  })
+  // Server-Timing and the 503 of a database outage (which reads res.locals.loadContext, set below); cross-site posts
+  // and oversized bodies refused before anything reads a body; the client address for rate limits.
+  app.use(hooks.requestHandlers(env))
 
   const mode = env.NODE_ENV === 'production' ? 'production' : 'development'
   const loadContext = { isProduction: env.NODE_ENV === 'production' }
-  if (typeof build !== 'function') {
-    app.use(publicPageCache({ build, mode, paths: isPublicPage, loadContext }))
-    // Models are imported on first use: they bind to the database when loaded, which must wait for the configuration.
-    // Each import is kept: a dynamic import() per request would ask the module loader (tsx's hooks thread) every time.
-    const accountVersion = once(() => import('#app/services/accounts/account-page-version.server.ts'))
-    const passVersion = once(() => import('#models/pass.server.ts'))
-    app.use(
-      versionedPageCache({
-        build,
-        mode,
-        paths: (pathname) => pathname === '/account',
-        version: async (req) => {
-          if (!req.headers.cookie?.includes('__session=')) return null
-          const { accountPageVersion } = await accountVersion()
-          const current = await accountPageVersion(req.headers.cookie)
-          return current && { key: `${current.userId} ${req.path}`, version: current.version }
-        },
-        forwardCookie: true,
-        loadContext,
-      }),
-    )
-    app.use(
-      versionedPageCache({
-        build,
-        mode,
-        paths: (pathname) => PASS_PAGE.test(pathname),
-        version: async (req) => {
-          const { getPassPageVersion } = await passVersion()
-          const version = await getPassPageVersion(req.path.slice('/p/'.length))
-          return version === null ? null : { key: req.path, version }
-        },
-        forwardCookie: false,
-        loadContext,
-      }),
-    )
-  }
+  if (typeof build !== 'function') app.use(hooks.pageCaches({ build, mode, loadContext }))
   // A build object, not a function, outside development: Remix re-derives its routes from a function on every
   // request (for hot reloading), which costs more than rendering a page.
   app.all(
@@ -289,64 +214,58 @@ export function createApp({ build, env = getEnv(), vite }: { build: BuildSource;
       },
     }) as express.RequestHandler,
   )
-  // Errors outside Remix (a page cache asking the database for a version, say): the database out of reach is a 503.
-  app.use((error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
-    if (!isDatabaseUnavailable(error) || res.headersSent) return next(error)
-    req.log?.warn({ err: error }, 'database unavailable')
-    res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).set('Cache-Control', 'no-store').type('text/plain').send(UNAVAILABLE_MESSAGE)
-  })
+  app.use(hooks.databaseOutageHandler)
   return app
 }
 
+/**
+ * The server build: in production the bundle `npm run build` wrote; in development Vite's, loaded once here for the
+ * hooks and again per request (after an edit, Vite gives the routes' new code).
+ */
 async function loadBuild(dev: boolean) {
   if (!dev) {
-    return { build: (await import(pathToFileURL(SERVER_BUILD).href)) as ServerBuild, vite: undefined }
+    const build = (await import(pathToFileURL(SERVER_BUILD).href)) as ServerBuild
+    return { build, hooks: serverHooksOf(build), vite: undefined }
   }
   const { createServer } = await import('vite')
   const vite = await createServer({ server: { middlewareMode: true } })
-  return {
-    build: () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>,
-    vite,
+  const load = () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
+  try {
+    return { build: load, hooks: serverHooksOf(await load()), vite }
+  } catch (error) {
+    await vite.close()
+    throw error
   }
 }
 
 async function main() {
+  const dev = process.argv.includes('--dev')
+  const started = Date.now()
+  // The build is loaded first: it opens nothing (models bind to a Sequelize instance that connects on first query).
+  // Its models read the settings when loaded, so an invalid setting stops the process here, with the same message.
+  const { build: loaded, hooks, vite } = await loadBuild(dev)
   let env: Env
   try {
-    env = getEnv()
+    env = hooks.getEnv()
   } catch (error) {
     console.error((error as Error).message)
+    await vite?.close()
     process.exit(1)
   }
-  const dev = process.argv.includes('--dev')
+  const { logger } = hooks
   // Loaded only when configured: the SDK takes most of a second to import.
   const Sentry = env.SENTRY_DSN ? await import('@sentry/remix') : undefined
   Sentry?.init({ dsn: env.SENTRY_DSN, environment: env.NODE_ENV, tracesSampleRate: 1 })
 
-  const started = Date.now()
-  const { database, applied } = await openAndMigrate(env, { role: 'server' }, logger)
-  if (applied.length) logger.info({ applied }, 'migrations applied')
-  // The Web Push key pair is made (once, stored) now, not by the first pass page that needs it: no GET writes.
-  await getVapidKeys()
-  if (!env.isProduction) {
-    const demo = await ensureDemoAccount()
-    if (demo) {
-      console.log(`\n  Demo account created — sign in at ${env.APP_URL}/login\n  e-mail: ${demo.email}\n  password: ${demo.password}\n`)
-    }
-  }
-
-  const stopMailWorker = startMailWorker()
-  const { startJobs } = await import('#app/server/jobs.server.ts')
-  const jobs = await startJobs(env)
-  const { build: loaded, vite } = await loadBuild(dev)
+  const running = await hooks.start(env)
   const build = Sentry ? Sentry.instrumentBuild(loaded, { instrumentTracing: true }) : loaded
-  const app = createApp({ build, env, vite })
+  const app = createApp({ build, hooks, env, vite })
   const listening = () => {
     logger.info(
-      { port: env.PORT, database: database.description, startupMs: Date.now() - started },
+      { port: env.PORT, database: running.description, startupMs: Date.now() - started },
       `Stampwise is listening on ${env.APP_URL}`,
     )
-    const warning = beyondLoopbackWarning((server.address() as AddressInfo).address, env)
+    const warning = hooks.beyondLoopbackWarning((server.address() as AddressInfo).address, env)
     if (warning) logger.warn(warning)
   }
   const server: Server = env.HOST ? app.listen(env.PORT, env.HOST, listening) : app.listen(env.PORT, listening)
@@ -366,15 +285,13 @@ async function main() {
     else logger.info({ signal }, 'shutting down')
     stopping = true
     for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close')
-    // Stop accepting, let requests in flight finish, then release the database.
+    // Stop accepting, let requests in flight finish, then stop the jobs and release the database.
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeIdleConnections()
     })
-    stopMailWorker()
-    await jobs.stop()
+    await running.stop()
     await vite?.close()
-    await database.close()
     await Sentry?.close(2_000)
   })
 }

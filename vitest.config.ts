@@ -21,6 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
+            'server.test.ts',
             'app/**/*.test.{ts,tsx}',
             'models/**/*.test.ts',
             'scripts/**/*.test.ts',

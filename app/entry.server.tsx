@@ -56,7 +56,7 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the browser navigated away) are not errors of ours.
   if (request.signal.aborted) return
-  // The database out of reach is an outage, not a bug: the answer becomes a 503 (server.ts), /healthz reports it.
+  // The database out of reach is an outage, not a bug: the answer becomes a 503 (server-hooks.server.ts), /healthz reports it.
   if (isDatabaseUnavailable(error)) {
     context.databaseUnavailable = true
     logger.warn({ err: error, url: request.url }, 'database unavailable')
@@ -72,3 +72,6 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // Imported on first use: the SDK is heavy, and is initialised by server.ts only when SENTRY_DSN is set.
   if (process.env.SENTRY_DSN) void import('@sentry/remix').then((Sentry) => Sentry.captureException(error))
 }
+
+// What server.ts (the HTTP shell) takes from the build: start-up, jobs, page caches, request rules.
+export { serverHooks } from './server/server-hooks.server.ts'

@@ -44,7 +44,7 @@ export function databaseConnectionOptions(env = getEnv()): Options {
   }
 }
 
-/** The process's one Sequelize instance, shared by server.ts and the Remix build (and kept across dev reloads). */
+/** The process's one Sequelize instance (one pool), kept across dev reloads and shared with tests' copy of it. */
 export function getSequelize(): Sequelize {
   return remember('sequelize', () => {
     const sequelize = new Sequelize(databaseConnectionOptions())

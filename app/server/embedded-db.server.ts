@@ -51,7 +51,10 @@ class DurableNodeFS extends NodeFS {
 
 const DURABLE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'fsync=on', '-c', 'wal_sync_method=fsync']
 
-/** Written by `npm run build` (scripts/build-embedded-template.ts): an empty, migrated database to start from. */
+/**
+ * Written by `npm run build` (scripts/build-embedded-template.ts): an empty, migrated database to start from. The
+ * address holds both here (app/server/) and in the server build (build/server/index.js): two folders below the root.
+ */
 export const EMBEDDED_TEMPLATE_PATH = fileURLToPath(new URL('../../build/embedded-template.tar', import.meta.url))
 
 /** The template's contents when DATA_DIR holds no database yet (loading it is much faster than initdb). */

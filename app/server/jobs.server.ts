@@ -17,7 +17,8 @@ export const PUSH_RESUME_QUEUE = 'push-resume'
 /** Chunk jobs one process runs at once (each with PUSH_CONCURRENCY requests in flight). */
 const CHUNK_WORKERS = 2
 
-// The running queue of this process, shared with the Remix build (a separate module instance) through globalThis.
+// The running queue of this process, kept on globalThis: a copy of this module Vite loads after an edit (development),
+// or vitest beside the build (tests), reaches the queue start() began (docs/decisions/001-process-and-module-graph.md).
 const RUNNING = Symbol.for('stampwise.jobs')
 type Global = { [RUNNING]?: PgBoss }
 

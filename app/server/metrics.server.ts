@@ -49,8 +49,8 @@ function createMetrics() {
   }
 }
 
-// One set per process, shared with the Remix build (its own copy of this module) through globalThis, as the job
-// queue is: a delivery counted by the build must reach the registry /metrics reads.
+// One set per process, kept on globalThis as the job queue is: a delivery counted by a copy of this module loaded after
+// an edit (development) or by a test beside the build must reach the registry /metrics reads.
 const METRICS = Symbol.for('stampwise.metrics')
 const metrics = ((globalThis as { [METRICS]?: ReturnType<typeof createMetrics> })[METRICS] ??= createMetrics())
 

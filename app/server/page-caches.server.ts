@@ -1,0 +1,55 @@
+import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
+import type express from 'express'
+import { getPassPageVersion } from '#models/pass.server.ts'
+import { accountPageVersion } from '#app/services/accounts/account-page-version.server.ts'
+import { publicPageCache } from './public-page-cache.server.ts'
+import { versionedPageCache } from './versioned-page-cache.server.ts'
+
+/*
+ * Which pages are answered from a render cache, and how each one's version is read (ADRs 009, 011, 014). server.ts
+ * mounts the handlers in front of Remix, outside development only.
+ */
+
+/** Public pages that look the same to every anonymous visitor (see public-page-cache.server.ts). */
+const isPublicPage = (pathname: string) =>
+  ['/', '/about', '/terms', '/privacy-policy', '/blog'].includes(pathname) || /^\/blog\/[\w-]+$/.test(pathname)
+
+// A holder's pass: /p/{uuid} (the page itself, not its manifest, icons or logo).
+const PASS_PAGE = /^\/p\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+export function pageCaches({
+  build,
+  mode,
+  loadContext,
+}: {
+  build: ServerBuild
+  mode: string
+  loadContext: Omit<AppLoadContext, 'cspNonce'>
+}): express.RequestHandler[] {
+  return [
+    publicPageCache({ build, mode, paths: isPublicPage, loadContext }),
+    versionedPageCache({
+      build,
+      mode,
+      paths: (pathname) => pathname === '/account',
+      version: async (req) => {
+        if (!req.headers.cookie?.includes('__session=')) return null
+        const current = await accountPageVersion(req.headers.cookie)
+        return current && { key: `${current.userId} ${req.path}`, version: current.version }
+      },
+      forwardCookie: true,
+      loadContext,
+    }),
+    versionedPageCache({
+      build,
+      mode,
+      paths: (pathname) => PASS_PAGE.test(pathname),
+      version: async (req) => {
+        const version = await getPassPageVersion(req.path.slice('/p/'.length))
+        return version === null ? null : { key: req.path, version }
+      },
+      forwardCookie: false,
+      loadContext,
+    }),
+  ]
+}
