@@ -1,4 +1,8 @@
 import { hashPassword } from '#app/services/auth/password.server.ts'
+import { createReadyCard } from '#models/ready-card.server.ts'
+import { startTrial } from '#models/subscription.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
+import { countUsers, createConfirmedUserUnlessTaken } from '#models/user.server.ts'
 
 export const DEMO_EMAIL = 'demo@stampwise.test'
 export const DEMO_PASSWORD = 'Stampwise1!'
@@ -19,15 +23,6 @@ const DEMO_CARD = {
  * sign in and look around at once. Returns the credentials when it created them (the server prints them).
  */
 export async function ensureDemoAccount(): Promise<{ email: string; password: string } | undefined> {
-  // The models are loaded here, not at the top: a model connects to the database configuration when it loads, and
-  // server.ts imports this file before it checks that configuration (a bad value must stop it with one line).
-  const [{ createReadyCard }, { startTrial }, { withTransaction }, { countUsers, createConfirmedUserUnlessTaken }] =
-    await Promise.all([
-      import('#models/ready-card.server.ts'),
-      import('#models/subscription.server.ts'),
-      import('#models/transaction.server.ts'),
-      import('#models/user.server.ts'),
-    ])
   return withTransaction(async (transaction) => {
     if ((await countUsers(transaction)) > 0) return undefined
     const passwordHash = await hashPassword(DEMO_PASSWORD)
