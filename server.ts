@@ -30,7 +30,10 @@ declare module '@remix-run/node' {
     cspNonce: string
     /** From the env createApp was given, so a test can run one app in production mode. */
     isProduction: boolean
-    /** Set by handleError (entry.server.tsx) when a loader or action could not reach the database: the answer is a 503. */
+    /**
+     * Set by handleError (entry.server.tsx) when a loader or action could not reach the database: the answer is a
+     * 503.
+     */
     databaseUnavailable?: boolean
   }
 }
@@ -46,7 +49,11 @@ function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
         // Remix's inline scripts carry the per-request nonce; nothing else inline may run.
         // 'wasm-unsafe-eval': the scan page's QR reader (barcode-detector's zxing-wasm, served from /assets) compiles
         // WebAssembly, which CSP blocks without it; it allows no JavaScript eval.
-        'script-src': ["'self'", "'wasm-unsafe-eval'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+        'script-src': [
+          "'self'",
+          "'wasm-unsafe-eval'",
+          (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
+        ],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'font-src': ["'self'"],

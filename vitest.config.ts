@@ -37,7 +37,11 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/setup/global-setup.ts'],
-          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/fail-on-error-log.ts', 'tests/setup/integration-setup.ts'],
+          setupFiles: [
+            'tests/setup/fail-on-console-error.ts',
+            'tests/setup/fail-on-error-log.ts',
+            'tests/setup/integration-setup.ts',
+          ],
         },
       },
     ],

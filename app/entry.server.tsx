@@ -1,5 +1,10 @@
 import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
+import {
+  createReadableStreamFromReadable,
+  type AppLoadContext,
+  type EntryContext,
+  type HandleErrorFunction,
+} from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
@@ -56,7 +61,8 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the browser navigated away) are not errors of ours.
   if (request.signal.aborted) return
-  // The database out of reach is an outage, not a bug: the answer becomes a 503 (server-hooks.server.ts), /healthz reports it.
+  // The database out of reach is an outage, not a bug: the answer becomes a 503 (server-hooks.server.ts), /healthz
+  // reports it.
   if (isDatabaseUnavailable(error)) {
     context.databaseUnavailable = true
     logger.warn({ err: error, url: request.url }, 'database unavailable')
@@ -64,7 +70,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   }
   // Remix reports a legacy `?_data=` request (which our pages never make since single fetch; a hand-made or hostile
   // one can) through handleError as an Error; the request itself is answered normally, so it is no bug of ours.
-  if (error instanceof Error && error.message.startsWith('Warning: Single fetch-enabled apps should not be making ?_data')) {
+  if (
+    error instanceof Error &&
+    error.message.startsWith('Warning: Single fetch-enabled apps should not be making ?_data')
+  ) {
     logger.warn({ url: request.url }, 'legacy ?_data request')
     return
   }

@@ -1,3 +1,4 @@
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import {
   Links,
   Meta,
@@ -9,14 +10,13 @@ import {
   useRouteLoaderData,
   type MetaFunction,
 } from '@remix-run/react'
-import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { type ReactNode } from 'react'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { Toaster } from './components/toaster.tsx'
-import appStylesHref from './styles/app.css?url'
 import { getPublicEnv } from './server/env.server.ts'
-import { useNonce } from './utils/nonce-provider.ts'
 import { readToast } from './server/toast.server.ts'
+import appStylesHref from './styles/app.css?url'
+import { useNonce } from './utils/nonce-provider.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, clearHeader } = await readToast(request)

@@ -24,7 +24,9 @@ function keepsEndpoint(endpoint: string, allowedHosts: string[]): boolean {
   if (!/^[a-z0-9.-]+$/.test(url.hostname)) return false
   if (allowedHosts.includes(url.port ? `${url.hostname}:${url.port}` : url.hostname)) return true
   if (url.port) return false
-  return KNOWN_PUSH_HOSTS.includes(url.hostname) || KNOWN_PUSH_HOST_SUFFIXES.some((suffix) => url.hostname.endsWith(suffix))
+  return (
+    KNOWN_PUSH_HOSTS.includes(url.hostname) || KNOWN_PUSH_HOST_SUFFIXES.some((suffix) => url.hostname.endsWith(suffix))
+  )
 }
 
 const ADD_PUSH_LIMITS = /* sql */ `
@@ -59,7 +61,11 @@ export const up: Migration = async ({ context: { sequelize, transaction } }) => 
     )
     if (rows.length === 0) break
     const refused = rows.filter((row) => !keepsEndpoint(row.endpoint, allowedHosts)).map((row) => row.id)
-    if (refused.length) await sequelize.query(`delete from push_subscriptions where id in (:refused)`, { replacements: { refused }, transaction })
+    if (refused.length)
+      await sequelize.query(`delete from push_subscriptions where id in (:refused)`, {
+        replacements: { refused },
+        transaction,
+      })
     after = rows.at(-1)!.id
   }
   await sequelize.query(ADD_PUSH_LIMITS, { transaction })
@@ -67,5 +73,8 @@ export const up: Migration = async ({ context: { sequelize, transaction } }) => 
 
 // Removed subscriptions cannot come back (the devices subscribe again on their next visit); the columns go.
 export const down: Migration = async ({ context: { sequelize, transaction } }) => {
-  await sequelize.query(`alter table passes drop column if exists stamp_push_at, drop column if exists reward_push_round`, { transaction })
+  await sequelize.query(
+    `alter table passes drop column if exists stamp_push_at, drop column if exists reward_push_round`,
+    { transaction },
+  )
 }

@@ -57,8 +57,11 @@ export async function lockFeedbackHandling(id: string, transaction: Transaction)
 }
 
 export async function setFeedbackHandling(id: string, handling: FeedbackHandling, transaction: Transaction) {
-  await getSequelize().query(`update feedback_messages set handled_at = :handledAt, handled_by = :handledBy where id = :id`, {
-    replacements: { id, ...handling },
-    transaction,
-  })
+  await getSequelize().query(
+    `update feedback_messages set handled_at = :handledAt, handled_by = :handledBy where id = :id`,
+    {
+      replacements: { id, ...handling },
+      transaction,
+    },
+  )
 }

@@ -120,7 +120,10 @@ export type SubscriptionSnapshot = {
   openInvoice: string | null
 }
 
-export async function getSubscriptionSnapshot(userId: string, transaction?: Transaction): Promise<SubscriptionSnapshot | null> {
+export async function getSubscriptionSnapshot(
+  userId: string,
+  transaction?: Transaction,
+): Promise<SubscriptionSnapshot | null> {
   const [row] = await select<SubscriptionSnapshot>(
     `select s.id, s.status, t.tier, s.period_months as "periodMonths", s.trial_ends_at as "trialEndsAt",
             s.period_starts_at as "periodStartsAt", s.period_ends_at as "periodEndsAt",

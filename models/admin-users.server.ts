@@ -31,9 +31,7 @@ export type AdminUserRow = {
 
 /** A page of the list: from the start (offset), or after / before a row of the page next to it (keyset). */
 export type AdminUsersPageRequest = { sort: AdminUserSort; limit: number; few?: boolean } & (
-  | { offset: number }
-  | { after: string }
-  | { before: string }
+  { offset: number } | { after: string } | { before: string }
 )
 
 const ORDER: Record<AdminUserSort, { forward: string; backward: string }> = {
@@ -47,7 +45,8 @@ const ORDER: Record<AdminUserSort, { forward: string; backward: string }> = {
  * Rows after (or before) the cursor row in each order. The cursor is a user id, looked up once (an InitPlan), so
  * the condition is a range on the order's index: a page deep in the list costs what the first one does.
  */
-const byCreated = (operator: '<' | '>') => `(u.created_at, u.id) ${operator} (select created_at, id from users where id = :cursor)`
+const byCreated = (operator: '<' | '>') =>
+  `(u.created_at, u.id) ${operator} (select created_at, id from users where id = :cursor)`
 const byEmail = (operator: '<' | '>') => `u.email ${operator} (select email from users where id = :cursor)`
 const KEYSET: Record<AdminUserSort, { after: string; before: string }> = {
   newest: { after: byCreated('<'), before: byCreated('>') },
@@ -152,7 +151,10 @@ export async function countAdminUsers(filter: AdminUsersFilter): Promise<number>
 }
 
 /** The rows of listUsersStatement: a `before` request's come nearest-first, so in reverse order. */
-export async function listAdminUsers(filter: AdminUsersFilter, request: AdminUsersPageRequest): Promise<AdminUserRow[]> {
+export async function listAdminUsers(
+  filter: AdminUsersFilter,
+  request: AdminUsersPageRequest,
+): Promise<AdminUserRow[]> {
   const { sql, replacements } = listUsersStatement(filter, request)
   const rows = await getSequelize().query<Omit<AdminUserRow, 'disabled'> & { disabledAt: Date | null }>(sql, {
     replacements,
@@ -199,7 +201,13 @@ export async function getAdminFigures(moments: FiguresMoments): Promise<AdminFig
   return {
     // Every owner has one subscription (so has an admin who signed up as one): the sum is the number of owners.
     owners: r.trial! + r.waiting_payment! + r.active! + r.cancelled! + r.ended!,
-    ownersByStatus: { trial: r.trial!, waiting_payment: r.waiting_payment!, active: r.active!, cancelled: r.cancelled!, ended: r.ended! },
+    ownersByStatus: {
+      trial: r.trial!,
+      waiting_payment: r.waiting_payment!,
+      active: r.active!,
+      cancelled: r.cancelled!,
+      ended: r.ended!,
+    },
     activeCards: r.active_cards!,
     holders: r.holders!,
     messagesThisMonth: r.messages!,

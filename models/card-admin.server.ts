@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { fn, col, type InferAttributes, type Transaction } from 'sequelize'
-import { Card, isUuid } from './card.server.ts'
 import { CARD_CONTENT_FIELDS, type CardContentField } from '#app/utils/card-design-fields.ts'
+import { Card, isUuid } from './card.server.ts'
 
 /**
  * An admin's edit of a user's card (/admin/users/{userId}/cards/{cardId}/edit). The card is found by its owner, the
@@ -42,6 +42,11 @@ export async function updateUserCard(
   { values, logo }: { values: Partial<EditableCardValues>; logo?: { data: Buffer; contentType: string } | 'remove' },
   transaction: Transaction,
 ): Promise<void> {
-  const logoFields = logo === 'remove' ? { logo: null, logoContentType: null } : logo ? { logo: logo.data, logoContentType: logo.contentType } : {}
+  const logoFields =
+    logo === 'remove'
+      ? { logo: null, logoContentType: null }
+      : logo
+        ? { logo: logo.data, logoContentType: logo.contentType }
+        : {}
   await Card.update({ ...values, ...logoFields }, { where: { id: cardId, userId }, transaction })
 }

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { type InferAttributes, Op, UniqueConstraintError } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
-import { Card, isUuid } from './card.server.ts'
 import { CARD_CONTENT_FIELDS, type CardContentField, type CardDesignField } from '#app/utils/card-design-fields.ts'
+import { Card, isUuid } from './card.server.ts'
 
 /** The card builder's queries (onboarding pages and /api/onboarding), every one scoped by its owner. */
 export type OnboardingCard = Pick<
@@ -26,7 +26,11 @@ export type CardLogo = { data: Buffer; contentType: string }
 /** One of the owner's cards; null for another owner's card or an id that is not a uuid (both answer 404). */
 export async function findOwnerCard(userId: string, cardId: string | null | undefined): Promise<OnboardingCard | null> {
   if (!isUuid(cardId ?? undefined)) return null
-  return Card.findOne({ attributes: [...ATTRIBUTES], where: { id: cardId!, userId }, raw: true }) as Promise<OnboardingCard | null>
+  return Card.findOne({
+    attributes: [...ATTRIBUTES],
+    where: { id: cardId!, userId },
+    raw: true,
+  }) as Promise<OnboardingCard | null>
 }
 
 /** The owner's newest card that is not archived (the default of the card-ready and qr-code calls). */
@@ -82,7 +86,11 @@ export function cardSlug(businessName: string): string {
 }
 
 /** A new draft card at the reward step. */
-export async function createDraftCard(userId: string, design: CardDesignFields, logo: CardLogo | null): Promise<OnboardingCard> {
+export async function createDraftCard(
+  userId: string,
+  design: CardDesignFields,
+  logo: CardLogo | null,
+): Promise<OnboardingCard> {
   for (let attempt = 1; ; attempt++) {
     try {
       const card = await Card.create({
@@ -110,7 +118,12 @@ export async function updateCardDesign(
   design: CardDesignFields,
   logo: CardLogo | 'remove' | null,
 ): Promise<void> {
-  const logoFields = logo === 'remove' ? { logo: null, logoContentType: null } : logo ? { logo: logo.data, logoContentType: logo.contentType } : {}
+  const logoFields =
+    logo === 'remove'
+      ? { logo: null, logoContentType: null }
+      : logo
+        ? { logo: logo.data, logoContentType: logo.contentType }
+        : {}
   await Card.update({ ...design, ...logoFields }, { where: { id: cardId, userId } })
   await advanceOnboardingStep(userId, cardId, 'card_reward')
 }
@@ -125,12 +138,23 @@ export async function saveCardReward(
   { reward, terms }: { reward: string; terms: string },
 ): Promise<{ firstCardActivated: boolean }> {
   return getSequelize().transaction(async (transaction) => {
-    const card = await Card.findOne({ attributes: ['status'], where: { id: cardId, userId }, lock: transaction.LOCK.UPDATE, transaction })
+    const card = await Card.findOne({
+      attributes: ['status'],
+      where: { id: cardId, userId },
+      lock: transaction.LOCK.UPDATE,
+      transaction,
+    })
     if (!card) return { firstCardActivated: false }
     const activates = card.status === 'draft'
-    await Card.update({ reward, terms, ...(activates ? { status: 'active' as const } : {}) }, { where: { id: cardId, userId }, transaction })
+    await Card.update(
+      { reward, terms, ...(activates ? { status: 'active' as const } : {}) },
+      { where: { id: cardId, userId }, transaction },
+    )
     if (!activates) return { firstCardActivated: false }
-    const others = await Card.count({ where: { userId, id: { [Op.ne]: cardId }, status: { [Op.ne]: 'draft' } }, transaction })
+    const others = await Card.count({
+      where: { userId, id: { [Op.ne]: cardId }, status: { [Op.ne]: 'draft' } },
+      transaction,
+    })
     return { firstCardActivated: others === 0 }
   })
 }

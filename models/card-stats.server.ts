@@ -41,5 +41,10 @@ export async function cardTotals({ cardId, userId }: { cardId: string; userId: s
   )) as [{ holders: number; stamps_given: number; rewards_redeemed: number; subscribers: number }[], unknown]
   const row = rows[0]
   if (!row) return null
-  return { holders: row.holders, stampsGiven: row.stamps_given, rewardsRedeemed: row.rewards_redeemed, subscribers: row.subscribers }
+  return {
+    holders: row.holders,
+    stampsGiven: row.stamps_given,
+    rewardsRedeemed: row.rewards_redeemed,
+    subscribers: row.subscribers,
+  }
 }

@@ -6,9 +6,9 @@ import {
   type InferAttributes,
   type InferCreationAttributes,
 } from 'sequelize'
-import { cardLogoUrl } from '#app/utils/card-logo.ts'
-import { CARD_DESIGN_FIELDS, type CardDesignField } from '#app/utils/card-design-fields.ts'
 import { getSequelize } from '#app/server/db.server.ts'
+import { CARD_DESIGN_FIELDS, type CardDesignField } from '#app/utils/card-design-fields.ts'
+import { cardLogoUrl } from '#app/utils/card-logo.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 
 export type CardStatus = 'draft' | 'active' | 'archived'
@@ -147,11 +147,22 @@ export type OwnedCard = Pick<
 > & { logoUrl: string | null }
 
 /** One of the owner's cards, or null, also for another owner's card or an id that is not a uuid (both: 404). */
-export async function getOwnedCard({ cardId, userId }: { cardId: string | undefined; userId: string }): Promise<OwnedCard | null> {
+export async function getOwnedCard({
+  cardId,
+  userId,
+}: {
+  cardId: string | undefined
+  userId: string
+}): Promise<OwnedCard | null> {
   if (!isUuid(cardId)) return null
   const row = (await Card.findOne({
     attributes: [
-      'id', 'slug', 'status', ...CARD_DESIGN_FIELDS, 'reward', 'autoPush',
+      'id',
+      'slug',
+      'status',
+      ...CARD_DESIGN_FIELDS,
+      'reward',
+      'autoPush',
       [literal('logo is not null'), 'hasLogo'],
       // The same version as the logo's own address computes (milliseconds with their fraction).
       [literal('(extract(epoch from updated_at) * 1000)::float8'), 'version'],
@@ -194,7 +205,15 @@ export async function countCardPushSubscribers({ cardId, userId }: { cardId: str
 }
 
 /** Archives or restores one of the owner's cards; false when it is not theirs (or already so). */
-export async function setOwnedCardArchived({ cardId, userId, archived }: { cardId: string; userId: string; archived: boolean }) {
+export async function setOwnedCardArchived({
+  cardId,
+  userId,
+  archived,
+}: {
+  cardId: string
+  userId: string
+  archived: boolean
+}) {
   const [rows] = (await getSequelize().query(
     archived
       ? `update cards set status = 'archived', archived_at = now() where id = :cardId and user_id = :userId and status = 'active' returning id`
@@ -211,7 +230,15 @@ export async function deleteOwnedCard({ cardId, userId }: { cardId: string; user
 }
 
 /** Turns the holders' automatic stamp and reward pushes on or off for one of the owner's cards. */
-export async function setOwnedCardAutoPush({ cardId, userId, autoPush }: { cardId: string; userId: string; autoPush: boolean }) {
+export async function setOwnedCardAutoPush({
+  cardId,
+  userId,
+  autoPush,
+}: {
+  cardId: string
+  userId: string
+  autoPush: boolean
+}) {
   const [count] = await Card.update({ autoPush }, { where: { id: cardId, userId } })
   return count > 0
 }

@@ -140,7 +140,10 @@ export async function recordDeliveryOutcomes(rows: DeliveryOutcome[]): Promise<v
     )
     const gone = rows.filter((row) => row.status === 'gone').map((row) => row.subscriptionId)
     if (gone.length) {
-      await getSequelize().query(`delete from push_subscriptions where id in (:gone)`, { replacements: { gone }, transaction })
+      await getSequelize().query(`delete from push_subscriptions where id in (:gone)`, {
+        replacements: { gone },
+        transaction,
+      })
     }
   })
 }

@@ -74,7 +74,15 @@ export async function markMailFailed(failure: {
   )
 }
 
-export type StoredMail = { id: string; to: string; subject: string; text: string; html: string | null; status: string; createdAt: Date }
+export type StoredMail = {
+  id: string
+  to: string
+  subject: string
+  text: string
+  html: string | null
+  status: string
+  createdAt: Date
+}
 
 /** The newest stored mail, for /dev/mailbox (never in production). */
 export async function listStoredMail(limit = 50): Promise<StoredMail[]> {

@@ -61,11 +61,18 @@ export async function listCardNotifications(
   }
 }
 
-
 export type DraftInput = { title: string; body: string; link?: string | null; templateId?: string | null }
 
 /** A draft message on one of the owner's cards (the composer's save); null when the card is not theirs. */
-export async function createDraftNotification({ ownerId, cardId, input }: { ownerId: string; cardId: string; input: DraftInput }): Promise<{ id: string } | null> {
+export async function createDraftNotification({
+  ownerId,
+  cardId,
+  input,
+}: {
+  ownerId: string
+  cardId: string
+  input: DraftInput
+}): Promise<{ id: string } | null> {
   if (!isUuid(cardId)) return null
   const [rows] = (await getSequelize().query(
     `insert into notifications (card_id, user_id, template_id, title, body, link)
@@ -88,12 +95,24 @@ export async function createDraftNotification({ ownerId, cardId, input }: { owne
 }
 
 /** Changes a draft (back from the confirm page to the composer); false when it is not the owner's draft. */
-export async function updateDraftNotification({ ownerId, cardId, notificationId, input }: { ownerId: string; cardId: string; notificationId: string; input: DraftInput }): Promise<boolean> {
+export async function updateDraftNotification({
+  ownerId,
+  cardId,
+  notificationId,
+  input,
+}: {
+  ownerId: string
+  cardId: string
+  notificationId: string
+  input: DraftInput
+}): Promise<boolean> {
   if (!isUuid(cardId) || !isUuid(notificationId)) return false
   const [rows] = (await getSequelize().query(
     `update notifications set title = :title, body = :body, link = :link
      where id = :notificationId and card_id = :cardId and user_id = :ownerId and status = 'draft' returning id`,
-    { replacements: { ownerId, cardId, notificationId, title: input.title, body: input.body, link: input.link ?? null } },
+    {
+      replacements: { ownerId, cardId, notificationId, title: input.title, body: input.body, link: input.link ?? null },
+    },
   )) as [{ id: string }[], unknown]
   return rows.length > 0
 }
@@ -115,7 +134,15 @@ export type OwnedNotification = {
 }
 
 /** One of the owner's messages on the card, with its delivery counts; null for anyone else's (a 404). */
-export async function getOwnedNotification({ ownerId, cardId, notificationId }: { ownerId: string; cardId: string; notificationId: string }): Promise<OwnedNotification | null> {
+export async function getOwnedNotification({
+  ownerId,
+  cardId,
+  notificationId,
+}: {
+  ownerId: string
+  cardId: string
+  notificationId: string
+}): Promise<OwnedNotification | null> {
   if (!isUuid(cardId) || !isUuid(notificationId)) return null
   const [rows] = (await getSequelize().query(
     `select n.id, n.kind, n.title, n.body, n.link, n.status, n.quota_source, n.created_at, n.queued_at, n.finished_at, n.recipients,

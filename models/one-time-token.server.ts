@@ -43,7 +43,12 @@ export type TokenState =
 
 /** What a token is, without using it (the change-password page checks its link on load). */
 export async function inspectToken(token: string, kind: TokenKind, transaction?: Transaction): Promise<TokenState> {
-  const [row] = await getSequelize().query<{ user_id: string; payload: Record<string, unknown>; used: boolean; expired: boolean }>(
+  const [row] = await getSequelize().query<{
+    user_id: string
+    payload: Record<string, unknown>
+    used: boolean
+    expired: boolean
+  }>(
     `select user_id, payload, used_at is not null as used, expires_at <= now() as expired
      from one_time_tokens where token_hash = :hash and kind = :kind`,
     { replacements: { hash: hashToken(token), kind }, type: QueryTypes.SELECT, transaction },

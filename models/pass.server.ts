@@ -45,7 +45,10 @@ const CARD_COLUMNS = `c.id, c.user_id as "userId", c.slug, c.title, c.business_n
 /** An active card by its public slug: only active cards take new holders (draft, archived, unknown: null). */
 export async function getJoinableCard(slug: string): Promise<JoinableCard | null> {
   if (!/^[a-z0-9-]{3,64}$/.test(slug)) return null
-  const rows = await select<JoinableCard>(`select ${CARD_COLUMNS} from cards c where c.slug = :slug and c.status = 'active'`, { slug })
+  const rows = await select<JoinableCard>(
+    `select ${CARD_COLUMNS} from cards c where c.slug = :slug and c.status = 'active'`,
+    { slug },
+  )
   return rows[0] ?? null
 }
 
@@ -91,7 +94,9 @@ export type PassView = {
 /** A pass with its card as the holder's page shows it (archived cards included: holders keep their card). */
 export async function getPassView(passId: unknown): Promise<PassView | null> {
   if (!isPassId(passId)) return null
-  const rows = await select<JoinableCard & { passId: string; shortCode: string; stamps: number; rewardsRedeemed: number }>(
+  const rows = await select<
+    JoinableCard & { passId: string; shortCode: string; stamps: number; rewardsRedeemed: number }
+  >(
     `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps, p.rewards_redeemed as "rewardsRedeemed"
      from passes p join cards c on c.id = p.card_id where p.id = :passId`,
     { passId },
@@ -154,6 +159,9 @@ export async function getRemovablePass(passId: unknown): Promise<RemovablePass |
  */
 export async function deletePassCheckedByHolderDevice({ passId, cardId }: { passId: string; cardId: string }) {
   if (!isPassId(passId)) return false
-  const rows = await select(`delete from passes where id = :passId and card_id = :cardId returning id`, { passId, cardId })
+  const rows = await select(`delete from passes where id = :passId and card_id = :cardId returning id`, {
+    passId,
+    cardId,
+  })
   return rows.length > 0
 }

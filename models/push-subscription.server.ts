@@ -13,7 +13,10 @@ export const MAX_SUBSCRIPTIONS_PER_PASS = 10
  * new phone must work, and nobody can pile up rows (each one a request on every stamp). The pass row's lock queues
  * parallel saves for one pass, so the cap holds however many arrive at once. Null when there is no such pass.
  */
-export async function savePassSubscription(passId: string, { endpoint, keys }: PushSubscriptionInput): Promise<{ created: boolean } | null> {
+export async function savePassSubscription(
+  passId: string,
+  { endpoint, keys }: PushSubscriptionInput,
+): Promise<{ created: boolean } | null> {
   if (!isPassId(passId)) return null
   return getSequelize().transaction(async (transaction) => {
     const [pass] = await getSequelize().query(`select id from passes where id = :passId for update`, {
@@ -27,7 +30,11 @@ export async function savePassSubscription(passId: string, { endpoint, keys }: P
       `insert into push_subscriptions (pass_id, endpoint, p256dh, auth, updated_at) values (:passId, :endpoint, :p256dh, :auth, clock_timestamp())
        on conflict (pass_id, endpoint) do update set p256dh = excluded.p256dh, auth = excluded.auth, updated_at = clock_timestamp()
        returning (xmax = 0) as created`,
-      { replacements: { passId, endpoint, p256dh: keys.p256dh, auth: keys.auth }, type: QueryTypes.SELECT, transaction },
+      {
+        replacements: { passId, endpoint, p256dh: keys.p256dh, auth: keys.auth },
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     )
     await getSequelize().query(
       `delete from push_subscriptions where id in (
@@ -51,9 +58,12 @@ export async function deletePassSubscription(passId: string, endpoint: string): 
 /** Whether the pass has a subscription to this endpoint (the pass page's "notifications are on"). */
 export async function hasPassSubscription(passId: string, endpoint: string): Promise<boolean> {
   if (!isPassId(passId)) return false
-  const rows = await getSequelize().query(`select 1 from push_subscriptions where pass_id = :passId and endpoint = :endpoint`, {
-    replacements: { passId, endpoint },
-    type: QueryTypes.SELECT,
-  })
+  const rows = await getSequelize().query(
+    `select 1 from push_subscriptions where pass_id = :passId and endpoint = :endpoint`,
+    {
+      replacements: { passId, endpoint },
+      type: QueryTypes.SELECT,
+    },
+  )
   return rows.length > 0
 }

@@ -1,10 +1,20 @@
 import crypto from 'node:crypto'
-import { DataTypes, Model, Op, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize'
+import {
+  DataTypes,
+  Model,
+  Op,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+} from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
-/** A signed-in browser. The cookie carries a random token; only its SHA-256 is stored, so a leaked table signs nobody in. */
+/**
+ * A signed-in browser. The cookie carries a random token; only its SHA-256 is stored, so a leaked table signs nobody
+ * in.
+ */
 export class Session extends Model<InferAttributes<Session>, InferCreationAttributes<Session>> {
   declare id: CreationOptional<string>
   declare userId: string

@@ -51,13 +51,21 @@ export async function undoableStampOfLockedPass(
   transaction: Transaction,
   { passId, windowSeconds }: { passId: string; windowSeconds: number },
 ): Promise<{ id: string; count: number; undo_until: Date } | null> {
-  const [row] = await getSequelize().query<{ id: string; kind: string; count: number; undo_until: Date; open: boolean }>(
+  const [row] = await getSequelize().query<{
+    id: string
+    kind: string
+    count: number
+    undo_until: Date
+    open: boolean
+  }>(
     `select id, kind, count, created_at + make_interval(secs => :windowSeconds) as undo_until,
             created_at + make_interval(secs => :windowSeconds) > now() as open
      from stamp_events where pass_id = :passId order by id desc limit 1`,
     { replacements: { passId, windowSeconds }, type: QueryTypes.SELECT, transaction },
   )
-  return row && row.kind === 'stamp' && row.open ? { id: row.id, count: row.count, undo_until: new Date(row.undo_until) } : null
+  return row && row.kind === 'stamp' && row.open
+    ? { id: row.id, count: row.count, undo_until: new Date(row.undo_until) }
+    : null
 }
 
 export type StampEvent = {
@@ -88,7 +96,11 @@ export async function applyEventToLockedPass(
        returning created_at
      )
      select updated.stamps, updated.rewards_redeemed, event.created_at from updated, event`,
-    { replacements: { passId, cardId, ownerId, kind, count, stampsDelta, rewardsDelta }, type: QueryTypes.SELECT, transaction },
+    {
+      replacements: { passId, cardId, ownerId, kind, count, stampsDelta, rewardsDelta },
+      type: QueryTypes.SELECT,
+      transaction,
+    },
   )
   return row!
 }

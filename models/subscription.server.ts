@@ -7,7 +7,6 @@ import {
   type Transaction,
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
-
 import { TRIAL_DAYS, type StoredSubscription, type SubscriptionStatus } from '#app/utils/plan-status.ts'
 
 export { TRIAL_DAYS, type SubscriptionStatus }
@@ -112,7 +111,10 @@ export async function getOwnerSubscription(
 }
 
 /** Subscriptions whose stored status time has overtaken, for the scheduled job (ids only; each is then locked). */
-export async function listSubscriptionsWithDueTransitions(now: Date, limit = 500): Promise<{ id: string; userId: string }[]> {
+export async function listSubscriptionsWithDueTransitions(
+  now: Date,
+  limit = 500,
+): Promise<{ id: string; userId: string }[]> {
   const [rows] = (await getSequelize().query(
     `select id, user_id from subscriptions
      where (status = 'trial' and trial_ends_at <= :now)
@@ -126,7 +128,14 @@ export async function listSubscriptionsWithDueTransitions(now: Date, limit = 500
 
 /** Records a status change with its time and cause (DECISIONS.md: every transition is recorded). */
 export async function recordStatusChange(
-  input: { subscriptionId: string; from: SubscriptionStatus | null; to: SubscriptionStatus; cause: string; actorId?: string | null; at?: Date },
+  input: {
+    subscriptionId: string
+    from: SubscriptionStatus | null
+    to: SubscriptionStatus
+    cause: string
+    actorId?: string | null
+    at?: Date
+  },
   transaction: Transaction,
 ) {
   await getSequelize().query(
@@ -154,7 +163,10 @@ export async function ensureOwnerSubscription(userId: string): Promise<OwnerSubs
       { replacements: { userId, days: TRIAL_DAYS }, transaction },
     )) as [{ id: string }[], unknown]
     if (rows[0]) {
-      await recordStatusChange({ subscriptionId: rows[0].id, from: null, to: 'trial', cause: 'trial started on first use' }, transaction)
+      await recordStatusChange(
+        { subscriptionId: rows[0].id, from: null, to: 'trial', cause: 'trial started on first use' },
+        transaction,
+      )
     }
   })
   return getOwnerSubscription(userId)

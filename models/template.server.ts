@@ -14,9 +14,14 @@ export async function listTemplatesForOwner(userId: string): Promise<TemplateVie
   return rows
 }
 
-
 /** A shared template or one of the owner's own; null for another owner's (a 404) or an unknown id. */
-export async function getTemplateForOwner({ ownerId, templateId }: { ownerId: string; templateId: string }): Promise<TemplateView | null> {
+export async function getTemplateForOwner({
+  ownerId,
+  templateId,
+}: {
+  ownerId: string
+  templateId: string
+}): Promise<TemplateView | null> {
   if (!isUuid(templateId)) return null
   const [rows] = (await getSequelize().query(
     `select id, title, body, link, user_id is null as shared from templates
@@ -27,7 +32,17 @@ export async function getTemplateForOwner({ ownerId, templateId }: { ownerId: st
 }
 
 /** Saves the composer's message as one of the owner's templates (the composer's "Also save as a template"). */
-export async function saveOwnerTemplate({ ownerId, title, body, link }: { ownerId: string; title: string; body: string; link?: string | null }): Promise<{ id: string }> {
+export async function saveOwnerTemplate({
+  ownerId,
+  title,
+  body,
+  link,
+}: {
+  ownerId: string
+  title: string
+  body: string
+  link?: string | null
+}): Promise<{ id: string }> {
   const [rows] = (await getSequelize().query(
     `insert into templates (user_id, title, body, link) values (:ownerId, :title, :body, :link) returning id`,
     { replacements: { ownerId, title, body, link: link ?? null } },
@@ -35,8 +50,16 @@ export async function saveOwnerTemplate({ ownerId, title, body, link }: { ownerI
   return rows[0]!
 }
 
-/** Templates by id, for the template-api call (`?templates=id,id`): only those the owner may use, in the order asked. */
-export async function getTemplatesForOwner({ ownerId, templateIds }: { ownerId: string; templateIds: string[] }): Promise<TemplateView[]> {
+/**
+ * Templates by id, for the template-api call (`?templates=id,id`): only those the owner may use, in the order asked.
+ */
+export async function getTemplatesForOwner({
+  ownerId,
+  templateIds,
+}: {
+  ownerId: string
+  templateIds: string[]
+}): Promise<TemplateView[]> {
   const ids = templateIds.filter((id) => isUuid(id))
   if (ids.length === 0) return []
   const [rows] = (await getSequelize().query(

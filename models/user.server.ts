@@ -89,7 +89,10 @@ export async function getPublicUser(userId: string): Promise<PublicUser | null> 
     attributes: ['id', 'email', 'role', 'emailConfirmedAt', 'logoUpdatedAt', 'isPremade', 'disabledAt'],
     where: { id: userId },
     raw: true,
-  })) as Pick<InferAttributes<User>, 'id' | 'email' | 'role' | 'emailConfirmedAt' | 'logoUpdatedAt' | 'isPremade' | 'disabledAt'> | null
+  })) as Pick<
+    InferAttributes<User>,
+    'id' | 'email' | 'role' | 'emailConfirmedAt' | 'logoUpdatedAt' | 'isPremade' | 'disabledAt'
+  > | null
   if (!row || row.disabledAt) return null
   return {
     id: row.id,
@@ -103,7 +106,14 @@ export async function getPublicUser(userId: string): Promise<PublicUser | null> 
 }
 
 export async function createUser(
-  input: { email: string; passwordHash: string | null; emailConfirmedAt?: Date | null; googleSubject?: string; appleSubject?: string; isPremade?: boolean },
+  input: {
+    email: string
+    passwordHash: string | null
+    emailConfirmedAt?: Date | null
+    googleSubject?: string
+    appleSubject?: string
+    isPremade?: boolean
+  },
   transaction?: Transaction,
 ): Promise<{ id: string; email: string }> {
   const user = await User.create(
@@ -157,10 +167,7 @@ export async function linkSubject(
   transaction?: Transaction,
 ): Promise<boolean> {
   const attribute = SUBJECT_ATTRIBUTE[provider]
-  const [count] = await User.update(
-    { [attribute]: subject },
-    { where: { id: userId, [attribute]: null }, transaction },
-  )
+  const [count] = await User.update({ [attribute]: subject }, { where: { id: userId, [attribute]: null }, transaction })
   return count > 0
 }
 
@@ -189,7 +196,9 @@ export async function getProfileUser(userId: string): Promise<ProfileUser | null
 }
 
 /** What a password check needs, by id (the profile's e-mail and password changes): never leaves the server. */
-export async function findCredentialsById(userId: string): Promise<Pick<Credentials, 'id' | 'email' | 'passwordHash'> | null> {
+export async function findCredentialsById(
+  userId: string,
+): Promise<Pick<Credentials, 'id' | 'email' | 'passwordHash'> | null> {
   return User.findOne({
     attributes: ['id', 'email', 'passwordHash'],
     where: { id: userId, disabledAt: null },
@@ -199,13 +208,21 @@ export async function findCredentialsById(userId: string): Promise<Pick<Credenti
 
 /** Whether another account uses the address. */
 export async function isEmailTaken(email: string, exceptUserId?: string, transaction?: Transaction): Promise<boolean> {
-  const row = await User.findOne({ attributes: ['id'], where: { email: normalizeEmail(email) }, raw: true, transaction })
+  const row = await User.findOne({
+    attributes: ['id'],
+    where: { email: normalizeEmail(email) },
+    raw: true,
+    transaction,
+  })
   return row !== null && row.id !== exceptUserId
 }
 
 /** Moves the account to a new, proven address (from an e-mail change link). */
 export async function changeEmail(userId: string, email: string, transaction?: Transaction) {
-  await User.update({ email: normalizeEmail(email), emailConfirmedAt: new Date() }, { where: { id: userId }, transaction })
+  await User.update(
+    { email: normalizeEmail(email), emailConfirmedAt: new Date() },
+    { where: { id: userId }, transaction },
+  )
 }
 
 export async function getUserEmail(userId: string, transaction?: Transaction): Promise<string | null> {
@@ -216,13 +233,20 @@ export async function getUserEmail(userId: string, transaction?: Transaction): P
 export type UserLogo = { data: Buffer; contentType: string; updatedAt: Date }
 
 export async function getUserLogo(userId: string): Promise<UserLogo | null> {
-  const row = await User.findOne({ attributes: ['logo', 'logoContentType', 'logoUpdatedAt'], where: { id: userId }, raw: true })
+  const row = await User.findOne({
+    attributes: ['logo', 'logoContentType', 'logoUpdatedAt'],
+    where: { id: userId },
+    raw: true,
+  })
   if (!row?.logo || !row.logoContentType || !row.logoUpdatedAt) return null
   return { data: row.logo, contentType: row.logoContentType, updatedAt: row.logoUpdatedAt }
 }
 
 export async function setUserLogo(userId: string, logo: { data: Buffer; contentType: string }) {
-  await User.update({ logo: logo.data, logoContentType: logo.contentType, logoUpdatedAt: new Date() }, { where: { id: userId } })
+  await User.update(
+    { logo: logo.data, logoContentType: logo.contentType, logoUpdatedAt: new Date() },
+    { where: { id: userId } },
+  )
 }
 
 export async function removeUserLogo(userId: string) {

@@ -27,7 +27,9 @@ try {
   const dump = await embedded.db.dumpDataDir('none')
   fs.mkdirSync(path.dirname(EMBEDDED_TEMPLATE_PATH), { recursive: true })
   fs.writeFileSync(EMBEDDED_TEMPLATE_PATH, Buffer.from(await dump.arrayBuffer()))
-  console.log(`embedded database template: ${path.relative(process.cwd(), EMBEDDED_TEMPLATE_PATH)} (${Math.round(dump.size / 1024 / 1024)} MiB)`)
+  console.log(
+    `embedded database template: ${path.relative(process.cwd(), EMBEDDED_TEMPLATE_PATH)} (${Math.round(dump.size / 1024 / 1024)} MiB)`,
+  )
 } finally {
   await embedded.close()
   fs.rmSync(dir, { recursive: true, force: true })

@@ -9,7 +9,8 @@ import { commandEnv, describeError, fail } from './command.ts'
  */
 
 const env = commandEnv()
-if (env.DATABASE_URL) fail('DATABASE_URL is set: db:backup copies the embedded database; back up a PostgreSQL server with pg_dump')
+if (env.DATABASE_URL)
+  fail('DATABASE_URL is set: db:backup copies the embedded database; back up a PostgreSQL server with pg_dump')
 const [file, ...extra] = process.argv.slice(2)
 if (extra.length) fail('Usage: npm run db:backup [-- <file>]')
 
@@ -19,7 +20,9 @@ try {
   if (!file) fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 })
   const result = await backupEmbeddedDatabase(env.DATA_DIR, target)
   const by = result.through === 'server' ? 'by the running server' : 'with no server running'
-  console.log(`Backed up ${path.resolve(env.DATA_DIR)} (${by}) to ${result.file} (${Math.ceil(result.bytes / 1024)} KiB)`)
+  console.log(
+    `Backed up ${path.resolve(env.DATA_DIR)} (${by}) to ${result.file} (${Math.ceil(result.bytes / 1024)} KiB)`,
+  )
 } catch (error) {
   fail(`Backup failed: ${describeError(error)}`)
 }

@@ -19,7 +19,9 @@ let targetEnv: Env
 try {
   targetEnv = parseEnv({ DATABASE_URL: targetUrl })
 } catch {
-  fail(`Not a PostgreSQL URL: ${targetUrl.replace(/\/\/[^@/]*@/, '//…@')} (expected postgres://user:password@host:5432/database)`)
+  fail(
+    `Not a PostgreSQL URL: ${targetUrl.replace(/\/\/[^@/]*@/, '//…@')} (expected postgres://user:password@host:5432/database)`,
+  )
 }
 const url = new URL(targetUrl)
 const targetName = `${url.host}${url.pathname}`
@@ -27,9 +29,8 @@ const targetName = `${url.host}${url.pathname}`
 const { openAndMigrate } = await import('#app/server/database-lifecycle.server.ts')
 const { databaseConnectionOptions } = await import('#app/server/db.server.ts')
 const { migrateUp } = await import('#app/server/migrate.server.ts')
-const { copyDatabase, tablesInForeignKeyOrder, tablesWithRows, TargetNotEmptyError } = await import(
-  '#app/server/database-copy.server.ts'
-)
+const { copyDatabase, tablesInForeignKeyOrder, tablesWithRows, TargetNotEmptyError } =
+  await import('#app/server/database-copy.server.ts')
 
 const target = new pg.Client({ connectionString: targetUrl })
 try {
@@ -54,7 +55,8 @@ try {
   const targetSequelize = new Sequelize(databaseConnectionOptions(targetEnv))
   try {
     const applied = await migrateUp(targetSequelize)
-    if (applied.length) console.log(`Migrated ${targetName}: ${applied.length} migration${applied.length === 1 ? '' : 's'}`)
+    if (applied.length)
+      console.log(`Migrated ${targetName}: ${applied.length} migration${applied.length === 1 ? '' : 's'}`)
   } finally {
     await targetSequelize.close()
   }

@@ -16,7 +16,9 @@ const { restoreEmbeddedDatabase } = await import('#app/server/embedded-backup.se
 try {
   const { keptAside, tables } = await restoreEmbeddedDatabase(env.DATA_DIR, file)
   const rows = Object.values(tables).reduce((sum, count) => sum + count, 0)
-  console.log(`Restored ${path.resolve(file)} into ${path.resolve(env.DATA_DIR)}: ${Object.keys(tables).length} tables, ${rows} rows.`)
+  console.log(
+    `Restored ${path.resolve(file)} into ${path.resolve(env.DATA_DIR)}: ${Object.keys(tables).length} tables, ${rows} rows.`,
+  )
   if (keptAside) console.log(`The previous database is kept in ${keptAside}; delete it once you no longer need it.`)
 } catch (error) {
   fail(`Restore failed: ${describeError(error)}`)

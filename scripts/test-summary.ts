@@ -21,7 +21,11 @@ type VitestReport = {
   numFailedTestSuites: number
 }
 type PlaywrightTest = { projectName: string; status: string }
-type PlaywrightSuite = { title: string; specs?: { title: string; tests: PlaywrightTest[] }[]; suites?: PlaywrightSuite[] }
+type PlaywrightSuite = {
+  title: string
+  specs?: { title: string; tests: PlaywrightTest[] }[]
+  suites?: PlaywrightSuite[]
+}
 type PlaywrightReport = {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number }
   suites?: PlaywrightSuite[]
@@ -35,7 +39,9 @@ function flakyTitles(suites: PlaywrightSuite[] = [], parents: string[] = []): st
   return suites.flatMap((suite) => {
     const trail = suite.title ? [...parents, suite.title] : parents
     const own = (suite.specs ?? []).flatMap((spec) =>
-      spec.tests.filter((t) => t.status === 'flaky').map((t) => `${[...trail, spec.title].join(' › ')} [${t.projectName}]`),
+      spec.tests
+        .filter((t) => t.status === 'flaky')
+        .map((t) => `${[...trail, spec.title].join(' › ')} [${t.projectName}]`),
     )
     return [...own, ...flakyTitles(suite.suites, trail)]
   })

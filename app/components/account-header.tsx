@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate } from '@remix-run/react'
 import { type MouseEvent } from 'react'
-import { parentPath, type AccountHandle } from '#app/utils/account-handle.ts'
 import { type AccountHeaderData } from '#app/services/accounts/account-header.server.ts'
+import { parentPath, type AccountHandle } from '#app/utils/account-handle.ts'
 import { FeedbackSender } from './feedback-sender.tsx'
 import { Logo } from './logo.tsx'
 import { NotificationBell } from './notification-bell.tsx'

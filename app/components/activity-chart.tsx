@@ -35,18 +35,42 @@ export function ActivityChart({ days, label }: { days: DailyActivity[]; label: s
         <span className="activity-chart__tick activity-chart__tick--zero" aria-hidden="true">
           0
         </span>
-        <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-labelledby="activity-chart-title" preserveAspectRatio="none">
+        <svg
+          viewBox={`0 0 ${width} ${HEIGHT}`}
+          role="img"
+          aria-labelledby="activity-chart-title"
+          preserveAspectRatio="none"
+        >
           <title id="activity-chart-title">{`${label}: ${totalStamps} stamps and ${totalRewards} rewards in the last ${days.length} days`}</title>
           {days.map((day, index) => {
             const x = index * SLOT + SLOT / 2
             return (
               <g key={day.day}>
-                <rect x={x - bar} y={y(day.stamps)} width={bar} height={HEIGHT - y(day.stamps)} className="activity-chart__stamps" />
-                <rect x={x} y={y(day.rewards)} width={bar} height={HEIGHT - y(day.rewards)} className="activity-chart__rewards" />
+                <rect
+                  x={x - bar}
+                  y={y(day.stamps)}
+                  width={bar}
+                  height={HEIGHT - y(day.stamps)}
+                  className="activity-chart__stamps"
+                />
+                <rect
+                  x={x}
+                  y={y(day.rewards)}
+                  width={bar}
+                  height={HEIGHT - y(day.rewards)}
+                  className="activity-chart__rewards"
+                />
               </g>
             )
           })}
-          <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} className="activity-chart__axis" vectorEffect="non-scaling-stroke" />
+          <line
+            x1={0}
+            x2={width}
+            y1={HEIGHT}
+            y2={HEIGHT}
+            className="activity-chart__axis"
+            vectorEffect="non-scaling-stroke"
+          />
         </svg>
       </div>
       <div className="activity-chart__dates" aria-hidden="true">

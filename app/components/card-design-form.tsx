@@ -6,13 +6,14 @@ import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { ContrastWarning } from '#app/components/contrast-warning.tsx'
 import { FieldErrors, FormErrors, InputField, TextareaField } from '#app/components/forms.tsx'
 import { StampIconPath } from '#app/components/stamp-icons.tsx'
-import { STAMP_ICONS } from '#app/utils/stamp-icon-names.ts'
-import { CardDesignSchema, CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
+import { CardDesignSchema, CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
+import { STAMP_ICONS } from '#app/utils/stamp-icon-names.ts'
 
 /**
- * The card designer: the owner's design step (/main) and an admin's card edit (/admin/users/{userId}/cards/{cardId}/edit)
+ * The card designer: the owner's design step (/main) and an admin's card edit
+ * (/admin/users/{userId}/cards/{cardId}/edit)
  * use this one form and its preview. Given `reward`, it also asks for the reward and its terms (the admin's page
  * edits both in one form; the owner's reward step uses `RewardFields` on its own).
  */
@@ -107,7 +108,14 @@ export function DesignForm({
 
   return (
     <div className="designer">
-      <Form method="POST" encType="multipart/form-data" className="form designer__form" {...getFormProps(form)} onChange={follow} onInput={follow}>
+      <Form
+        method="POST"
+        encType="multipart/form-data"
+        className="form designer__form"
+        {...getFormProps(form)}
+        onChange={follow}
+        onInput={follow}
+      >
         <FormErrors id={form.errorId} errors={form.errors} />
         <InputField meta={fields.businessName} label="Business name" autoComplete="organization" />
         <InputField meta={fields.title} label="Card title" hint="For example ‘Coffee card’ or ‘Haircut club’" />
@@ -135,11 +143,18 @@ export function DesignForm({
           <ColorField meta={fields.backgroundColor} label="Background colour" />
           <ColorField meta={fields.textColor} label="Text colour" />
         </div>
-        <fieldset className="field stamp-icons" aria-describedby={fields.stampIcon.errors ? fields.stampIcon.errorId : undefined}>
+        <fieldset
+          className="field stamp-icons"
+          aria-describedby={fields.stampIcon.errors ? fields.stampIcon.errorId : undefined}
+        >
           <legend>Stamp icon</legend>
           <div className="stamp-icons__options">
             {STAMP_ICONS.map((icon) => {
-              const { key, ...radioProps } = getInputProps(fields.stampIcon, { type: 'radio', value: icon, ariaAttributes: false })
+              const { key, ...radioProps } = getInputProps(fields.stampIcon, {
+                type: 'radio',
+                value: icon,
+                ariaAttributes: false,
+              })
               return (
                 <label key={`${key ?? ''}${icon}`} className="stamp-icons__option">
                   <input {...radioProps} id={`${fields.stampIcon.id}-${icon}`} />

@@ -16,7 +16,15 @@ export type CardDesign = {
  * the card's icon) and the reward. One component for every place a card is shown, so the design looks the same
  * in the account, the builder's preview, the holder's pass and the poster.
  */
-export function CardPreview({ card, collected = 0, size = 'normal' }: { card: CardDesign; collected?: number; size?: 'small' | 'normal' }) {
+export function CardPreview({
+  card,
+  collected = 0,
+  size = 'normal',
+}: {
+  card: CardDesign
+  collected?: number
+  size?: 'small' | 'normal'
+}) {
   const label = `${card.title || 'Untitled card'} by ${card.businessName || 'your business'}: ${collected} of ${card.stampsRequired} stamps`
   return (
     <figure

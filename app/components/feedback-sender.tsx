@@ -1,7 +1,12 @@
 import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { useFetcher, useLocation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { AccountFeedbackSchema, CONTACT_US_PATH, FEEDBACK_SENT_MESSAGE, type FeedbackAnswer } from '#app/utils/account-feedback.ts'
+import {
+  AccountFeedbackSchema,
+  CONTACT_US_PATH,
+  FEEDBACK_SENT_MESSAGE,
+  type FeedbackAnswer,
+} from '#app/utils/account-feedback.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { FieldErrors, FormErrors } from './forms.tsx'
 

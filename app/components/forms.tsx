@@ -15,7 +15,9 @@ type TextFieldMeta = FieldMetadata<string | undefined, Record<string, unknown>, 
 export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   return (
     <div id={id} className="field-error">
-      {errors?.map((error) => <p key={error}>{error}</p>)}
+      {errors?.map((error) => (
+        <p key={error}>{error}</p>
+      ))}
     </div>
   )
 }
@@ -114,7 +116,11 @@ export function RadioGroupField({
       <div className="radio-row">
         {options.map((option) => {
           const id = `${meta.id}-${option.value}`
-          const { key, ...radioProps } = getInputProps(meta, { type: 'radio', value: option.value, ariaAttributes: false })
+          const { key, ...radioProps } = getInputProps(meta, {
+            type: 'radio',
+            value: option.value,
+            ariaAttributes: false,
+          })
           return (
             <label key={`${key ?? ''}${option.value}`} htmlFor={id} className="radio">
               <input {...radioProps} id={id} />

@@ -10,8 +10,10 @@ const REFRESH_AFTER_MS = 30_000
  */
 export function PlanBox({ title, subtitle }: { title: string; subtitle: string }) {
   const revalidator = useRevalidator()
-  const lastRefresh = useRef(Date.now())
+  // When the page was last brought up to date: set once mounted (reading the clock while rendering is impure).
+  const lastRefresh = useRef(0)
   useEffect(() => {
+    if (lastRefresh.current === 0) lastRefresh.current = Date.now()
     const refresh = () => {
       if (document.visibilityState !== 'visible' || Date.now() - lastRefresh.current < REFRESH_AFTER_MS) return
       lastRefresh.current = Date.now()

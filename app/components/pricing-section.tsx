@@ -20,8 +20,8 @@ export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; tr
           <p className="eyebrow">Pricing</p>
           <h2 id="pricing-title">Simple plans, no surprises</h2>
           <p className="lead">
-            Start with a free {trial.days}-day trial. Then pay monthly, or yearly and save. Every plan has unlimited card
-            holders.
+            Start with a free {trial.days}-day trial. Then pay monthly, or yearly and save. Every plan has unlimited
+            card holders.
           </p>
         </header>
         <ul className="plans" role="list">

@@ -8,13 +8,27 @@ export function SiteFooter({ supportEmail }: { supportEmail: string }) {
       <div className="container site-footer__grid">
         <nav aria-label="Footer">
           <ul className="site-footer__links">
-            <li><Link to="/blog">Blog</Link></li>
-            <li><Link to="/#pricing">Pricing</Link></li>
-            <li><Link to="/about">About us</Link></li>
-            <li><Link to="/contacts">Support</Link></li>
-            <li><Link to="/feedback">Feedback</Link></li>
-            <li><Link to="/privacy-policy">Privacy policy</Link></li>
-            <li><Link to="/terms">Terms of service</Link></li>
+            <li>
+              <Link to="/blog">Blog</Link>
+            </li>
+            <li>
+              <Link to="/#pricing">Pricing</Link>
+            </li>
+            <li>
+              <Link to="/about">About us</Link>
+            </li>
+            <li>
+              <Link to="/contacts">Support</Link>
+            </li>
+            <li>
+              <Link to="/feedback">Feedback</Link>
+            </li>
+            <li>
+              <Link to="/privacy-policy">Privacy policy</Link>
+            </li>
+            <li>
+              <Link to="/terms">Terms of service</Link>
+            </li>
           </ul>
         </nav>
         <div>
@@ -34,7 +48,9 @@ export function SiteFooter({ supportEmail }: { supportEmail: string }) {
       </div>
       <div className="container site-footer__legal">
         <p>{company.registration}</p>
-        <p>© {year} {company.legalName}. All rights reserved.</p>
+        <p>
+          © {year} {company.legalName}. All rights reserved.
+        </p>
       </div>
     </footer>
   )

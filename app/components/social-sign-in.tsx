@@ -1,6 +1,7 @@
 /**
  * 'Login with Apple' and 'Login with Google'. Each is a plain link to the provider's start address, so it works
- * without JavaScript (a link rather than a form: CSP's form-action would block the redirect to the provider). A provider that is not configured keeps its button visible but disabled, with the reason.
+ * without JavaScript (a link rather than a form: CSP's form-action would block the redirect to the provider). A
+ * provider that is not configured keeps its button visible but disabled, with the reason.
  */
 export function SocialSignIn({ providers }: { providers: { google: boolean; apple: boolean } }) {
   return (
@@ -11,7 +12,17 @@ export function SocialSignIn({ providers }: { providers: { google: boolean; appl
   )
 }
 
-function SocialButton({ href, label, configured, provider }: { href: string; label: string; configured: boolean; provider: string }) {
+function SocialButton({
+  href,
+  label,
+  configured,
+  provider,
+}: {
+  href: string
+  label: string
+  configured: boolean
+  provider: string
+}) {
   if (!configured) {
     const noteId = `${provider.toLowerCase()}-unavailable`
     return (

@@ -20,7 +20,10 @@ if('serviceWorker' in navigator)navigator.serviceWorker.register('/pass-sw.js',{
 addEventListener('beforeinstallprompt',function(event){event.preventDefault();window.passInstallPrompt=event;dispatchEvent(new Event('pass-install-prompt'))});
 })()`
 
-/** 'Add to Home Screen' guidance, per platform and readable without JavaScript, with an Install button where the browser offers one. */
+/**
+ * 'Add to Home Screen' guidance, per platform and readable without JavaScript, with an Install button where the
+ * browser offers one.
+ */
 export function InstallGuide() {
   return (
     <section className="pass-page__install" aria-labelledby="install-heading">

@@ -13,7 +13,15 @@ const NEEDS_JAVASCRIPT = 'Notifications need JavaScript turned on in your browse
 const INVITE = 'Get a message when you collect a stamp and when there is news.'
 const ON = 'Notifications are on.'
 
-export function PassNotifications({ passId, pushKey, keptCopy }: { passId: string; pushKey: string; keptCopy: KeptCopy | undefined }) {
+export function PassNotifications({
+  passId,
+  pushKey,
+  keptCopy,
+}: {
+  passId: string
+  pushKey: string
+  keptCopy: KeptCopy | undefined
+}) {
   const [state, setState] = useState<PushState>({ kind: 'static', message: NEEDS_JAVASCRIPT })
   const address = `/p/${passId}/push-subscription`
   useEffect(() => {
@@ -29,9 +37,13 @@ export function PassNotifications({ passId, pushKey, keptCopy }: { passId: strin
   async function turnOn() {
     setState({ kind: 'busy', message: 'Turning on…' })
     try {
-      if ((await Notification.requestPermission()) !== 'granted') return setState({ kind: 'off', message: 'Notifications were not allowed.' })
+      if ((await Notification.requestPermission()) !== 'granted')
+        return setState({ kind: 'off', message: 'Notifications were not allowed.' })
       const registration = await passRegistration()
-      const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(pushKey) })
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(pushKey),
+      })
       await send(address, 'POST', subscription.toJSON())
       setState({ kind: 'on', message: ON })
     } catch (error) {
@@ -88,12 +100,17 @@ async function currentState(address: string, keptCopy: KeptCopy): Promise<PushSt
     return { kind: 'unavailable', message: 'You are offline: notifications can be changed when you are back online.' }
   }
   if (Notification.permission === 'denied') {
-    return { kind: 'unavailable', message: 'Notifications are blocked for this site: allow them in your browser settings.' }
+    return {
+      kind: 'unavailable',
+      message: 'Notifications are blocked for this site: allow them in your browser settings.',
+    }
   }
   try {
     const subscription = await (await passRegistration()).pushManager.getSubscription()
     if (!subscription) return { kind: 'off', message: INVITE }
-    const saved = (await (await fetch(`${address}?endpoint=${encodeURIComponent(subscription.endpoint)}`)).json()) as { subscribed?: boolean }
+    const saved = (await (await fetch(`${address}?endpoint=${encodeURIComponent(subscription.endpoint)}`)).json()) as {
+      subscribed?: boolean
+    }
     // A subscription this device has but the server lost (removed after failures): saved again.
     if (!saved.subscribed) await send(address, 'POST', subscription.toJSON())
     return { kind: 'on', message: ON }
@@ -107,14 +124,20 @@ async function currentState(address: string, keptCopy: KeptCopy): Promise<PushSt
  * registering again is a no-op that answers the registration even while the first one is still under way.
  */
 async function passRegistration(): Promise<ServiceWorkerRegistration> {
-  const registration = await navigator.serviceWorker.register('/pass-sw.js', { scope: location.pathname }).catch(() => null)
+  const registration = await navigator.serviceWorker
+    .register('/pass-sw.js', { scope: location.pathname })
+    .catch(() => null)
   if (!registration) throw new Error('This browser cannot keep the card')
   await navigator.serviceWorker.ready
   return registration
 }
 
 async function send(address: string, method: 'POST' | 'DELETE', body: unknown) {
-  const response = await fetch(address, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const response = await fetch(address, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   const answer = (await response.json().catch(() => ({}))) as { message?: string }
   if (!response.ok) throw new Error(answer.message || 'The server refused it')
   return answer

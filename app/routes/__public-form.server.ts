@@ -1,6 +1,6 @@
+import { unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { consumeRateLimit, RATE_LIMITS, RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
-import { unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 
 /**
  * The public forms (/contacts, /feedback) store at most RATE_LIMITS.publicFormsPerIp messages an hour from one

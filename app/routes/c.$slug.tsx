@@ -1,17 +1,17 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { cardLogoUrl } from '#app/utils/card-logo.ts'
-import { CARD_CONTENT_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
-import passStylesHref from '#app/styles/pass.css?url'
-import { findRememberedPass, joinCard } from '#app/services/passes/pass-join.server.ts'
-import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
-import { getJoinableCard } from '#models/pass.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { findRememberedPass, joinCard } from '#app/services/passes/pass-join.server.ts'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
+import passStylesHref from '#app/styles/pass.css?url'
+import { CARD_CONTENT_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
+import { cardLogoUrl } from '#app/utils/card-logo.ts'
+import { getJoinableCard } from '#models/pass.server.ts'
 
 /** A card's public join page: the card and one button. A device that already holds a pass goes straight to it. */
 async function requireJoinableCard(slug: string | undefined) {
@@ -86,7 +86,9 @@ function Unavailable() {
   return (
     <main className="pass-page pass-page--missing">
       <h1>This card is no longer available</h1>
-      <p>The business may have ended this card, or the address may be mistyped. Ask at the counter for the current one.</p>
+      <p>
+        The business may have ended this card, or the address may be mistyped. Ask at the counter for the current one.
+      </p>
       <Link to="/" className="button">
         Go to Stampwise
       </Link>

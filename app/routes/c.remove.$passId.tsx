@@ -1,9 +1,15 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import {
+  data,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+} from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import passStylesHref from '#app/styles/pass.css?url'
-import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
+import passStylesHref from '#app/styles/pass.css?url'
 import { deletePassCheckedByHolderDevice, getRemovablePass, type RemovablePass } from '#models/pass.server.ts'
 
 /**
@@ -89,7 +95,9 @@ function forgetOnThisDevice(passId: string) {
   const scope = `/p/${passId}`
   // The worker first: once it is gone, nothing stores the copy again.
   void (navigator.serviceWorker?.getRegistration(scope) ?? Promise.resolve(undefined))
-    .then((registration) => (registration && new URL(registration.scope).pathname === scope ? registration.unregister() : false))
+    .then((registration) =>
+      registration && new URL(registration.scope).pathname === scope ? registration.unregister() : false,
+    )
     .then(() => (typeof caches === 'undefined' ? false : caches.delete(`stampwise-pass-v1:${scope}`)))
     .catch(() => false)
 }

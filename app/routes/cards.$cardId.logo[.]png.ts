@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { notFound } from '#app/server/http-errors.server.ts'
 import { cardLogoPng } from '#app/services/cards/card-logo-png.server.ts'
 import { getPublicCardLogo } from '#models/card.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * A card's logo, public like the card itself (join page, poster, Google Wallet's class): only someone who has the

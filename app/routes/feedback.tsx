@@ -5,12 +5,12 @@ import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@re
 import { z } from 'zod'
 import { FormErrors, InputField, RadioGroupField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
-import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { Logo } from '#app/components/logo.tsx'
-import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
-import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
+import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 const RATINGS = [
   { value: '1', label: '1 – Poor' },

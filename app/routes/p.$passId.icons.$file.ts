@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { notFound } from '#app/server/http-errors.server.ts'
 import { ICON_SIZES, passIcon, type IconSize } from '#app/services/passes/pass-icons.server.ts'
 import { getPassCardLogo, getPassView } from '#models/pass.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * The pass's app icons, /p/{passId}/icons/{size}-{version}.png: the version is the card's, so an address always
@@ -17,7 +17,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
   if (!pass) return missing()
   const { card } = pass
   const current = match[2] === Math.round(card.version).toString(36)
-  const png = await passIcon(card, size, async () => (card.hasLogo ? ((await getPassCardLogo(pass.id))?.data ?? null) : null))
+  const png = await passIcon(card, size, async () =>
+    card.hasLogo ? ((await getPassCardLogo(pass.id))?.data ?? null) : null,
+  )
   return new Response(new Uint8Array(png), {
     headers: {
       'Content-Type': 'image/png',

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { getPassCardLogo, getPassView } from '#models/pass.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { getPassCardLogo, getPassView } from '#models/pass.server.ts'
 
 /** The card's logo as the pass page shows it; ?v= is the card's version, so a current address is kept for good. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

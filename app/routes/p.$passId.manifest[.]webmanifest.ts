@@ -1,8 +1,8 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { manifestShortName } from '#app/utils/manifest-short-name.ts'
-import { ICON_SIZES } from '#app/services/passes/pass-icons.server.ts'
-import { getPassView } from '#models/pass.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { ICON_SIZES } from '#app/services/passes/pass-icons.server.ts'
+import { manifestShortName } from '#app/utils/manifest-short-name.ts'
+import { getPassView } from '#models/pass.server.ts'
 
 /** The pass as an installable web app: its own name, icons and colours, opening on the pass itself. */
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -16,7 +16,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
     id: passUrl,
     name: card.businessName ? `${title} — ${card.businessName}` : title,
     short_name: manifestShortName(card.businessName, title),
-    description: card.reward ? `Collect ${card.stampsRequired} stamps: ${card.reward}` : `Collect ${card.stampsRequired} stamps`,
+    description: card.reward
+      ? `Collect ${card.stampsRequired} stamps: ${card.reward}`
+      : `Collect ${card.stampsRequired} stamps`,
     start_url: passUrl,
     scope: passUrl,
     display: 'standalone',

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { apiError, apiLoader, apiMethodsAction, apiSuccess, parseBody } from '#app/server/api.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
-import { pushSubscriptionSchema, pushUnsubscribeSchema } from '#app/utils/push-subscription.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
+import { pushSubscriptionSchema, pushUnsubscribeSchema } from '#app/utils/push-subscription.ts'
 import { getPassView } from '#models/pass.server.ts'
 import { deletePassSubscription, hasPassSubscription, savePassSubscription } from '#models/push-subscription.server.ts'
 

@@ -1,21 +1,22 @@
 import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
-import passStylesHref from '#app/styles/pass.css?url'
-import { useNonce } from '#app/utils/nonce-provider.ts'
-import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
-import { getVapidKeys } from '#app/services/push/vapid.server.ts'
-import { getPassView } from '#models/pass.server.ts'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { InstallGuide, PASS_PAGE_SCRIPT } from '#app/routes/__pass-install.tsx'
 import { PassNotifications } from '#app/routes/__pass-notifications.tsx'
 import { OfflineNote, useKeptCopy } from '#app/routes/__pass-offline.tsx'
+import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
+import { getVapidKeys } from '#app/services/push/vapid.server.ts'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
+import passStylesHref from '#app/styles/pass.css?url'
+import { useNonce } from '#app/utils/nonce-provider.ts'
+import { getPassView } from '#models/pass.server.ts'
 
 /**
  * The holder's card: stamps collected, the reward, and the QR code plus short code staff scan or type. It needs no
  * JavaScript; with it, a service worker keeps it for offline viewing (docs/decisions/014-holder-pass-offline.md),
- * and notifications can be turned on. React owns every element of it (docs/decisions/027-holder-pass-page-ownership.md).
+ * and notifications can be turned on. React owns every element of it
+ * (docs/decisions/027-holder-pass-page-ownership.md).
  * Nothing on it depends on who asks, so server.ts answers it from a render cache keyed by the pass's version.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -53,7 +54,12 @@ export default function PassPage() {
       {earned && card.reward ? <p className="pass-page__earned">{`Reward earned: ${card.reward}`}</p> : null}
       {!earned && card.reward ? <p className="pass-page__reward">{`Reward: ${card.reward}`}</p> : null}
       <section className="pass-page__code" aria-label="Your code">
-        <div className="pass-page__qr" role="img" aria-label={`QR code of ${pass.shortCode}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
+        <div
+          className="pass-page__qr"
+          role="img"
+          aria-label={`QR code of ${pass.shortCode}`}
+          dangerouslySetInnerHTML={{ __html: qrSvg }}
+        />
         <p className="pass-page__short-code">{pass.shortCode}</p>
         <p className="pass-page__note">Show this at the counter to collect a stamp.</p>
       </section>

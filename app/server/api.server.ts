@@ -1,6 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { type z } from 'zod'
-import { getEnv } from './env.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 
 /**
@@ -24,8 +23,16 @@ export function apiAnswer(
 export const apiSuccess = (message: string, data?: Record<string, unknown>, init?: ResponseInit) =>
   apiAnswer('success', message, { data, init })
 
-export const apiError = (httpStatus: number, message: string, options: { errors?: FieldErrors; data?: Record<string, unknown>; headers?: HeadersInit } = {}) =>
-  apiAnswer('error', message, { errors: options.errors, data: options.data, init: { status: httpStatus, headers: options.headers } })
+export const apiError = (
+  httpStatus: number,
+  message: string,
+  options: { errors?: FieldErrors; data?: Record<string, unknown>; headers?: HeadersInit } = {},
+) =>
+  apiAnswer('error', message, {
+    errors: options.errors,
+    data: options.data,
+    init: { status: httpStatus, headers: options.headers },
+  })
 
 /** A refused submission: the message, also as the one field's error (the pages' forms show it beside that field). */
 export const apiFieldError = (
@@ -125,13 +132,18 @@ export async function parseBody<Schema extends z.ZodType>(request: Request, sche
 }
 
 function rateLimitedAnswer(error: RateLimitedError) {
-  return apiError(429, error.message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } })
+  return apiError(429, error.message, {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) },
+  })
 }
 
 type Handler<Args> = (args: Args) => Promise<Response>
 
 /** Turns thrown answers, RateLimitedError and thrown Responses into the answer, never cached. */
-async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(args: Args, handler: Handler<Args>): Promise<Response> {
+async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(
+  args: Args,
+  handler: Handler<Args>,
+): Promise<Response> {
   let response: Response
   try {
     response = await handler(args)
@@ -169,7 +181,8 @@ type ActionMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** The action of a call that takes several methods on one address (POST and DELETE, say); others answer 405. */
 export const apiMethodsAction =
-  (handlers: Partial<Record<ActionMethod, (args: ActionFunctionArgs) => Promise<Response>>>) => (args: ActionFunctionArgs) =>
+  (handlers: Partial<Record<ActionMethod, (args: ActionFunctionArgs) => Promise<Response>>>) =>
+  (args: ActionFunctionArgs) =>
     answer(args, async () => {
       const handler = handlers[args.request.method.toUpperCase() as ActionMethod]
       if (!handler) return methodNotAllowed(Object.keys(handlers))

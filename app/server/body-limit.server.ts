@@ -25,16 +25,27 @@ export function bodyLimitFor(contentType: string | undefined): { limit: number; 
   if (type === 'multipart/form-data') {
     return {
       limit: BODY_LIMITS.multipart,
-      refusal: { status: 413, title, message: `${LOGO_MESSAGES.tooLarge}. Nothing was saved: go back and choose a smaller image.` },
+      refusal: {
+        status: 413,
+        title,
+        message: `${LOGO_MESSAGES.tooLarge}. Nothing was saved: go back and choose a smaller image.`,
+      },
     }
   }
   if (type === 'application/x-www-form-urlencoded') {
     return {
       limit: BODY_LIMITS.form,
-      refusal: { status: 413, title, message: 'The form is larger than 1 MB, so nothing was saved. Go back and send less text.' },
+      refusal: {
+        status: 413,
+        title,
+        message: 'The form is larger than 1 MB, so nothing was saved. Go back and send less text.',
+      },
     }
   }
-  return { limit: BODY_LIMITS.other, refusal: { status: 413, title, message: 'The request body is too large', detail: 'At most 64 KB is accepted.' } }
+  return {
+    limit: BODY_LIMITS.other,
+    refusal: { status: 413, title, message: 'The request body is too large', detail: 'At most 64 KB is accepted.' },
+  }
 }
 
 /** How a body arrives: no body, a declared length, or chunks of unknown total. */
@@ -50,7 +61,11 @@ export function declaredLength(req: IncomingMessage): number | 'chunked' | null 
  * `req.push()`; taking those pieces here, before they reach the stream, is what lets nothing downstream read a
  * body that has not been measured.
  */
-export function holdChunkedBody(req: IncomingMessage, limit: number, { onWhole, onTooLarge }: { onWhole: () => void; onTooLarge: () => void }) {
+export function holdChunkedBody(
+  req: IncomingMessage,
+  limit: number,
+  { onWhole, onTooLarge }: { onWhole: () => void; onTooLarge: () => void },
+) {
   // What arrived before this ran is already in the stream: it counts, and stays in front of what is held.
   let size = req.readableLength
   if (req.complete) return size > limit ? onTooLarge() : onWhole()

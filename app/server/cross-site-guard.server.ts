@@ -1,5 +1,5 @@
-import type express from 'express'
 import { type Refusal } from './request-refusal.server.ts'
+import type express from 'express'
 
 /**
  * Every POST, PUT, PATCH and DELETE from a browser must come from our own pages (DECISIONS.md, "Hardening decided
@@ -49,7 +49,9 @@ export function comesFromOwnOrigin(
 /** The origin the request was sent to: its scheme and Host, or the forwarded ones from a trusted proxy. */
 function requestOrigin(req: express.Request): string | null {
   const trust = req.app.get('trust proxy fn') as ((address: string | undefined, hop: number) => boolean) | undefined
-  const forwarded = trust?.(req.socket.remoteAddress, 0) ? req.get('X-Forwarded-Host')?.split(',')[0]?.trim() : undefined
+  const forwarded = trust?.(req.socket.remoteAddress, 0)
+    ? req.get('X-Forwarded-Host')?.split(',')[0]?.trim()
+    : undefined
   const host = forwarded || req.get('Host')
   if (!host) return null
   try {
@@ -63,7 +65,10 @@ function requestOrigin(req: express.Request): string | null {
 function routedPath(req: express.Request): string | null {
   if (!req.originalUrl.startsWith('/')) return null
   try {
-    return new URL(req.originalUrl, 'http://stampwise.invalid').pathname.replace(/\.data$/, '').replace(/\/+$/, '').toLowerCase()
+    return new URL(req.originalUrl, 'http://stampwise.invalid').pathname
+      .replace(/\.data$/, '')
+      .replace(/\/+$/, '')
+      .toLowerCase()
   } catch {
     return null
   }
@@ -75,6 +80,9 @@ export function crossSiteRefusal(req: express.Request, appUrl: string): Refusal 
   const path = routedPath(req)
   if (path !== null && CROSS_SITE_EXCEPTIONS.includes(path)) return null
   const ownOrigins = [new URL(appUrl).origin, requestOrigin(req)].filter((origin): origin is string => origin !== null)
-  const fromOwnOrigin = comesFromOwnOrigin({ origin: req.get('Origin'), fetchSite: req.get('Sec-Fetch-Site') }, ownOrigins)
+  const fromOwnOrigin = comesFromOwnOrigin(
+    { origin: req.get('Origin'), fetchSite: req.get('Sec-Fetch-Site') },
+    ownOrigins,
+  )
   return fromOwnOrigin ? null : CROSS_SITE_REFUSAL
 }

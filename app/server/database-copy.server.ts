@@ -81,7 +81,9 @@ async function insertableColumns(client: pg.ClientBase, table: string) {
 async function copyTable(source: pg.ClientBase, target: pg.ClientBase, table: string) {
   const columns = (await insertableColumns(target, table)).map(ident).join(', ')
   const cursor = ident(`copy_${table}`)
-  await source.query(`declare ${cursor} no scroll cursor for select row_to_json(t)::text as row from public.${ident(table)} t`)
+  await source.query(
+    `declare ${cursor} no scroll cursor for select row_to_json(t)::text as row from public.${ident(table)} t`,
+  )
   let copied = 0
   for (;;) {
     const { rows } = await source.query<{ row: string }>(`fetch ${BATCH_ROWS} from ${cursor}`)
@@ -123,7 +125,8 @@ export async function copyDatabase(source: pg.ClientBase, target: pg.ClientBase)
     const tables = await tablesInForeignKeyOrder(source)
     const targetTables = await tablesInForeignKeyOrder(target)
     const missing = tables.filter((table) => !targetTables.includes(table))
-    if (missing.length) throw new Error(`the target lacks tables ${missing.join(', ')}: are both at the same migration?`)
+    if (missing.length)
+      throw new Error(`the target lacks tables ${missing.join(', ')}: are both at the same migration?`)
     // Also takes each table's lock, so nothing writes to the target while it is checked and filled.
     for (const table of tables) await target.query(`alter table public.${ident(table)} disable trigger user`)
     const holding = await tablesWithRows(target, targetTables)
@@ -136,7 +139,9 @@ export async function copyDatabase(source: pg.ClientBase, target: pg.ClientBase)
     const sequences = await copySequences(source, target)
     for (const table of tables) await target.query(`alter table public.${ident(table)} enable trigger user`)
     for (const table of tables) {
-      const { rows } = await target.query<{ count: string }>(`select count(*)::text as count from public.${ident(table)}`)
+      const { rows } = await target.query<{ count: string }>(
+        `select count(*)::text as count from public.${ident(table)}`,
+      )
       if (Number(rows[0]!.count) !== counts[table]) {
         throw new Error(`${table}: ${rows[0]!.count} rows arrived of ${counts[table]} read`)
       }

@@ -34,7 +34,10 @@ export async function openDatabase(
   }
   let embedded: EmbeddedDatabase | undefined
   if (role === 'server' || !(await waitForEmbeddedServer(env.DATA_DIR))) {
-    embedded = await startEmbeddedDatabase(env.DATA_DIR, { maxConnections, loadDataDir: freshDatabaseTemplate(env.DATA_DIR) })
+    embedded = await startEmbeddedDatabase(env.DATA_DIR, {
+      maxConnections,
+      loadDataDir: freshDatabaseTemplate(env.DATA_DIR),
+    })
   }
   return {
     description: `embedded PostgreSQL in ${env.DATA_DIR}${embedded ? '' : ' (through the running server)'}`,

@@ -8,7 +8,8 @@ import { ConnectionError } from 'sequelize'
 
 // Node's socket errors and PostgreSQL's "connection exception" (08xxx) and "operator intervention" (57P0x) codes.
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'])
-const CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|connection timeout|Client has encountered a connection error|Client was closed/i
+const CONNECTION_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Connection is closed|connection timeout|Client has encountered a connection error|Client was closed/i
 
 /** True when `error` (or what it wraps) says the database could not be reached, not that a statement was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -24,7 +25,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false
 }
 
-/** Seconds a client should wait before trying again: the pool reconnects on the next request once the database is back. */
+/**
+ * Seconds a client should wait before trying again: the pool reconnects on the next request once the database is
+ * back.
+ */
 export const RETRY_AFTER_SECONDS = 5
 
 export const UNAVAILABLE_MESSAGE = 'Stampwise cannot reach its database right now. Please try again in a moment.'

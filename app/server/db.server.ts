@@ -1,10 +1,10 @@
 import path from 'node:path'
 import { remember } from '@epic-web/remember'
-import { countQuery } from './request-context.server.ts'
 import pg from 'pg'
 import { Sequelize, type Options } from 'sequelize'
 import { EMBEDDED_SOCKET_PORT } from './embedded-db.server.ts'
 import { getEnv } from './env.server.ts'
+import { countQuery } from './request-context.server.ts'
 
 // node-postgres returns bigint (count(*), bigserial) as strings by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10))
@@ -72,7 +72,13 @@ export async function isDatabaseHealthy(timeoutMs = 2_000): Promise<boolean> {
       await connectionManager.releaseConnection(connection)
       return false
     }
-    const answered = await Promise.race([connection.query('select 1').then(() => true, () => false), timeout])
+    const answered = await Promise.race([
+      connection.query('select 1').then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ])
     if (answered) await connectionManager.releaseConnection(connection)
     else await connectionManager.destroyConnection(connection)
     return answered

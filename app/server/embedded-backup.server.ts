@@ -3,8 +3,12 @@ import path from 'node:path'
 import { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
-import type { PGlite } from '@electric-sql/pglite'
-import { dumpDataFolder, isControlSocketAnswering, requestBackup, type DataFolderDump } from './embedded-control.server.ts'
+import {
+  dumpDataFolder,
+  isControlSocketAnswering,
+  requestBackup,
+  type DataFolderDump,
+} from './embedded-control.server.ts'
 import {
   acquireDataDirLock,
   embeddedPgDataDir,
@@ -12,6 +16,7 @@ import {
   readLockHolder,
   waitForEmbeddedServer,
 } from './embedded-db.server.ts'
+import type { PGlite } from '@electric-sql/pglite'
 
 /**
  * Backups of the embedded database (npm run db:backup / db:restore): PGlite's own dump of its data folder, a
@@ -21,7 +26,10 @@ import {
 
 /** Where a backup goes when no file is named: DATA_DIR/backups, the one folder the app's user can surely write. */
 export function defaultBackupFile(dataDir: string, now = new Date()) {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
   return path.join(path.resolve(dataDir), 'backups', `stampwise-${stamp}.tar.gz`)
 }
 
@@ -91,10 +99,14 @@ export async function backupEmbeddedDatabase(dataDir: string, file: string): Pro
 /** Names in a tar archive (ustar headers: name at 0, size in octal at 124, prefix at 345). */
 function tarEntryNames(tar: Buffer) {
   const names: string[] = []
-  for (let offset = 0; offset + 512 <= tar.length; ) {
+  for (let offset = 0; offset + 512 <= tar.length;) {
     const header = tar.subarray(offset, offset + 512)
     if (header.every((byte) => byte === 0)) break
-    const field = (start: number, length: number) => header.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '')
+    const field = (start: number, length: number) =>
+      header
+        .subarray(start, start + length)
+        .toString('utf8')
+        .replace(/\0.*$/s, '')
     const prefix = field(345, 155)
     names.push((prefix ? `${prefix}/` : '') + field(0, 100))
     const size = Number.parseInt(field(124, 12).trim() || '0', 8)
@@ -143,7 +155,10 @@ export async function restoreEmbeddedDatabase(dataDir: string, file: string): Pr
   let db: PGlite | undefined
   try {
     if (fs.existsSync(pgdata)) {
-      keptAside = `${pgdata}.before-restore-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`
+      keptAside = `${pgdata}.before-restore-${new Date()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z')}`
       fs.renameSync(pgdata, keptAside)
     }
     try {
@@ -170,7 +185,9 @@ async function countRows(db: PGlite) {
   if (rows.length === 0) throw new Error('it holds no tables')
   const counts: Record<string, number> = {}
   for (const { name } of rows) {
-    const result = await db.query<{ count: number }>(`select count(*)::int as count from public."${name.replace(/"/g, '""')}"`)
+    const result = await db.query<{ count: number }>(
+      `select count(*)::int as count from public."${name.replace(/"/g, '""')}"`,
+    )
     counts[name] = result.rows[0]!.count
   }
   return counts

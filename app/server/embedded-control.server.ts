@@ -32,7 +32,10 @@ export type DataFolderDump = { tarBytes: number; gzip: Readable }
  */
 export async function dumpDataFolder(db: PGlite): Promise<DataFolderDump> {
   const tar = await db.dumpDataDir('none')
-  return { tarBytes: tar.size, gzip: Readable.fromWeb(tar.stream() as ReadableStream<Uint8Array>).pipe(zlib.createGzip()) }
+  return {
+    tarBytes: tar.size,
+    gzip: Readable.fromWeb(tar.stream() as ReadableStream<Uint8Array>).pipe(zlib.createGzip()),
+  }
 }
 
 /** Serves backups of `db` on DATA_DIR's control socket. The caller holds the data folder's lock. */
@@ -116,7 +119,8 @@ export function requestBackup(dataDir: string): Promise<DataFolderDump> {
     const onData = (chunk: Buffer) => {
       header = Buffer.concat([header, chunk])
       const end = header.indexOf(0x0a)
-      if (end === -1) return header.length > 1000 ? fail(new Error('the server’s answer has no header line')) : undefined
+      if (end === -1)
+        return header.length > 1000 ? fail(new Error('the server’s answer has no header line')) : undefined
       socket.off('data', onData)
       socket.off('end', onEnd)
       socket.pause()
@@ -130,7 +134,9 @@ export function requestBackup(dataDir: string): Promise<DataFolderDump> {
     const onEnd = () => fail(new Error('the server closed the control socket without answering'))
     socket.on('data', onData)
     socket.once('end', onEnd)
-    socket.once('error', (error) => fail(new Error(`no answer on the control socket ${controlSocketPath(dataDir)}: ${error.message}`)))
+    socket.once('error', (error) =>
+      fail(new Error(`no answer on the control socket ${controlSocketPath(dataDir)}: ${error.message}`)),
+    )
     socket.write('backup\n')
   })
 }

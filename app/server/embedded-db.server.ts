@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
-import { fileURLToPath } from 'node:url'
 import { startControlServer } from './embedded-control.server.ts'
 import { serveBatchesWhole } from './embedded-query-queue.server.ts'
 
@@ -177,7 +177,11 @@ export async function waitForEmbeddedServer(dataDir: string, timeoutMs = 60_000)
 
 /** PGlite on the data folder's files, durable (see DurableNodeFS). The caller must hold the folder's lock. */
 export function openEmbeddedPGlite(dataDir: string, loadDataDir?: Blob) {
-  return PGlite.create({ fs: new DurableNodeFS(embeddedPgDataDir(dataDir)), loadDataDir, startParams: DURABLE_START_PARAMS })
+  return PGlite.create({
+    fs: new DurableNodeFS(embeddedPgDataDir(dataDir)),
+    loadDataDir,
+    startParams: DURABLE_START_PARAMS,
+  })
 }
 
 export type EmbeddedDatabase = {

@@ -40,7 +40,8 @@ const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4])
 
 export function serveBatchesWhole(server: PGLiteSocketServer) {
   const queue = (server as unknown as { queryQueue: QueryQueue }).queryQueue
-  if (!queue || !Array.isArray(queue.queue)) throw new Error('pglite-socket changed: its query queue is not where it was')
+  if (!queue || !Array.isArray(queue.queue))
+    throw new Error('pglite-socket changed: its query queue is not where it was')
   // The connection whose batch or transaction is open: only its messages may run until it closes.
   let batchOf: number | null = null
 

@@ -44,19 +44,27 @@ describe('parseEnv', () => {
 
   test('an empty PORT, TRUST_PROXY or RATE_LIMIT_FACTOR means its default', () => {
     expect(parseEnv({ PORT: '' }).PORT).toBe(3000)
-    expect(parseEnv({ PORT: ' ', TRUST_PROXY: '', RATE_LIMIT_FACTOR: '' })).toMatchObject({ PORT: 3000, TRUST_PROXY: 0, RATE_LIMIT_FACTOR: 1 })
+    expect(parseEnv({ PORT: ' ', TRUST_PROXY: '', RATE_LIMIT_FACTOR: '' })).toMatchObject({
+      PORT: 3000,
+      TRUST_PROXY: 0,
+      RATE_LIMIT_FACTOR: 1,
+    })
   })
 
   test('APP_URL follows PORT when unset, and never ends with a slash', () => {
     expect(parseEnv({ PORT: '8080' }).APP_URL).toBe('http://localhost:8080')
     expect(parseEnv({ PORT: ' 8080 ' }).PORT).toBe(8080)
-    expect(parseEnv({ PORT: '8080', APP_URL: 'https://stamps.example.com/' }).APP_URL).toBe('https://stamps.example.com')
+    expect(parseEnv({ PORT: '8080', APP_URL: 'https://stamps.example.com/' }).APP_URL).toBe(
+      'https://stamps.example.com',
+    )
     expect(parseEnv({ APP_URL: 'https://example.com/stampwise///' }).APP_URL).toBe('https://example.com/stampwise')
     expect(parseEnv({ APP_URL: 'http://192.168.1.20:3000' }).APP_URL).toBe('http://192.168.1.20:3000')
   })
 
   test('DATABASE_URL takes postgres:// and postgresql://', () => {
-    expect(parseEnv({ DATABASE_URL: 'postgres://u:p@db:5432/stampwise' }).DATABASE_URL).toBe('postgres://u:p@db:5432/stampwise')
+    expect(parseEnv({ DATABASE_URL: 'postgres://u:p@db:5432/stampwise' }).DATABASE_URL).toBe(
+      'postgres://u:p@db:5432/stampwise',
+    )
     expect(parseEnv({ DATABASE_URL: 'postgresql://u@db/stampwise' }).DATABASE_URL).toBe('postgresql://u@db/stampwise')
   })
 
@@ -96,7 +104,9 @@ describe('parseEnv', () => {
 
   test('SESSION_SECRET is required in production, and only there', () => {
     expect(problem({ NODE_ENV: 'production' })).toBe('Invalid configuration: SESSION_SECRET is required in production')
-    expect(problem({ NODE_ENV: 'production', SESSION_SECRET: '   ' })).toMatch(/^Invalid configuration: SESSION_SECRET /)
+    expect(problem({ NODE_ENV: 'production', SESSION_SECRET: '   ' })).toMatch(
+      /^Invalid configuration: SESSION_SECRET /,
+    )
     const production = parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'old-secret,new-secret' })
     expect(production.isProduction).toBe(true)
     expect(production.SESSION_SECRET).toBe('old-secret,new-secret')
@@ -105,7 +115,8 @@ describe('parseEnv', () => {
   })
 
   test('VAPID keys come in pairs', () => {
-    const message = 'Invalid configuration: VAPID_PRIVATE_KEY VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together'
+    const message =
+      'Invalid configuration: VAPID_PRIVATE_KEY VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together'
     expect(problem({ VAPID_PUBLIC_KEY: 'public' })).toBe(message)
     expect(problem({ VAPID_PRIVATE_KEY: 'private' })).toBe(message)
     expect(problem({ VAPID_PUBLIC_KEY: 'public', VAPID_PRIVATE_KEY: ' ' })).toBe(message)
@@ -116,16 +127,17 @@ describe('parseEnv', () => {
   })
 
   test('PUSH_ALLOWED_HOSTS is a comma-separated list of host names, optionally with a port', () => {
-    expect(parseEnv({ PUSH_ALLOWED_HOSTS: ' Push.Example.com:8443 , ,localhost,127.0.0.1:9000 ' }).pushAllowedHosts).toEqual([
-      'push.example.com:8443',
-      'localhost',
-      '127.0.0.1:9000',
-    ])
+    expect(
+      parseEnv({ PUSH_ALLOWED_HOSTS: ' Push.Example.com:8443 , ,localhost,127.0.0.1:9000 ' }).pushAllowedHosts,
+    ).toEqual(['push.example.com:8443', 'localhost', '127.0.0.1:9000'])
     expect(parseEnv({ PUSH_ALLOWED_HOSTS: '' }).pushAllowedHosts).toEqual([])
     expect(parseEnv({ PUSH_ALLOWED_HOSTS: ',' }).pushAllowedHosts).toEqual([])
   })
 
   test('numbers are read from their text', () => {
-    expect(parseEnv({ TRUST_PROXY: '2', RATE_LIMIT_FACTOR: '100' })).toMatchObject({ TRUST_PROXY: 2, RATE_LIMIT_FACTOR: 100 })
+    expect(parseEnv({ TRUST_PROXY: '2', RATE_LIMIT_FACTOR: '100' })).toMatchObject({
+      TRUST_PROXY: 2,
+      RATE_LIMIT_FACTOR: 100,
+    })
   })
 })

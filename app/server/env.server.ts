@@ -22,11 +22,7 @@ const EnvSchema = z
     // The address to listen on; unset: every address (a container needs that), with a warning outside production.
     HOST: optional,
     APP_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    DATABASE_URL: optional.pipe(
-      z
-        .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
-        .optional(),
-    ),
+    DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
     DATA_DIR: z.string().trim().min(1).default('./data'),
     SESSION_SECRET: optional,
     SMTP_URL: optional.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// URL' }).optional()),

@@ -1,9 +1,14 @@
 import PgBoss from 'pg-boss'
+import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
+import {
+  deliverChunk,
+  listUnfinishedNotifications,
+  prepareNotification,
+  type ChunkRange,
+} from '#app/services/push/push-delivery.server.ts'
 import { databaseConnectionOptions } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 import { logger } from './logger.server.ts'
-import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
-import { deliverChunk, listUnfinishedNotifications, prepareNotification, type ChunkRange } from '#app/services/push/push-delivery.server.ts'
 
 export const PLAN_HOUSEKEEPING_QUEUE = 'plan-housekeeping'
 /** Every 5 minutes: a trial that ends at 10:02 is ended by 10:05 in the stored data (pages know at once). */
@@ -92,7 +97,13 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   // 'short': at most one waiting job per message or chunk, however often the resume job asks. Not 'stately': the
   // running job of a process that was killed would keep its replacement from starting until it expires. Two runs of
   // one chunk are harmless: rows are claimed with leases.
-  const pushQueue = { policy: 'short' as const, retryLimit: 20, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 }
+  const pushQueue = {
+    policy: 'short' as const,
+    retryLimit: 20,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 30 * 60,
+  }
   await createQueueIfMissing(boss, PUSH_MESSAGE_QUEUE, { name: PUSH_MESSAGE_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, PUSH_CHUNK_QUEUE, { name: PUSH_CHUNK_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, PUSH_RESUME_QUEUE, { name: PUSH_RESUME_QUEUE, policy: 'short' })

@@ -9,14 +9,20 @@ import net from 'node:net'
 export function isLoopbackAddress(address: string | null | undefined): boolean {
   if (!address) return false
   const normalized = address.toLowerCase()
-  if (net.isIPv6(normalized) && !normalized.startsWith('::ffff:')) return normalized === '::1' || normalized === '0:0:0:0:0:0:0:1'
+  if (net.isIPv6(normalized) && !normalized.startsWith('::ffff:'))
+    return normalized === '::1' || normalized === '0:0:0:0:0:0:0:1'
   const ipv4 = normalized.startsWith('::ffff:') ? normalized.slice('::ffff:'.length) : normalized
   return net.isIPv4(ipv4) && ipv4.startsWith('127.')
 }
 
 /** The development-only tools are for this computer only; in production they do not exist. */
-export const servesDevelopmentTools = ({ isProduction, clientAddress }: { isProduction: boolean; clientAddress: string }) =>
-  !isProduction && isLoopbackAddress(clientAddress)
+export const servesDevelopmentTools = ({
+  isProduction,
+  clientAddress,
+}: {
+  isProduction: boolean
+  clientAddress: string
+}) => !isProduction && isLoopbackAddress(clientAddress)
 
 /**
  * The warning `npm start` prints when it listens on more than loopback outside production (HOST unset listens on

@@ -1,8 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer'
-import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js'
 import { insertMail, leaseDueMail, markMailFailed, markMailSent } from '#models/mail-outbox.server.ts'
 import { getEnv } from './env.server.ts'
 import { logger } from './logger.server.ts'
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js'
 
 /**
  * Outgoing mail is written to the `mails` table first and sent afterwards, so a failing SMTP server never loses

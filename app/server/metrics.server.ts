@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
-import type express from 'express'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type express from 'express'
 
 /*
  * GET /metrics in Prometheus's text format (issue #8): requests and their latency by route, push deliveries by
@@ -102,7 +102,10 @@ export function metricsHandler(token: string | undefined, probes: Probes): expre
         .send('Unauthorized: send the METRICS_TOKEN as "Authorization: Bearer <token>".\n')
       return
     }
-    const [depths, healthy] = await Promise.all([probes.queueDepths().catch(() => null), probes.databaseHealthy().catch(() => false)])
+    const [depths, healthy] = await Promise.all([
+      probes.queueDepths().catch(() => null),
+      probes.databaseHealthy().catch(() => false),
+    ])
     metrics.queueDepth.reset()
     for (const [queue, depth] of Object.entries(depths ?? {})) metrics.queueDepth.set({ queue }, depth)
     metrics.databaseUp.set(healthy ? 1 : 0)

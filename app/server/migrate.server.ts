@@ -3,7 +3,6 @@ import { Umzug, type UmzugStorage } from 'umzug'
 import { migrations } from '#migrations/index.ts'
 import { type MigrationContext } from '#migrations/sql-migration.ts'
 
-
 // Any fixed number: serialises migrations when several processes start against one PostgreSQL server.
 const MIGRATION_LOCK_KEY = 724_061_001
 
@@ -52,7 +51,14 @@ async function withMigrator<T>(
       migrations: migrations.map(({ name, up, down }) => ({ name, up, down })),
       context: { sequelize, transaction },
       storage: new TransactionalStorage(),
-      logger: logger ? { info: (event) => logger.info(`migration ${JSON.stringify(event)}`), warn: () => {}, error: () => {}, debug: () => {} } : undefined,
+      logger: logger
+        ? {
+            info: (event) => logger.info(`migration ${JSON.stringify(event)}`),
+            warn: () => {},
+            error: () => {},
+            debug: () => {},
+          }
+        : undefined,
     })
     return run(umzug)
   })
@@ -67,4 +73,3 @@ export async function migrateUp(sequelize: Sequelize, logger?: Logger): Promise<
 export async function migrateDown(sequelize: Sequelize, count = 1, logger?: Logger): Promise<string[]> {
   return withMigrator(sequelize, logger, async (umzug) => (await umzug.down({ step: count })).map((m) => m.name))
 }
-

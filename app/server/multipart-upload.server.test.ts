@@ -24,7 +24,12 @@ function streamedRequest(megabytes: number, { declareLength = false } = {}) {
   })
   const headers: Record<string, string> = { 'Content-Type': `multipart/form-data; boundary=${boundary}` }
   if (declareLength) headers['Content-Length'] = String(megabytes * 1024 * 1024 + head.length + 40)
-  const request = new Request('http://localhost/upload', { method: 'POST', headers, body, duplex: 'half' } as RequestInit)
+  const request = new Request('http://localhost/upload', {
+    method: 'POST',
+    headers,
+    body,
+    duplex: 'half',
+  } as RequestInit)
   return { request, pulled: () => pulled }
 }
 

@@ -11,9 +11,7 @@ import {
  * its body when the answer comes may never show that answer.
  */
 export type MultipartRead =
-  | { status: 'ok'; formData: FormData }
-  | { status: 'too-large'; field: string | null }
-  | { status: 'malformed' }
+  { status: 'ok'; formData: FormData } | { status: 'too-large'; field: string | null } | { status: 'malformed' }
 
 class BodyTooLargeError extends Error {}
 
@@ -22,7 +20,11 @@ export const isMultipart = (request: Request) =>
 
 export async function readLimitedMultipart(
   request: Request,
-  { maxPartBytes, maxBodyBytes, drainBytes = 64 * 1024 * 1024 }: { maxPartBytes: number; maxBodyBytes: number; drainBytes?: number },
+  {
+    maxPartBytes,
+    maxBodyBytes,
+    drainBytes = 64 * 1024 * 1024,
+  }: { maxPartBytes: number; maxBodyBytes: number; drainBytes?: number },
 ): Promise<MultipartRead> {
   if (!request.body) return { status: 'malformed' }
   const source = request.body.getReader()

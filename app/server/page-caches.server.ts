@@ -1,9 +1,9 @@
 import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
-import type express from 'express'
-import { getPassPageVersion } from '#models/pass.server.ts'
 import { accountPageVersion } from '#app/services/accounts/account-page-version.server.ts'
+import { getPassPageVersion } from '#models/pass.server.ts'
 import { publicPageCache } from './public-page-cache.server.ts'
 import { versionedPageCache } from './versioned-page-cache.server.ts'
+import type express from 'express'
 
 /*
  * Which pages are answered from a render cache, and how each one's version is read (ADRs 009, 011, 014). server.ts

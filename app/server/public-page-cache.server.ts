@@ -1,6 +1,6 @@
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/node'
-import type express from 'express'
 import { renderForCache, sendCachedRender, type CachedRender } from './cached-render.server.ts'
+import type express from 'express'
 
 /**
  * A few-seconds cache of the public pages as an anonymous visitor sees them (GET, no cookie, no query string).

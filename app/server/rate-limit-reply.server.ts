@@ -1,5 +1,5 @@
-import { data, type HeadersFunction } from '@remix-run/node'
 import { type SubmissionResult } from '@conform-to/react'
+import { data, type HeadersFunction } from '@remix-run/node'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 
 /** Runs an auth service call, handing back a RateLimitedError instead of throwing it, so the action can answer 429. */

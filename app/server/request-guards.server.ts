@@ -1,8 +1,8 @@
-import type express from 'express'
 import { bodyLimitFor, declaredLength, holdChunkedBody } from './body-limit.server.ts'
 import { crossSiteRefusal } from './cross-site-guard.server.ts'
 import { type Env } from './env.server.ts'
 import { sendRefusal } from './request-refusal.server.ts'
+import type express from 'express'
 
 /**
  * What every request must pass before the app sees it: it comes from our own pages (cross-site-guard.server.ts)
@@ -19,7 +19,10 @@ export function requestGuards(env: Pick<Env, 'APP_URL'>): express.RequestHandler
       return next()
     }
     // Someone else's page, not a fault of ours: a warning at most.
-    req.log?.warn({ origin: req.get('Origin') ?? null, fetchSite: req.get('Sec-Fetch-Site') ?? null }, 'cross-site request refused')
+    req.log?.warn(
+      { origin: req.get('Origin') ?? null, fetchSite: req.get('Sec-Fetch-Site') ?? null },
+      'cross-site request refused',
+    )
     sendRefusal(req, res, refusal, env.APP_URL)
   }
 

@@ -1,5 +1,5 @@
-import type express from 'express'
 import { ownPathOrNull } from '#app/services/auth/safe-redirect.server.ts'
+import type express from 'express'
 
 /**
  * How the request guards (request-guards.server.ts) say no, in the shape the asker reads:
@@ -19,12 +19,19 @@ export type Refusal = {
 }
 
 const isJsonCall = (req: express.Request) =>
-  req.path.startsWith('/api/') || /^\/p\/[^/]+\/push-subscription\/?$/.test(req.path) || req.accepts(['html', 'json']) === 'json'
+  req.path.startsWith('/api/') ||
+  /^\/p\/[^/]+\/push-subscription\/?$/.test(req.path) ||
+  req.accepts(['html', 'json']) === 'json'
 
 export const isRemixDataRequest = (req: express.Request) =>
   req.path.endsWith('.data') || new URLSearchParams(req.originalUrl.split('?')[1] ?? '').has('_data')
 
-export function sendRefusal(req: express.Request, res: express.Response, { status, title, message, detail }: Refusal, appUrl: string) {
+export function sendRefusal(
+  req: express.Request,
+  res: express.Response,
+  { status, title, message, detail }: Refusal,
+  appUrl: string,
+) {
   res.status(status).set('Cache-Control', 'no-store')
   if (isRemixDataRequest(req) || isJsonCall(req)) {
     if (isRemixDataRequest(req)) res.set('X-Remix-Catch', 'yes')
@@ -36,8 +43,7 @@ export function sendRefusal(req: express.Request, res: express.Response, { statu
   res.type('html').send(refusalPage(title, detail ? `${message}. ${detail}` : message, back))
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 
 // Outside Remix, so no stylesheet of the build: a few inline rules keep it readable on a 360 px phone.
 const refusalPage = (title: string, message: string, back: string) => `<!doctype html>

@@ -22,7 +22,12 @@ export function routeLabeller(getRoutes: () => ServerBuild['routes'] | undefined
     let label = tree.labels.get(pathname)
     if (label === undefined) {
       const matches = matchRoutes(tree.objects, pathname)
-      label = matches ? `/${matches.map((match) => match.route.path?.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}` : 'unmatched'
+      label = matches
+        ? `/${matches
+            .map((match) => match.route.path?.replace(/^\/|\/$/g, ''))
+            .filter(Boolean)
+            .join('/')}`
+        : 'unmatched'
       if (tree.labels.size >= MAX_KEPT_LABELS) tree.labels.delete(tree.labels.keys().next().value!)
       tree.labels.set(pathname, label)
     }
@@ -36,6 +41,11 @@ function routeObjects(routes: ServerBuild['routes'], parentId?: string): RouteOb
     .map((route) =>
       route.index
         ? { id: route.id, path: route.path, index: true }
-        : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: routeObjects(routes, route.id) },
+        : {
+            id: route.id,
+            path: route.path,
+            caseSensitive: route.caseSensitive,
+            children: routeObjects(routes, route.id),
+          },
     )
 }

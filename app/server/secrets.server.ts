@@ -13,7 +13,9 @@ export function getSessionSecrets(): string[] {
   if (cached) return cached
   const env = getEnv()
   if (env.SESSION_SECRET) {
-    cached = env.SESSION_SECRET.split(',').map((s) => s.trim()).filter(Boolean)
+    cached = env.SESSION_SECRET.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
     return cached
   }
   const file = path.join(path.resolve(env.DATA_DIR), 'session-secret')

@@ -1,6 +1,5 @@
 import { type ServerResponse } from 'node:http'
 import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
-import type express from 'express'
 import { ensureDemoAccount } from '#app/services/accounts/demo-account.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { openAndMigrate } from './database-lifecycle.server.ts'
@@ -13,9 +12,10 @@ import { beyondLoopbackWarning } from './loopback.server.ts'
 import { startMailWorker } from './mail.server.ts'
 import { metricsHandler, requestMetrics } from './metrics.server.ts'
 import { pageCaches } from './page-caches.server.ts'
-import { requestGuards } from './request-guards.server.ts'
 import { runWithRequestFigures } from './request-context.server.ts'
+import { requestGuards } from './request-guards.server.ts'
 import { routeLabeller } from './route-label.server.ts'
+import type express from 'express'
 
 /*
  * What the HTTP shell (server.ts) needs from the app, exported by the server build (entry.server.tsx re-exports
@@ -40,6 +40,8 @@ async function start(env: Env): Promise<Started> {
   if (!env.isProduction) {
     const demo = await ensureDemoAccount()
     if (demo) {
+      // On stdout, not in the JSON log: a newcomer reads it in the terminal that started the app.
+      // eslint-disable-next-line no-console
       console.log(
         `\n  Demo account created — sign in at ${env.APP_URL}/login\n` +
           `  e-mail: ${demo.email}\n  password: ${demo.password}\n`,

@@ -1,6 +1,6 @@
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/node'
-import type express from 'express'
 import { renderForCache, sendCachedRender, type CachedRender } from './cached-render.server.ts'
+import type express from 'express'
 
 /**
  * Pages rendered once per version of the data they show: the owner's account home, the holder's pass. Rendering

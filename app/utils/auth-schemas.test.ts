@@ -23,14 +23,16 @@ describe('auth schemas', () => {
     expect(messages(result).password).toBe(message)
   })
 
-  test("sign-up and change-password word a mismatch differently, as specified", () => {
-    expect(messages(SignupSchema.safeParse({ email: 'a@b.co', password: 'Abcdef1!', confirmPassword: 'x' })).confirmPassword).toBe(
-      "Passwords don't match",
-    )
+  test('sign-up and change-password word a mismatch differently, as specified', () => {
+    expect(
+      messages(SignupSchema.safeParse({ email: 'a@b.co', password: 'Abcdef1!', confirmPassword: 'x' })).confirmPassword,
+    ).toBe("Passwords don't match")
     const token = 'x'.repeat(43)
     expect(
       messages(ChangePasswordSchema.safeParse({ password: 'Abcdef1!', confirmPassword: 'x', token })).confirmPassword,
     ).toBe('Passwords do not match')
-    expect(ChangePasswordSchema.safeParse({ password: 'Abcdef1!', confirmPassword: 'Abcdef1!', token }).success).toBe(true)
+    expect(ChangePasswordSchema.safeParse({ password: 'Abcdef1!', confirmPassword: 'Abcdef1!', token }).success).toBe(
+      true,
+    )
   })
 })

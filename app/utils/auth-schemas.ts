@@ -45,7 +45,11 @@ export const ForgotPasswordSchema = z.object({ email })
 export const ResendSchema = z.object({ email })
 
 export const TokenSchema = z.object({
-  token: z.string({ error: 'This link is invalid' }).trim().min(20, { error: 'This link is invalid' }).max(200, { error: 'This link is invalid' }),
+  token: z
+    .string({ error: 'This link is invalid' })
+    .trim()
+    .min(20, { error: 'This link is invalid' })
+    .max(200, { error: 'This link is invalid' }),
 })
 
 export const ChangePasswordSchema = z

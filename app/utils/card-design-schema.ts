@@ -38,7 +38,11 @@ const color = z
   .regex(/^#[0-9a-f]{6}$/i, { error: M.color })
   .transform((value) => value.toLowerCase())
 
-const stampsRequired = z.number({ error: M.stampsRequired }).int({ error: M.stampsRequired }).min(1, { error: M.stampsRequired }).max(20, { error: M.stampsRequired })
+const stampsRequired = z
+  .number({ error: M.stampsRequired })
+  .int({ error: M.stampsRequired })
+  .min(1, { error: M.stampsRequired })
+  .max(20, { error: M.stampsRequired })
 
 export const CardDesignSchema = z.object({
   businessName: requiredText(M.businessName, M.businessNameLong, 60),
@@ -57,7 +61,8 @@ export const CardRewardSchema = z.object({
 export type CardRewardInput = z.output<typeof CardRewardSchema>
 
 // The JSON calls also take form bodies, whose numbers arrive as text (the pages' forms get this from conform).
-const numberFromText = (value: unknown) => (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value)
+const numberFromText = (value: unknown) =>
+  typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value
 
 /** POST /api/onboarding/card-constructor: the design, and optionally the id of the owner's card to update. */
 export const CardDesignCallSchema = CardDesignSchema.extend({

@@ -2,7 +2,8 @@
 export const company = {
   product: 'Stampwise',
   legalName: 'Stampwise Ltd',
-  registration: 'Stampwise Ltd · Registered in England and Wales, company number 15482736 · 71 Shelton Street, London WC2H 9JQ',
+  registration:
+    'Stampwise Ltd · Registered in England and Wales, company number 15482736 · 71 Shelton Street, London WC2H 9JQ',
   founded: 2024,
   social: [
     { name: 'Facebook', href: 'https://www.facebook.com/stampwise' },

@@ -24,7 +24,14 @@ test('an empty or blank name falls back to the next candidate, then to "Stamp ca
 })
 
 test('whatever the input, at most 12 characters, never blank at either end', () => {
-  const names = ['a'.repeat(40), ' x '.repeat(20), 'ab cd ef gh ij kl', 'Tea\u00a0House\u00a0Garden\u00a0Room', '12345678901 2345', 'A B C D E F G H I']
+  const names = [
+    'a'.repeat(40),
+    ' x '.repeat(20),
+    'ab cd ef gh ij kl',
+    'Tea\u00a0House\u00a0Garden\u00a0Room',
+    '12345678901 2345',
+    'A B C D E F G H I',
+  ]
   for (const name of names) {
     const short = manifestShortName(name)
     expect(Array.from(short).length, name).toBeLessThanOrEqual(SHORT_NAME_MAX_LENGTH)

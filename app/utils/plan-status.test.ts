@@ -24,11 +24,23 @@ describe('plan box texts (DECISIONS.md, "Plan box")', () => {
   test('a running trial counts whole days left', () => {
     const state = planState(sub({ trialEndsAt: new Date(now.getTime() + 13.2 * DAY) }), now)
     expect(state).toMatchObject({ trialDays: 14, subActiveFlag: 1, inTrial: true, cardLimit: 3, monthlyPushLimit: 10 })
-    expect(planBox(state)).toEqual({ title: '14 days free trial left', subtitle: 'Choose a plan for your business needs' })
+    expect(planBox(state)).toEqual({
+      title: '14 days free trial left',
+      subtitle: 'Choose a plan for your business needs',
+    })
   })
 
   test('a plan chosen inside the trial still shows the trial', () => {
-    const state = planState(sub({ status: 'waiting_payment', accessEndsAt: days(5), trialEndsAt: days(5), tariff: standard, periodMonths: 1 }), now)
+    const state = planState(
+      sub({
+        status: 'waiting_payment',
+        accessEndsAt: days(5),
+        trialEndsAt: days(5),
+        tariff: standard,
+        periodMonths: 1,
+      }),
+      now,
+    )
     expect(state).toMatchObject({ trialDays: 5, subActiveFlag: 1, inTrial: true, cardLimit: 3, monthlyPushLimit: 10 })
     expect(planBox(state).title).toBe('5 days free trial left')
   })
@@ -44,7 +56,13 @@ describe('plan box texts (DECISIONS.md, "Plan box")', () => {
   })
 
   test('active plans renew monthly or yearly', () => {
-    const active = { status: 'active' as const, trialEndsAt: days(-30), periodStartsAt: days(-10), periodEndsAt: days(20), tariff: standard }
+    const active = {
+      status: 'active' as const,
+      trialEndsAt: days(-30),
+      periodStartsAt: days(-10),
+      periodEndsAt: days(20),
+      tariff: standard,
+    }
     const monthly = planState(sub({ ...active, periodMonths: 1 }), now)
     expect(monthly).toMatchObject({ subActiveFlag: 1, inTrial: false, cardLimit: 3, monthlyPushLimit: 12 })
     expect(planBox(monthly)).toEqual({ title: 'Standard Plan', subtitle: 'Renews monthly' })
@@ -53,7 +71,14 @@ describe('plan box texts (DECISIONS.md, "Plan box")', () => {
 
   test('a cancelled plan runs to its end date', () => {
     const state = planState(
-      sub({ status: 'cancelled', trialEndsAt: days(-30), periodStartsAt: days(-10), periodEndsAt: new Date('2026-12-20T09:00:00Z'), periodMonths: 1, tariff: standard }),
+      sub({
+        status: 'cancelled',
+        trialEndsAt: days(-30),
+        periodStartsAt: days(-10),
+        periodEndsAt: new Date('2026-12-20T09:00:00Z'),
+        periodMonths: 1,
+        tariff: standard,
+      }),
       now,
     )
     expect(state.subActiveFlag).toBe(1)
@@ -61,11 +86,29 @@ describe('plan box texts (DECISIONS.md, "Plan box")', () => {
   })
 
   test('an ended paid plan and an unpaid renewal are limited', () => {
-    const ended = planState(sub({ status: 'ended', trialEndsAt: days(-60), periodStartsAt: days(-40), periodEndsAt: days(-10), periodMonths: 1, tariff: standard }), now)
+    const ended = planState(
+      sub({
+        status: 'ended',
+        trialEndsAt: days(-60),
+        periodStartsAt: days(-40),
+        periodEndsAt: days(-10),
+        periodMonths: 1,
+        tariff: standard,
+      }),
+      now,
+    )
     expect(ended.subActiveFlag).toBe(0)
     expect(planBox(ended)).toEqual({ title: 'Standard Plan', subtitle: 'Access to Stampwise is limited' })
     const grace = planState(
-      sub({ status: 'waiting_payment', trialEndsAt: days(-60), periodStartsAt: days(-32), periodEndsAt: days(-2), accessEndsAt: days(5), periodMonths: 1, tariff: standard }),
+      sub({
+        status: 'waiting_payment',
+        trialEndsAt: days(-60),
+        periodStartsAt: days(-32),
+        periodEndsAt: days(-2),
+        accessEndsAt: days(5),
+        periodMonths: 1,
+        tariff: standard,
+      }),
       now,
     )
     expect(grace).toMatchObject({ subActiveFlag: 1, inTrial: false, cardLimit: 3 })
@@ -75,7 +118,14 @@ describe('plan box texts (DECISIONS.md, "Plan box")', () => {
 
 describe('transitions made due by time', () => {
   test('an active period that ran out issues a renewal and, past the grace days, ends', () => {
-    const active = sub({ status: 'active', trialEndsAt: days(-90), periodStartsAt: days(-40), periodEndsAt: days(-10), periodMonths: 1, tariff: standard })
+    const active = sub({
+      status: 'active',
+      trialEndsAt: days(-90),
+      periodStartsAt: days(-40),
+      periodEndsAt: days(-10),
+      periodMonths: 1,
+      tariff: standard,
+    })
     const { transitions, subscription } = dueTransitions(active, now)
     expect(transitions.map((t) => [t.to, t.at.toISOString()])).toEqual([
       ['waiting_payment', days(-10).toISOString()],
@@ -86,15 +136,26 @@ describe('transitions made due by time', () => {
   })
 
   test('inside the grace days the renewal waits with access', () => {
-    const active = sub({ status: 'active', trialEndsAt: days(-90), periodStartsAt: days(-32), periodEndsAt: days(-2), periodMonths: 1, tariff: standard })
+    const active = sub({
+      status: 'active',
+      trialEndsAt: days(-90),
+      periodStartsAt: days(-32),
+      periodEndsAt: days(-2),
+      periodMonths: 1,
+      tariff: standard,
+    })
     expect(dueTransitions(active, now).transitions.map((t) => t.to)).toEqual(['waiting_payment'])
   })
 
   test('nothing is due for a running state, and a plan chosen after the end waits without a deadline', () => {
     expect(dueTransitions(sub({}), now).transitions).toEqual([])
-    expect(dueTransitions(sub({ status: 'waiting_payment', trialEndsAt: days(-30), accessEndsAt: null }), now).transitions).toEqual([])
+    expect(
+      dueTransitions(sub({ status: 'waiting_payment', trialEndsAt: days(-30), accessEndsAt: null }), now).transitions,
+    ).toEqual([])
     expect(dueTransitions(sub({ status: 'cancelled', periodEndsAt: days(1) }), now).transitions).toEqual([])
-    expect(dueTransitions(sub({ status: 'cancelled', periodEndsAt: days(-1) }), now).transitions.map((t) => t.to)).toEqual(['ended'])
+    expect(
+      dueTransitions(sub({ status: 'cancelled', periodEndsAt: days(-1) }), now).transitions.map((t) => t.to),
+    ).toEqual(['ended'])
   })
 })
 

@@ -46,7 +46,9 @@ export function dueTransitions(stored: StoredSubscription, now: Date) {
     current = {
       ...current,
       status: next.to,
-      accessEndsAt: next.issuesRenewalInvoice ? new Date(next.at.getTime() + GRACE_DAYS * DAY_MS) : current.accessEndsAt,
+      accessEndsAt: next.issuesRenewalInvoice
+        ? new Date(next.at.getTime() + GRACE_DAYS * DAY_MS)
+        : current.accessEndsAt,
     }
   }
   return { transitions, subscription: current }
@@ -58,12 +60,21 @@ function nextTransition(s: StoredSubscription, now: Date): DueTransition | null 
     case 'trial':
       return passed(s.trialEndsAt) ? { to: 'ended', at: s.trialEndsAt, cause: 'trial ended without a payment' } : null
     case 'waiting_payment':
-      return passed(s.accessEndsAt) ? { to: 'ended', at: s.accessEndsAt, cause: 'invoice unpaid when access ended' } : null
+      return passed(s.accessEndsAt)
+        ? { to: 'ended', at: s.accessEndsAt, cause: 'invoice unpaid when access ended' }
+        : null
     case 'cancelled':
-      return passed(s.periodEndsAt) ? { to: 'ended', at: s.periodEndsAt, cause: 'cancelled plan reached its end' } : null
+      return passed(s.periodEndsAt)
+        ? { to: 'ended', at: s.periodEndsAt, cause: 'cancelled plan reached its end' }
+        : null
     case 'active':
       return passed(s.periodEndsAt)
-        ? { to: 'waiting_payment', at: s.periodEndsAt, cause: 'period ended: renewal invoice issued', issuesRenewalInvoice: true }
+        ? {
+            to: 'waiting_payment',
+            at: s.periodEndsAt,
+            cause: 'period ended: renewal invoice issued',
+            issuesRenewalInvoice: true,
+          }
         : null
     case 'ended':
       return null
@@ -119,7 +130,6 @@ export function planState(stored: StoredSubscription, now: Date): PlanState {
 }
 
 export type PlanBox = { title: string; subtitle: string }
-
 
 /** The plan box's two lines, with the exact texts of DECISIONS.md ("Plan box"). */
 export function planBox(state: PlanState, product = 'Stampwise'): PlanBox {

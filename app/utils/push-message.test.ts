@@ -7,7 +7,9 @@ const errors = (input: Record<string, unknown>) => {
 }
 
 test('a title, a body and an optional link', () => {
-  expect(PushMessageSchema.parse({ title: ' Hello ', body: 'Two for one today', link: 'https://example.com/menu' })).toEqual({
+  expect(
+    PushMessageSchema.parse({ title: ' Hello ', body: 'Two for one today', link: 'https://example.com/menu' }),
+  ).toEqual({
     title: 'Hello',
     body: 'Two for one today',
     link: 'https://example.com/menu',
@@ -17,7 +19,10 @@ test('a title, a body and an optional link', () => {
 
 test('limits and messages', () => {
   expect(errors({ title: '', body: '' })).toEqual([PUSH_MESSAGES.title, PUSH_MESSAGES.body])
-  expect(errors({ title: 'x'.repeat(51), body: 'y'.repeat(181) })).toEqual([PUSH_MESSAGES.titleLong, PUSH_MESSAGES.bodyLong])
+  expect(errors({ title: 'x'.repeat(51), body: 'y'.repeat(181) })).toEqual([
+    PUSH_MESSAGES.titleLong,
+    PUSH_MESSAGES.bodyLong,
+  ])
   expect(errors({ title: 'x'.repeat(50), body: 'y'.repeat(180) })).toEqual([])
   expect(errors({ title: 'Hi', body: 'There', link: 'javascript:alert(1)' })).toEqual([PUSH_MESSAGES.link])
   expect(errors({ title: 'Hi', body: 'There', link: 'example.com' })).toEqual([PUSH_MESSAGES.link])

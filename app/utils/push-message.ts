@@ -28,7 +28,11 @@ export const PushMessageSchema = z.object({
     .string()
     .trim()
     .max(PUSH_LINK_MAX, { error: M.linkLong })
-    .refine((value) => /^https?:\/\/[^\s/]+\.[^\s]*$|^https?:\/\/localhost(:\d+)?(\/\S*)?$/i.test(value) && URL.canParse(value), { error: M.link })
+    .refine(
+      (value) =>
+        /^https?:\/\/[^\s/]+\.[^\s]*$|^https?:\/\/localhost(:\d+)?(\/\S*)?$/i.test(value) && URL.canParse(value),
+      { error: M.link },
+    )
     .optional(),
   /** The composer's "Also save as a template" box. */
   saveAsTemplate: z.boolean().optional(),

@@ -3,7 +3,17 @@
  * says only whether the sending is over ('done'), not how it went: a message no device received is 'Failed' to
  * the owner, not "done". Pure, so the confirm page's live progress uses it in the browser too.
  */
-export function pushStatusText({ status, sent, failed, pending }: { status: string; sent: number; failed: number; pending: number }) {
+export function pushStatusText({
+  status,
+  sent,
+  failed,
+  pending,
+}: {
+  status: string
+  sent: number
+  failed: number
+  pending: number
+}) {
   switch (status) {
     case 'draft':
       return 'Draft'

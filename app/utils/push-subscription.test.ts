@@ -72,7 +72,9 @@ describe('the subscription body', () => {
     expect(messages({ ...valid, keys: { p256dh, auth: p256dh } })).toEqual([AUTH_INVALID])
     expect(messages({ ...valid, keys: { p256dh: 'not base64!', auth } })).toEqual([P256DH_INVALID])
     expect(messages({ endpoint: valid.endpoint })).toEqual(['keys is required: {"p256dh", "auth"}'])
-    expect(messages({ ...valid, endpoint: `https://fcm.googleapis.com/${'a'.repeat(2100)}` })[0]).toMatch(/at most 2048/)
+    expect(messages({ ...valid, endpoint: `https://fcm.googleapis.com/${'a'.repeat(2100)}` })[0]).toMatch(
+      /at most 2048/,
+    )
     expect(messages({ ...valid, endpoint: 42 })).toEqual(['endpoint is required'])
   })
 })

@@ -17,7 +17,8 @@ export const ENDPOINT_UNKNOWN_SERVICE = 'The endpoint is not on a known push ser
 export const P256DH_INVALID = 'keys.p256dh must be a P-256 public key: 65 bytes, base64url'
 export const AUTH_INVALID = 'keys.auth must be 16 bytes, base64url'
 
-const base64urlBytes = (value: string) => (/^[A-Za-z0-9_-]+={0,2}$/.test(value) ? Buffer.from(value, 'base64url') : null)
+const base64urlBytes = (value: string) =>
+  /^[A-Za-z0-9_-]+={0,2}$/.test(value) ? Buffer.from(value, 'base64url') : null
 
 /** Host (with its port when not 443) of an https address, as PUSH_ALLOWED_HOSTS lists them. */
 function hostOf(url: URL) {

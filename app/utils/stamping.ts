@@ -14,7 +14,11 @@ export const STAMP_MESSAGES = {
 
 export const StampSchema = z.object({
   intent: z.literal('stamp'),
-  code: z.string({ error: STAMP_MESSAGES.code }).trim().min(1, { error: STAMP_MESSAGES.code }).max(200, { error: STAMP_MESSAGES.codeTooLong }),
+  code: z
+    .string({ error: STAMP_MESSAGES.code })
+    .trim()
+    .min(1, { error: STAMP_MESSAGES.code })
+    .max(200, { error: STAMP_MESSAGES.codeTooLong }),
   count: z
     .number({ error: STAMP_MESSAGES.count })
     .int({ error: STAMP_MESSAGES.count })

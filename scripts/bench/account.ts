@@ -39,7 +39,10 @@ async function seedOwner(client: pg.Client, cards: number, passwordHash: string)
     [email, passwordHash],
   )
   const userId = rows[0]!.id
-  await client.query(`insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`, [userId])
+  await client.query(
+    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
+    [userId],
+  )
   for (let index = 0; index < cards; index++) {
     const card = await client.query<{ id: string }>(
       `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
@@ -47,15 +50,14 @@ async function seedOwner(client: pg.Client, cards: number, passwordHash: string)
       [userId, `bench-${crypto.randomBytes(6).toString('hex')}`, `Card ${index + 1}`],
     )
     for (let holder = 0; holder < HOLDERS_PER_CARD; holder++) {
-      const pass = await client.query<{ id: string }>(`insert into passes (card_id, short_code, stamps) values ($1, $2, 3) returning id`, [
-        card.rows[0]!.id,
-        shortCode(),
-      ])
-      await client.query(`insert into stamp_events (pass_id, card_id, actor_id, kind, count) values ($1, $2, $3, 'stamp', 3)`, [
-        pass.rows[0]!.id,
-        card.rows[0]!.id,
-        userId,
-      ])
+      const pass = await client.query<{ id: string }>(
+        `insert into passes (card_id, short_code, stamps) values ($1, $2, 3) returning id`,
+        [card.rows[0]!.id, shortCode()],
+      )
+      await client.query(
+        `insert into stamp_events (pass_id, card_id, actor_id, kind, count) values ($1, $2, $3, 'stamp', 3)`,
+        [pass.rows[0]!.id, card.rows[0]!.id, userId],
+      )
     }
   }
   return email
@@ -100,8 +102,13 @@ try {
   await load({ ...request, duration: 3 }) // warm-up
   const result = summarize('GET /account (10 cards), 10 connections', await load(request))
   // For capacity planning: every request a full render (a query string bypasses the render cache).
-  const rendered = summarize('GET /account?render (10 cards, no cache), 10 connections', await load({ url: `${request.url}?render=1`, headers: request.headers, duration: 5 }))
-  const page = await fetch(`${server.baseUrl}/account`, { headers: { Cookie: tenCards } }).then((response) => response.text())
+  const rendered = summarize(
+    'GET /account?render (10 cards, no cache), 10 connections',
+    await load({ url: `${request.url}?render=1`, headers: request.headers, duration: 5 }),
+  )
+  const page = await fetch(`${server.baseUrl}/account`, { headers: { Cookie: tenCards } }).then((response) =>
+    response.text(),
+  )
   const figures = {
     database: process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded',
     cores: os.availableParallelism(),

@@ -29,7 +29,8 @@ try {
     htmlPlusCssGzipKB: Math.round(((htmlGzip + cssGzip) / 1024) * 10) / 10,
   }
   console.table(figures)
-  const ok = result.requestsPerSecond >= 600 && result.p99Ms < 40 && htmlGzip + cssGzip < 30 * 1024 && result.failures === 0
+  const ok =
+    result.requestsPerSecond >= 600 && result.p99Ms < 40 && htmlGzip + cssGzip < 30 * 1024 && result.failures === 0
   console.log(ok ? 'landing page budget: met' : 'landing page budget: NOT met')
   process.exitCode = ok ? 0 : 1
 } finally {

@@ -28,7 +28,11 @@ export async function startServer({
       ...env,
     },
     // BENCH_SERVER_LOG: a file for the server's log lines (JSON), to see what it did during a run.
-    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? fs.openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore', 'inherit'],
+    stdio: [
+      'ignore',
+      process.env.BENCH_SERVER_LOG ? fs.openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore',
+      'inherit',
+    ],
   })
   const deadline = Date.now() + 60_000
   for (;;) {
@@ -64,7 +68,9 @@ export function rssMiB(pid: number): number {
 
 export async function load(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: 10, duration: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result)))
+    autocannon({ connections: 10, duration: 10, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    )
   })
 }
 
@@ -88,5 +94,8 @@ export async function signIn(baseUrl: string, email: string, password: string) {
     body: JSON.stringify({ email, password }),
   })
   if (response.status !== 200) throw new Error(`login answered ${response.status}`)
-  return response.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
+  return response.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('__session='))!
+    .split(';')[0]!
 }

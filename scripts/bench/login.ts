@@ -32,7 +32,9 @@ async function median(runs: number, work: () => Promise<unknown>) {
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
 
-/** CPU time the process has used (all threads, scrypt's included), in ms: unlike latency, other load barely moves it. */
+/**
+ * CPU time the process has used (all threads, scrypt's included), in ms: unlike latency, other load barely moves it.
+ */
 function cpuMs(pid: number) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
@@ -56,7 +58,11 @@ function databaseClient(dataDir: string) {
 async function createConfirmedUser(baseUrl: string, dataDir: string) {
   const email = `bench-${Date.now()}@example.com`
   const post = (pathname: string, body: unknown) =>
-    fetch(`${baseUrl}${pathname}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    fetch(`${baseUrl}${pathname}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    })
   const signup = await post('/api/auth/signup', { email, password: PASSWORD, confirmPassword: PASSWORD })
   if (signup.status !== 201) throw new Error(`sign-up answered ${signup.status}: ${await signup.text()}`)
 
@@ -64,7 +70,9 @@ async function createConfirmedUser(baseUrl: string, dataDir: string) {
   await client.connect()
   let token: string | undefined
   try {
-    const { rows } = await client.query<{ text_body: string }>('select text_body from mails where to_address = $1', [email])
+    const { rows } = await client.query<{ text_body: string }>('select text_body from mails where to_address = $1', [
+      email,
+    ])
     token = /\/email-confirmed\?token=([\w-]+)/.exec(rows[0]?.text_body ?? '')?.[1]
   } finally {
     await client.end()
@@ -95,7 +103,10 @@ try {
     body: JSON.stringify({ email, password: PASSWORD }),
   }
   await load({ ...request, duration: 2 }) // warm-up
-  const single = summarize('POST /api/auth/login, 1 connection', await load({ ...request, connections: 1, duration: 5 }))
+  const single = summarize(
+    'POST /api/auth/login, 1 connection',
+    await load({ ...request, connections: 1, duration: 5 }),
+  )
   const cpuBefore = cpuMs(server.child.pid!)
   const loaded = await load(request)
   const serverCpuMsPerLogin = round((cpuMs(server.child.pid!) - cpuBefore) / loaded.requests.total)
@@ -120,7 +131,9 @@ try {
   // The budget is the time one sign-in takes (p50 < 150 ms). Under 10 concurrent sign-ins the p50 is set by the
   // CPU ceiling above (10 in flight ÷ logins per second), reported for capacity planning.
   const ok = single.p50Ms < 150 && result.failures === 0
-  console.log(ok ? 'login budget (single sign-in p50 < 150 ms): met' : 'login budget (single sign-in p50 < 150 ms): NOT met')
+  console.log(
+    ok ? 'login budget (single sign-in p50 < 150 ms): met' : 'login budget (single sign-in p50 < 150 ms): NOT met',
+  )
   process.exitCode = ok ? 0 : 1
 } finally {
   await server.stop()

@@ -38,7 +38,11 @@ async function seedCard(client: pg.Client) {
 }
 
 async function joinCard(baseUrl: string, slug: string) {
-  const response = await fetch(`${baseUrl}/c/${slug}`, { method: 'POST', redirect: 'manual', body: new URLSearchParams() })
+  const response = await fetch(`${baseUrl}/c/${slug}`, {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams(),
+  })
   const location = response.headers.get('Location')
   if (response.status !== 303 || !location) throw new Error(`joining answered ${response.status}`)
   return location
@@ -47,7 +51,9 @@ async function joinCard(baseUrl: string, slug: string) {
 async function pageSize(baseUrl: string, passPath: string) {
   const html = await fetch(`${baseUrl}${passPath}`).then((response) => response.text())
   const stylesheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!)
-  const css = await Promise.all(stylesheets.map((href) => fetch(`${baseUrl}${href}`).then((response) => response.text())))
+  const css = await Promise.all(
+    stylesheets.map((href) => fetch(`${baseUrl}${href}`).then((response) => response.text())),
+  )
   const bytes = (text: string) => Buffer.byteLength(text)
   const gzipped = (text: string) => gzipSync(text).byteLength
   return {

@@ -17,8 +17,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { PUSH_CONCURRENCY } from '#app/services/push/push-delivery.server.ts'
 import { hashPassword } from '#app/services/auth/password.server.ts'
+import { PUSH_CONCURRENCY } from '#app/services/push/push-delivery.server.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { pushEndpointCaCerts, type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'
 import { rssMiB, signIn, startServer } from './lib.ts'
@@ -33,8 +33,14 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
 
-function startChild(args: string[], env: Record<string, string> = {}): { child: ChildProcess; firstLine: Promise<string>; output: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+function startChild(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; firstLine: Promise<string>; output: Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let out = ''
   const firstLine = new Promise<string>((resolve, reject) => {
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -64,7 +70,9 @@ async function subscriptions(count: number) {
   const list: PushSubscriptionJSON[] = []
   // Made in parallel batches: each is a key pair made by the push service.
   for (let made = 0; made < count; made += 200) {
-    list.push(...(await Promise.all(Array.from({ length: Math.min(200, count - made) }, () => push.createSubscription()))))
+    list.push(
+      ...(await Promise.all(Array.from({ length: Math.min(200, count - made) }, () => push.createSubscription()))),
+    )
   }
   return list
 }
@@ -77,7 +85,10 @@ async function seedAudience(count: number) {
     [email, await hashPassword(PASSWORD)],
   )
   const userId = rows[0]!.id
-  await client.query(`insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`, [userId])
+  await client.query(
+    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
+    [userId],
+  )
   const card = await client.query<{ id: string }>(
     `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
      values ($1, $2, 'active', 'Bench card', 'Bench Bakery', 10, 'A free pastry') returning id`,
@@ -85,11 +96,19 @@ async function seedAudience(count: number) {
   )
   const cardId = card.rows[0]!.id
   const codes = [...new Set(Array.from({ length: count * 2 }, shortCode))].slice(0, count)
-  const passes = await client.query<{ id: string }>(`insert into passes (card_id, short_code) select $1, unnest($2::text[]) returning id`, [cardId, codes])
+  const passes = await client.query<{ id: string }>(
+    `insert into passes (card_id, short_code) select $1, unnest($2::text[]) returning id`,
+    [cardId, codes],
+  )
   const devices = await subscriptions(count)
   await client.query(
     `insert into push_subscriptions (pass_id, endpoint, p256dh, auth) select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])`,
-    [passes.rows.map((pass) => pass.id), devices.map((d) => d.endpoint), devices.map((d) => d.keys.p256dh), devices.map((d) => d.keys.auth)],
+    [
+      passes.rows.map((pass) => pass.id),
+      devices.map((d) => d.endpoint),
+      devices.map((d) => d.keys.p256dh),
+      devices.map((d) => d.keys.auth),
+    ],
   )
   const draft = await client.query<{ id: string }>(
     `insert into notifications (card_id, user_id, title, body) values ($1, $2, 'Happy hour', 'Two coffees for one until 6 pm') returning id`,
@@ -99,28 +118,37 @@ async function seedAudience(count: number) {
   return { cardId, notificationId: draft.rows[0]!.id, cookie, endpoints: devices.map((device) => device.endpoint) }
 }
 
-/** Presses 'Send' on the confirm page and waits for the push service to have every delivery; samples the server's memory. */
+/**
+ * Presses 'Send' on the confirm page and waits for the push service to have every delivery; samples the server's
+ * memory.
+ */
 async function sendAndWait(audience: Awaited<ReturnType<typeof seedAudience>>) {
   const baselineMiB = rssMiB(server.child.pid!)
   let peakMiB = baselineMiB
   const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, rssMiB(server.child.pid!))), 50)
   const started = Date.now()
-  const answer = await fetch(`${server.baseUrl}/account/${audience.cardId}/push_notification/confirm/${audience.notificationId}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: audience.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'intent=send',
-  })
+  const answer = await fetch(
+    `${server.baseUrl}/account/${audience.cardId}/push_notification/confirm/${audience.notificationId}`,
+    {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: audience.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'intent=send',
+    },
+  )
   if (answer.status !== 302 && answer.status !== 303) throw new Error(`'Send' answered ${answer.status}`)
   // Polls the database (cheap) until no delivery is pending, then asks the push service when the last one arrived.
   for (;;) {
-    const { rows } = await client.query<{ status: string }>(`select status from notifications where id = $1`, [audience.notificationId])
+    const { rows } = await client.query<{ status: string }>(`select status from notifications where id = $1`, [
+      audience.notificationId,
+    ])
     if (rows[0]?.status === 'done') break
     if (Date.now() - started > 600_000) throw new Error(`message still ${rows[0]?.status} after 10 minutes`)
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   const mine = (await push.received()).filter((request) => request.payload?.includes(audience.notificationId))
-  if (mine.length !== audience.endpoints.length) throw new Error(`${mine.length} of ${audience.endpoints.length} delivered`)
+  if (mine.length !== audience.endpoints.length)
+    throw new Error(`${mine.length} of ${audience.endpoints.length} delivered`)
   const last = Math.max(...mine.map((request) => request.at))
   clearInterval(sampler)
   return { ms: last - started, baselineMiB, peakMiB, growthMiB: round(peakMiB - baselineMiB, 1) }
@@ -130,7 +158,9 @@ async function rawLoop(count: number) {
   const devices = await subscriptions(count)
   const file = path.join(os.tmpdir(), `sw-bench-push-${process.pid}.json`)
   fs.writeFileSync(file, JSON.stringify(devices))
-  const raw = startChild(['scripts/bench/push-raw-loop.ts', file, String(CONCURRENCY)], { NODE_EXTRA_CA_CERTS: pushEndpointCaCerts() })
+  const raw = startChild(['scripts/bench/push-raw-loop.ts', file, String(CONCURRENCY)], {
+    NODE_EXTRA_CA_CERTS: pushEndpointCaCerts(),
+  })
   const result = JSON.parse(await raw.firstLine) as { sent: number; failed: number; ms: number }
   fs.rmSync(file, { force: true })
   return result
@@ -148,7 +178,10 @@ try {
   const figures = {
     database: process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded',
     cores: os.availableParallelism(),
-    loadAverage: os.loadavg().map((value) => round(value, 1)).join(' / '),
+    loadAverage: os
+      .loadavg()
+      .map((value) => round(value, 1))
+      .join(' / '),
     devices: HOLDERS,
     concurrency: CONCURRENCY,
     rawLoopMs: raw.ms,
@@ -165,7 +198,9 @@ try {
   // Flat: ten times the devices may not cost ten times the memory; a margin for the heap's own growth and GC timing.
   const flat = ours.growthMiB <= small.growthMiB + 48
   const ok = ratio >= RATIO_BUDGET && raw.failed === 0 && flat
-  console.log(`push fan-out budget (ratio ≥ ${RATIO_BUDGET}, memory flat): ${ok ? 'met' : 'NOT met'} (ratio ${ratio}, memory ${flat ? 'flat' : 'grew'})`)
+  console.log(
+    `push fan-out budget (ratio ≥ ${RATIO_BUDGET}, memory flat): ${ok ? 'met' : 'NOT met'} (ratio ${ratio}, memory ${flat ? 'flat' : 'grew'})`,
+  )
   process.exitCode = ok ? 0 : 1
 } finally {
   await client.end().catch(() => {})

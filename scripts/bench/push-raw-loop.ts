@@ -13,7 +13,12 @@ const concurrency = Number(concurrencyArg)
 const vapidDetails = { subject: 'mailto:bench@example.com', ...webpush.generateVAPIDKeys() }
 // Kept-alive connections, as the app uses: the comparison is of the work around each request, not of TLS set-ups.
 const agent = new https.Agent({ keepAlive: true, maxSockets: 256 })
-const payload = JSON.stringify({ id: 'raw', title: 'Happy hour', body: 'Two coffees for one until 6 pm', url: 'https://example.com/p/x' })
+const payload = JSON.stringify({
+  id: 'raw',
+  title: 'Happy hour',
+  body: 'Two coffees for one until 6 pm',
+  url: 'https://example.com/p/x',
+})
 
 let next = 0
 let sent = 0
@@ -24,7 +29,13 @@ await Promise.all(
     while (next < subscriptions.length) {
       const subscription = subscriptions[next++]!
       try {
-        await webpush.sendNotification(subscription, payload, { vapidDetails, TTL: 86_400, urgency: 'normal', topic: 'rawloop', agent })
+        await webpush.sendNotification(subscription, payload, {
+          vapidDetails,
+          TTL: 86_400,
+          urgency: 'normal',
+          topic: 'rawloop',
+          agent,
+        })
         sent++
       } catch {
         failed++

@@ -50,7 +50,13 @@ const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => ALPHABET[byte % 32]).join('')
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-type Sample = { route: string; status: number | 'network error' | 'timeout'; startedAt: number; endedAt: number; retryAfter: string | null }
+type Sample = {
+  route: string
+  status: number | 'network error' | 'timeout'
+  startedAt: number
+  endedAt: number
+  retryAfter: string | null
+}
 
 function startChild(args: string[]): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -61,7 +67,8 @@ function startChild(args: string[]): { child: ChildProcess; ready: Promise<void>
   return { child, ready }
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : 0)
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : 0
 
 export async function runSoak(options: SoakOptions) {
   const {
@@ -113,9 +120,15 @@ export async function runSoak(options: SoakOptions) {
     const hash = await hashPassword(PASSWORD)
     async function seedOwner(label: string, passes: number) {
       const email = `soak-${label}-${Date.now()}@example.com`
-      const user = await db.query<{ id: string }>(`insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`, [email, hash])
+      const user = await db.query<{ id: string }>(
+        `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
+        [email, hash],
+      )
       const userId = user.rows[0]!.id
-      await db.query(`insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`, [userId])
+      await db.query(
+        `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
+        [userId],
+      )
       const card = await db.query<{ id: string; slug: string }>(
         `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
          values ($1, $2, 'active', 'Soak card', 'Soak Bakery', 20, 'A free pastry') returning id, slug`,
@@ -134,13 +147,22 @@ export async function runSoak(options: SoakOptions) {
     const sender = await seedOwner('sender', audience)
     const devices: PushSubscriptionJSON[] = []
     for (let made = 0; made < audience; made += 200) {
-      devices.push(...(await Promise.all(Array.from({ length: Math.min(200, audience - made) }, () => push.createSubscription()))))
+      devices.push(
+        ...(await Promise.all(Array.from({ length: Math.min(200, audience - made) }, () => push.createSubscription()))),
+      )
     }
     await db.query(
       `insert into push_subscriptions (pass_id, endpoint, p256dh, auth) select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])`,
-      [sender.passes.map((pass) => pass.id), devices.map((d) => d.endpoint), devices.map((d) => d.keys.p256dh), devices.map((d) => d.keys.auth)],
+      [
+        sender.passes.map((pass) => pass.id),
+        devices.map((d) => d.endpoint),
+        devices.map((d) => d.keys.p256dh),
+        devices.map((d) => d.keys.auth),
+      ],
     )
-    log(`seeded ${owners} owners × ${PASSES_PER_OWNER} passes and ${audience} push devices; load for ${seconds} s, database away at ${Math.round(seconds * cutAtFraction)} s for ${cutSeconds} s`)
+    log(
+      `seeded ${owners} owners × ${PASSES_PER_OWNER} passes and ${audience} push devices; load for ${seconds} s, database away at ${Math.round(seconds * cutAtFraction)} s for ${cutSeconds} s`,
+    )
 
     // The load: each virtual user sends its next request when the last one is answered.
     const samples: Sample[] = []
@@ -156,11 +178,25 @@ export async function runSoak(options: SoakOptions) {
       const startedAt = now()
       try {
         // An answer that never comes is a failure too, not a stuck run.
-        const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...init })
+        const response = await fetch(url, {
+          redirect: 'manual',
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          ...init,
+        })
         await response.arrayBuffer()
-        const sample = { route, status: response.status, startedAt, endedAt: now(), retryAfter: response.headers.get('retry-after') }
+        const sample = {
+          route,
+          status: response.status,
+          startedAt,
+          endedAt: now(),
+          retryAfter: response.headers.get('retry-after'),
+        }
         samples.push(sample)
-        return { status: response.status, location: response.headers.get('location'), cookie: response.headers.getSetCookie() }
+        return {
+          status: response.status,
+          location: response.headers.get('location'),
+          cookie: response.headers.getSetCookie(),
+        }
       } catch (error) {
         const status = (error as Error).name === 'TimeoutError' ? 'timeout' : 'network error'
         samples.push({ route, status, startedAt, endedAt: now(), retryAfter: null })
@@ -212,11 +248,15 @@ export async function runSoak(options: SoakOptions) {
         [sender.cardId, sender.userId, title],
       )
       const id = draft.rows[0]!.id
-      const { status } = await request('POST confirm (send a push)', `${base}/account/${sender.cardId}/push_notification/confirm/${id}`, {
-        method: 'POST',
-        headers: { cookie: sender.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'intent=send',
-      })
+      const { status } = await request(
+        'POST confirm (send a push)',
+        `${base}/account/${sender.cardId}/push_notification/confirm/${id}`,
+        {
+          method: 'POST',
+          headers: { cookie: sender.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'intent=send',
+        },
+      )
       if (status === 302 || status === 303) messages.push(id)
       else throw new Error(`'Send' answered ${status}`)
     }
@@ -264,7 +304,8 @@ export async function runSoak(options: SoakOptions) {
     const received = await push.received()
     const deliveries = messages.map((id) => {
       const perDevice = new Map<string, number>()
-      for (const request of received) if (request.payload?.includes(id)) perDevice.set(request.endpoint, (perDevice.get(request.endpoint) ?? 0) + 1)
+      for (const request of received)
+        if (request.payload?.includes(id)) perDevice.set(request.endpoint, (perDevice.get(request.endpoint) ?? 0) + 1)
       const lost = devices.filter((device) => !perDevice.has(device.endpoint)).length
       const duplicates = [...perDevice.values()].reduce((sum, count) => sum + count - 1, 0)
       return { message: id, devices: devices.length, received: perDevice.size, lost, duplicates }
@@ -294,7 +335,8 @@ export async function runSoak(options: SoakOptions) {
       'POST /c/:slug (join)': [303],
       'POST confirm (send a push)': [302, 303],
     }
-    const duringOutage = (sample: Sample) => sample.endedAt >= cut.from && sample.startedAt <= cut.to + RECOVERY_GRACE_MS
+    const duringOutage = (sample: Sample) =>
+      sample.endedAt >= cut.from && sample.startedAt <= cut.to + RECOVERY_GRACE_MS
     const unexpected: Sample[] = []
     let outage503 = 0
     for (const sample of samples) {
@@ -307,7 +349,9 @@ export async function runSoak(options: SoakOptions) {
     }
     // Recovery: from the database coming back to the first answer that needed it (a stamp) succeeding.
     const firstStampBack = samples
-      .filter((sample) => sample.route.startsWith('POST /account') && sample.status === 302 && sample.startedAt >= cut.to)
+      .filter(
+        (sample) => sample.route.startsWith('POST /account') && sample.status === 302 && sample.startedAt >= cut.to,
+      )
       .sort((a, b) => a.endedAt - b.endedAt)[0]
     const recoveryMs = firstStampBack ? Math.round(firstStampBack.endedAt - cut.to) : null
 

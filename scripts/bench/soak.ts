@@ -8,7 +8,10 @@ import os from 'node:os'
 import { printSoakReport, runSoak } from './soak-run.ts'
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 60)
-const loadBefore = os.loadavg().map((value) => value.toFixed(1)).join(' / ')
+const loadBefore = os
+  .loadavg()
+  .map((value) => value.toFixed(1))
+  .join(' / ')
 const report = await runSoak({
   serverUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   seconds,
@@ -18,6 +21,13 @@ const report = await runSoak({
   log: (line) => console.log(line),
 })
 printSoakReport(report)
-console.log(`load average before: ${loadBefore}, after: ${os.loadavg().map((value) => value.toFixed(1)).join(' / ')}`)
-console.log(`soak (no unexpected answer, 503s only while the database was away, recovered, no stamp lost or doubled, no delivery lost): ${report.ok ? 'passed' : 'FAILED'}`)
+console.log(
+  `load average before: ${loadBefore}, after: ${os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ')}`,
+)
+console.log(
+  `soak (no unexpected answer, 503s only while the database was away, recovered, no stamp lost or doubled, no delivery lost): ${report.ok ? 'passed' : 'FAILED'}`,
+)
 process.exitCode = report.ok ? 0 : 1

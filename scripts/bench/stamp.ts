@@ -47,14 +47,20 @@ async function seed(client: pg.Client) {
     [email, await hashPassword(PASSWORD)],
   )
   const userId = rows[0]!.id
-  await client.query(`insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`, [userId])
+  await client.query(
+    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
+    [userId],
+  )
   const card = await client.query<{ id: string }>(
     `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
      values ($1, $2, 'active', 'Bench card', 'Bench Bakery', 20, 'A free pastry') returning id`,
     [userId, `bench-${crypto.randomBytes(6).toString('hex')}`],
   )
   const codes = [...new Set(Array.from({ length: PASSES * 2 }, shortCode))].slice(0, PASSES)
-  await client.query(`insert into passes (card_id, short_code) select $1, code from unnest($2::text[]) as code`, [card.rows[0]!.id, codes])
+  await client.query(`insert into passes (card_id, short_code) select $1, code from unnest($2::text[]) as code`, [
+    card.rows[0]!.id,
+    codes,
+  ])
   return { email, cardId: card.rows[0]!.id, codes }
 }
 
@@ -82,14 +88,17 @@ try {
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       duration,
       connections: CONNECTIONS,
-      requests: [{ setupRequest: (request) => ({ ...request, body: `intent=stamp&code=${codes[next++ % codes.length]}` }) }],
+      requests: [
+        { setupRequest: (request) => ({ ...request, body: `intent=stamp&code=${codes[next++ % codes.length]}` }) },
+      ],
     })
 
   const warmUp = await stampRequest(3)
   const cpuBefore = cpuMs(server.child.pid!)
   const result = await stampRequest(10)
   const cpuPerStamp = round((cpuMs(server.child.pid!) - cpuBefore) / Math.max(1, result.requests.total))
-  const redirects = (run: typeof result) => (run.statusCodeStats as Record<string, { count: number } | undefined>)['302']?.count ?? 0
+  const redirects = (run: typeof result) =>
+    (run.statusCodeStats as Record<string, { count: number } | undefined>)['302']?.count ?? 0
   // The probe's stamp, and the redirects autocannon counted; requests still in flight when a run's time is up are
   // answered by the server but not counted, so up to one per connection per run may be stored beyond this.
   const answered = 1 + redirects(warmUp) + redirects(result)
@@ -118,10 +127,14 @@ try {
   }
   console.table(figures)
   const ok =
-    figures.stampsPerSecond >= BUDGET && figures.notRedirected === 0 && figures.stampEvents === figures.stampsStored &&
+    figures.stampsPerSecond >= BUDGET &&
+    figures.notRedirected === 0 &&
+    figures.stampEvents === figures.stampsStored &&
     figures.stampsStored >= answered &&
     figures.stampsStored <= answered + 2 * CONNECTIONS
-  console.log(`stamp budget (≥ ${BUDGET} stamps/s, every answer a redirect, none lost or doubled): ${ok ? 'met' : 'NOT met'}`)
+  console.log(
+    `stamp budget (≥ ${BUDGET} stamps/s, every answer a redirect, none lost or doubled): ${ok ? 'met' : 'NOT met'}`,
+  )
   process.exitCode = ok ? 0 : 1
 } finally {
   await client.end()

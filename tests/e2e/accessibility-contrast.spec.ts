@@ -1,5 +1,5 @@
-import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 
 /*
  * Issue #8, accessibility: the card builder warns when the card's text is hard to read on its background (WCAG
@@ -16,7 +16,9 @@ async function fillDesign(page: Page, colours: { background: string; text: strin
   await page.getByLabel('Text colour').fill(colours.text)
 }
 
-test('yellow text on white: warned before saving with JavaScript, on the next step in both cases, and saved', async ({ page }, testInfo) => {
+test('yellow text on white: warned before saving with JavaScript, on the next step in both cases, and saved', async ({
+  page,
+}, testInfo) => {
   const owner = await createOwner('contrast')
   await signIn(page, owner)
   await page.goto('/main')
@@ -36,7 +38,10 @@ test('yellow text on white: warned before saving with JavaScript, on the next st
   await expect(page).toHaveURL(/\/card_reward\?cardId=[0-9a-f-]{36}$/)
   await expect(warning(page)).toHaveText(WARNING)
   const cardId = new URL(page.url()).searchParams.get('cardId')!
-  const [card] = await sql<{ background_color: string; text_color: string }>(`select background_color, text_color from cards where id = $1`, [cardId])
+  const [card] = await sql<{ background_color: string; text_color: string }>(
+    `select background_color, text_color from cards where id = $1`,
+    [cardId],
+  )
   expect(card).toEqual({ background_color: '#ffffff', text_color: '#ffee00' })
 })
 
@@ -52,9 +57,14 @@ test('readable colours: no warning, before or after saving', async ({ page }) =>
   await expect(warning(page)).toHaveCount(0)
 })
 
-test('without JavaScript, a refused submit shows the warning for the submitted colours, not the saved ones', async ({ page }, testInfo) => {
+test('without JavaScript, a refused submit shows the warning for the submitted colours, not the saved ones', async ({
+  page,
+}, testInfo) => {
   expectPageError(failedLoad(400, '/main'))
-  test.skip(testInfo.project.name === 'js', 'with JavaScript the form is checked before it is sent, and the warning is live')
+  test.skip(
+    testInfo.project.name === 'js',
+    'with JavaScript the form is checked before it is sent, and the warning is live',
+  )
   const owner = await createOwner('contrast-400')
   await signIn(page, owner)
   await page.goto('/main')
@@ -78,5 +88,7 @@ test("an admin's card edit warns in the designer and in the message after saving
   if (testInfo.project.name === 'js') await expect(warning(page)).toHaveText(WARNING)
   await page.getByRole('button', { name: 'Save the card' }).click()
   await expect(page).toHaveURL(`/admin/users/${owner.id}`)
-  await expect(page.getByText(/Card “Coffee card” saved\. Your text may be hard to read on this background: contrast 1\.\d:1/)).toBeVisible()
+  await expect(
+    page.getByText(/Card “Coffee card” saved\. Your text may be hard to read on this background: contrast 1\.\d:1/),
+  ).toBeVisible()
 })

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
-import { expect, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, OWNER_PASSWORD, signIn, sql } from '#tests/support/e2e-database.ts'
 import { tabTo, typeInto } from '#tests/support/keyboard.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
+import { expect, test, type Page } from '#tests/support/test.ts'
 
 /*
  * Issue #8, accessibility: the main forms filled and sent with the keyboard alone — Tab, Shift+Tab, typing, arrow
@@ -15,7 +15,10 @@ const push = pushEndpointClient(process.env.E2E_PUSH_CONTROL_URL!)
 
 async function createPass(cardId: string) {
   const shortCode = Array.from(crypto.randomBytes(8), (byte) => ALPHABET[byte % 32]).join('')
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [cardId, shortCode])
+  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [
+    cardId,
+    shortCode,
+  ])
   return { id: pass!.id, shortCode }
 }
 
@@ -29,7 +32,9 @@ test('sign in: e-mail, password, Enter', async ({ page }) => {
   await expect(page).toHaveURL('/account')
 })
 
-test('sign up: the three fields, Shift+Tab back to correct the e-mail, then the Continue button with Space', async ({ page }, testInfo) => {
+test('sign up: the three fields, Shift+Tab back to correct the e-mail, then the Continue button with Space', async ({
+  page,
+}, testInfo) => {
   const email = `kbd-signup-${testInfo.project.name}-${crypto.randomBytes(4).toString('hex')}@example.com`
   await page.goto('/sign-up')
   await typeInto(page, page.getByLabel('Email'), 'typo@example')
@@ -106,11 +111,16 @@ test('push composer: title and message, Continue with Enter, then Send with Spac
   await page.keyboard.press('Space')
   await expect(page.getByText('Sending to 1 device.')).toBeVisible()
   await expect(page).toHaveURL(confirmUrl)
-  const [message] = await sql<{ status: string }>(`select status from notifications where card_id = $1 and title = 'Keyboard day'`, [card.id])
+  const [message] = await sql<{ status: string }>(
+    `select status from notifications where card_id = $1 and title = 'Keyboard day'`,
+    [card.id],
+  )
   expect(message!.status).not.toBe('draft')
 })
 
-test('an admin action: grant push messages — the number, the confirmation box with Space, the button with Enter', async ({ page }) => {
+test('an admin action: grant push messages — the number, the confirmation box with Space, the button with Enter', async ({
+  page,
+}) => {
   test.setTimeout(60_000) // the admin page is long: many Tab stops, each checked
   const owner = await createOwner('kbd-granted')
   const admin = await createOwner('kbd-admin')

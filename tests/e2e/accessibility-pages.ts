@@ -16,9 +16,24 @@ export type PageRow = {
   state?: string
 }
 
-const guest = (route: string, path = route, extra: Partial<PageRow> = {}): PageRow => ({ route, as: 'guest', path: () => path, ...extra })
-const owner = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({ route, as: 'owner', path, ...extra })
-const admin = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({ route, as: 'admin', path, ...extra })
+const guest = (route: string, path = route, extra: Partial<PageRow> = {}): PageRow => ({
+  route,
+  as: 'guest',
+  path: () => path,
+  ...extra,
+})
+const owner = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({
+  route,
+  as: 'owner',
+  path,
+  ...extra,
+})
+const admin = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({
+  route,
+  as: 'admin',
+  path,
+  ...extra,
+})
 const step = (name: string) => owner(`/${name}`, (r) => `/${name}?cardId=${r.card}`)
 const cardPage = (tail: string) => owner(`/account/:cardId${tail}`, (r) => `/account/${r.card}${tail}`)
 /** A card id nobody has: the layouts' error pages (the 404 inside their chrome). */
@@ -45,7 +60,12 @@ export const PAGES: PageRow[] = [
   guest('/password-updated'),
   guest('/verify-email', '/verify-email?email=owner%40example.com'),
   guest('/change-password', '/change-password', { status: 400, state: 'without a token' }),
-  { route: '/change-password', as: 'guest', path: (r) => `/change-password?token=${r.resetToken}`, state: 'with a valid token' },
+  {
+    route: '/change-password',
+    as: 'guest',
+    path: (r) => `/change-password?token=${r.resetToken}`,
+    state: 'with a valid token',
+  },
   guest('/email-confirmed'),
   owner('/logout'),
 
@@ -59,7 +79,10 @@ export const PAGES: PageRow[] = [
   step('win_win'),
   owner('/premaid_card'),
   owner('/info-without-fb'),
-  owner('/card_reward', () => `/card_reward?cardId=${NO_CARD}`, { status: 404, state: 'unknown card: 404 under the onboarding bar' }),
+  owner('/card_reward', () => `/card_reward?cardId=${NO_CARD}`, {
+    status: 404,
+    state: 'unknown card: 404 under the onboarding bar',
+  }),
 
   // The owner's account.
   owner('/account'),
@@ -73,7 +96,10 @@ export const PAGES: PageRow[] = [
   owner('/account/notifications'),
   owner('/account/qr_code/:cardId', (r) => `/account/qr_code/${r.card}`),
   cardPage(''),
-  owner('/account/:cardId', () => `/account/${NO_CARD}`, { status: 404, state: 'unknown card: 404 in the account chrome' }),
+  owner('/account/:cardId', () => `/account/${NO_CARD}`, {
+    status: 404,
+    state: 'unknown card: 404 in the account chrome',
+  }),
   cardPage('/poster'),
   cardPage('/qr_code'),
   cardPage('/scan'),
@@ -81,8 +107,14 @@ export const PAGES: PageRow[] = [
   cardPage('/push_notification/create'),
   cardPage('/push_notification/history'),
   cardPage('/push_notification/template'),
-  owner('/account/:cardId/push_notification/template/:templateId/create', (r) => `/account/${r.card}/push_notification/template/${r.template}/create`),
-  owner('/account/:cardId/push_notification/confirm/:notificationId', (r) => `/account/${r.card}/push_notification/confirm/${r.draft}`),
+  owner(
+    '/account/:cardId/push_notification/template/:templateId/create',
+    (r) => `/account/${r.card}/push_notification/template/${r.template}/create`,
+  ),
+  owner(
+    '/account/:cardId/push_notification/confirm/:notificationId',
+    (r) => `/account/${r.card}/push_notification/confirm/${r.draft}`,
+  ),
   owner('/admin', () => '/admin', { status: 403, state: 'refused to an owner' }),
 
   // Holders: the join page and the pass.

@@ -1,8 +1,8 @@
-import { expect, expectPageError, failedLoad, test as base } from '#tests/support/test.ts'
 import { axeFindings, blockingViolations } from '#tests/support/axe.ts'
 import { buildPageAddresses } from '#tests/support/build-pages.ts'
 import { createPageRecords, type PageRecords } from '#tests/support/page-records.ts'
 import { DESKTOP_WIDTH, PHONE_WIDTHS, widthsNotFitting } from '#tests/support/page-width.ts'
+import { expect, expectPageError, failedLoad, test as base } from '#tests/support/test.ts'
 import { PAGES, type PageRow } from './accessibility-pages.ts'
 
 /*
@@ -26,7 +26,9 @@ test('the page list names every page of the build, and only those', async () => 
   const built = await buildPageAddresses()
   const listed = new Set(PAGES.map((row) => row.route))
   expect({
-    unlisted: [...built].filter(([address]) => !listed.has(address)).map(([address, ids]) => `${address} (${ids.join(', ')})`),
+    unlisted: [...built]
+      .filter(([address]) => !listed.has(address))
+      .map(([address, ids]) => `${address} (${ids.join(', ')})`),
     notBuilt: [...listed].filter((address) => !built.has(address)),
   }).toEqual({ unlisted: [], notBuilt: [] })
 })
@@ -34,7 +36,11 @@ test('the page list names every page of the build, and only those', async () => 
 const title = (row: PageRow) => `${row.route}${row.state ? ` (${row.state})` : ''} as ${row.as}`
 
 for (const row of PAGES) {
-  test(`${title(row)}: no serious or critical axe violations, no sideways scroll at 360, 390 and 1280 px`, async ({ page, context, records }, testInfo) => {
+  test(`${title(row)}: no serious or critical axe violations, no sideways scroll at 360, 390 and 1280 px`, async ({
+    page,
+    context,
+    records,
+  }, testInfo) => {
     // axe, every field's label and three layouts on one page load: on a busy machine that outlasts 30 s.
     test.slow()
     if (row.as === 'owner') await context.addCookies(records.ownerCookies)
@@ -49,7 +55,10 @@ for (const row of PAGES) {
 
     const results = await axeFindings(page, testInfo.project.use.javaScriptEnabled !== false)
     // Minor and moderate findings are kept with the run for reading, not failed on.
-    await testInfo.attach('axe-violations.json', { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' })
+    await testInfo.attach('axe-violations.json', {
+      body: JSON.stringify(results.violations, null, 2),
+      contentType: 'application/json',
+    })
     expect(blockingViolations(results), `axe on ${address}`).toEqual([])
 
     // axe's label rules, asked directly. Every field has a label with words (also those axe skips because they
@@ -65,10 +74,14 @@ for (const row of PAGES) {
           Boolean(element.getAttribute('aria-label')?.trim() || element.getAttribute('aria-labelledby')?.trim()),
       }))
       expect(labelled, `a label for ${html}`).toBe(true)
-      if (!ariaHidden && (await field.isVisible())) await expect(field, `an accessible name for ${html}`).toHaveAccessibleName(/\S/)
+      if (!ariaHidden && (await field.isVisible()))
+        await expect(field, `an accessible name for ${html}`).toHaveAccessibleName(/\S/)
     }
 
     // Nothing wider than the screen: the document does not scroll sideways, and no element reaches past the right edge.
-    expect(await widthsNotFitting(page, [...PHONE_WIDTHS, DESKTOP_WIDTH]), `${address} at phone and desktop widths`).toEqual([])
+    expect(
+      await widthsNotFitting(page, [...PHONE_WIDTHS, DESKTOP_WIDTH]),
+      `${address} at phone and desktop widths`,
+    ).toEqual([])
   })
 }

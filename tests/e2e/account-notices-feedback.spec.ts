@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
-import { expect, expectPageError, failedLoad, test, type APIRequestContext, type Page } from '#tests/support/test.ts'
 import { createOwner, signIn, sql, type TestOwner } from '#tests/support/e2e-database.ts'
 import { e2eMailPorts, type ReceivedMail } from '#tests/support/smtp-peer.ts'
+import { expect, expectPageError, failedLoad, test, type APIRequestContext, type Page } from '#tests/support/test.ts'
 
 /**
  * The owner's FAQ, Feedback form and notifications, with and without JavaScript (the two projects). Notices are
@@ -30,12 +30,10 @@ async function supportMail(request: APIRequestContext, matches: (mail: ReceivedM
 }
 
 async function raiseNotice(owner: TestOwner, message: string, link: string | null = '/account/help') {
-  await sql(`insert into notices (user_id, kind, message, link, dedupe_key) values ($1, 'payment_confirmed', $2, $3, $4)`, [
-    owner.id,
-    message,
-    link,
-    crypto.randomUUID(),
-  ])
+  await sql(
+    `insert into notices (user_id, kind, message, link, dedupe_key) values ($1, 'payment_confirmed', $2, $3, $4)`,
+    [owner.id, message, link, crypto.randomUUID()],
+  )
 }
 
 async function signedInOwner(page: Page) {
@@ -93,7 +91,9 @@ test('the notifications page lists a notice and marks it read', async ({ page })
   await item.getByRole('button', { name: 'Mark as read' }).click()
   await expect(item.getByRole('button', { name: 'Mark as read' })).toHaveCount(0)
   await expect(item).not.toContainText('New')
-  const [row] = await sql<{ read: boolean }>('select read_at is not null as read from notices where user_id = $1', [owner.id])
+  const [row] = await sql<{ read: boolean }>('select read_at is not null as read from notices where user_id = $1', [
+    owner.id,
+  ])
   expect(row?.read).toBe(true)
 })
 
@@ -107,7 +107,10 @@ test('the header’s bell shows the unread count and the newest notices, and mar
   await expect(bell.locator('summary')).toContainText('Notifications, 2 unread')
   await bell.locator('summary').click()
   await expect(bell.getByRole('link', { name: message })).toHaveAttribute('href', '/account/help')
-  await expect(bell.getByRole('link', { name: 'See all notifications' })).toHaveAttribute('href', '/account/notifications')
+  await expect(bell.getByRole('link', { name: 'See all notifications' })).toHaveAttribute(
+    'href',
+    '/account/notifications',
+  )
   await bell.getByRole('button', { name: 'Mark all as read' }).click()
   await expect(page).toHaveURL('/account/contact-us')
   await expect(page.locator('.account-header .notification-bell summary')).not.toContainText('unread')

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '#tests/support/test.ts'
-import { appServices } from '#tests/support/e2e-models.ts'
 import { createCard, createOwner, signIn, sql, type TestOwner } from '#tests/support/e2e-database.ts'
+import { appServices } from '#tests/support/e2e-models.ts'
+import { expect, test, type Page } from '#tests/support/test.ts'
 
 /**
  * The plan box in each state of DECISIONS.md ("Plan box"), the profile menu, the back button, and an owner's plan
@@ -25,13 +25,55 @@ const PAID = (tier: number, months: number, endsIn: string) =>
   `tariff_id = (select id from tariffs where tier = ${tier}), period_months = ${months}, trial_ends_at = now() - interval '60 days',
    period_starts_at = now() - interval '10 days', period_ends_at = now() + interval '${endsIn}'`
 
-const STATES: { name: string; fields: string; title: string | RegExp; subtitle: string | RegExp; menuHasPlan: boolean }[] = [
-  { name: 'trial', fields: `trial_ends_at = now() + interval '9 days 2 hours'`, title: '10 days free trial left', subtitle: 'Choose a plan for your business needs', menuHasPlan: false },
-  { name: 'trial over', fields: `trial_ends_at = now() - interval '1 hour'`, title: 'Trial over', subtitle: 'Upgrade your plan', menuHasPlan: true },
-  { name: 'active monthly', fields: `status = 'active', ${PAID(2, 1, '20 days')}`, title: 'Standard Plan', subtitle: 'Renews monthly', menuHasPlan: true },
-  { name: 'active yearly', fields: `status = 'active', ${PAID(3, 12, '200 days')}`, title: 'Premium Plan', subtitle: 'Renews yearly', menuHasPlan: true },
-  { name: 'cancelled', fields: `status = 'cancelled', ${PAID(1, 1, '5 days')}`, title: 'Basic Plan', subtitle: /^Ends on \d{1,2} \w+ \d{4}$/, menuHasPlan: true },
-  { name: 'ended', fields: `status = 'ended', ${PAID(1, 1, '-5 days')}`, title: 'Basic Plan', subtitle: 'Access to Stampwise is limited', menuHasPlan: true },
+const STATES: {
+  name: string
+  fields: string
+  title: string | RegExp
+  subtitle: string | RegExp
+  menuHasPlan: boolean
+}[] = [
+  {
+    name: 'trial',
+    fields: `trial_ends_at = now() + interval '9 days 2 hours'`,
+    title: '10 days free trial left',
+    subtitle: 'Choose a plan for your business needs',
+    menuHasPlan: false,
+  },
+  {
+    name: 'trial over',
+    fields: `trial_ends_at = now() - interval '1 hour'`,
+    title: 'Trial over',
+    subtitle: 'Upgrade your plan',
+    menuHasPlan: true,
+  },
+  {
+    name: 'active monthly',
+    fields: `status = 'active', ${PAID(2, 1, '20 days')}`,
+    title: 'Standard Plan',
+    subtitle: 'Renews monthly',
+    menuHasPlan: true,
+  },
+  {
+    name: 'active yearly',
+    fields: `status = 'active', ${PAID(3, 12, '200 days')}`,
+    title: 'Premium Plan',
+    subtitle: 'Renews yearly',
+    menuHasPlan: true,
+  },
+  {
+    name: 'cancelled',
+    fields: `status = 'cancelled', ${PAID(1, 1, '5 days')}`,
+    title: 'Basic Plan',
+    subtitle: /^Ends on \d{1,2} \w+ \d{4}$/,
+    menuHasPlan: true,
+  },
+  {
+    name: 'ended',
+    fields: `status = 'ended', ${PAID(1, 1, '-5 days')}`,
+    title: 'Basic Plan',
+    subtitle: 'Access to Stampwise is limited',
+    menuHasPlan: true,
+  },
 ]
 
 for (const state of STATES) {
@@ -116,7 +158,10 @@ test('an owner chooses a plan, is confirmed, cancels, and the plan ends after it
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Notifications history')
 })
 
-test('confetti when a plan becomes active, once, and never under reduced motion', async ({ page, browser }, testInfo) => {
+test('confetti when a plan becomes active, once, and never under reduced motion', async ({
+  page,
+  browser,
+}, testInfo) => {
   test.skip(testInfo.project.name === 'no-js', 'confetti needs JavaScript')
   const owner = await createOwner('confetti')
   await setSubscription(owner, `status = 'waiting_payment', access_ends_at = trial_ends_at`)

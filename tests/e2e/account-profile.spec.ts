@@ -1,7 +1,7 @@
-import { expect, expectPageError, failedLoad, test, type APIRequestContext, type Page } from '#tests/support/test.ts'
 import sharp from 'sharp'
 import { createOwner, signIn } from '#tests/support/e2e-database.ts'
 import { e2eMailPorts, type ReceivedMail } from '#tests/support/smtp-peer.ts'
+import { expect, expectPageError, failedLoad, test, type APIRequestContext, type Page } from '#tests/support/test.ts'
 
 /**
  * Profile settings in the browser, with and without JavaScript (the two projects): the logo in the header, the
@@ -36,7 +36,9 @@ async function noisyPng(minBytes: number) {
   const side = Math.ceil(Math.sqrt(minBytes / 3)) + 10
   const noise = Buffer.alloc(side * side * 3)
   for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24
-  return sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer()
+  return sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer()
 }
 
 async function upload(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
@@ -44,13 +46,20 @@ async function upload(page: Page, file: { name: string; mimeType: string; buffer
   await page.getByRole('button', { name: 'Upload logo' }).click()
 }
 
-test('an owner uploads a logo and sees it in the header; a renamed text file and a 3 MB image are refused', async ({ page, javaScriptEnabled }) => {
+test('an owner uploads a logo and sees it in the header; a renamed text file and a 3 MB image are refused', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   expectPageError(failedLoad(400, '/account/profile'))
   const owner = await openProfile(page, 'logo')
   const headerPhoto = page.locator('img.profile-photo')
   await expect(headerPhoto).toHaveAttribute('src', '/images/default-profile.svg')
 
-  await upload(page, { name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('This is a text file, not a picture.\n') })
+  await upload(page, {
+    name: 'logo.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('This is a text file, not a picture.\n'),
+  })
   await expect(page.getByText('Upload a PNG, JPEG or WebP image')).toBeVisible()
 
   // Over the body limit (2 MB upload + 1 MB of fields) the server refuses before reading: 413 with the logo rule.
@@ -62,7 +71,9 @@ test('an owner uploads a logo and sees it in the header; a renamed text file and
   if (!javaScriptEnabled) await page.goto('/account/profile')
   await expect(headerPhoto).toHaveAttribute('src', '/images/default-profile.svg')
 
-  const logo = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 185, g: 56, b: 27 } } }).jpeg().toBuffer()
+  const logo = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 185, g: 56, b: 27 } } })
+    .jpeg()
+    .toBuffer()
   await upload(page, { name: 'shop.jpg', mimeType: 'image/jpeg', buffer: logo })
   await expect(page.getByRole('status').getByText('Your logo has been updated')).toBeVisible()
   await expect(headerPhoto).toHaveAttribute('src', new RegExp(`^/images/users/${owner.id}/logo\\?v=\\d+$`))
@@ -73,7 +84,10 @@ test('an owner uploads a logo and sees it in the header; a renamed text file and
   await expect(headerPhoto).toHaveAttribute('src', '/images/default-profile.svg')
 })
 
-test('an owner changes the e-mail address through the link sent to the new one', async ({ page, request }, testInfo) => {
+test('an owner changes the e-mail address through the link sent to the new one', async ({
+  page,
+  request,
+}, testInfo) => {
   expectPageError(failedLoad(400, '/account/profile'))
   const owner = await openProfile(page, 'email')
   const newEmail = `moved-${testInfo.project.name}-${Date.now().toString(36)}-${testInfo.workerIndex}@example.com`

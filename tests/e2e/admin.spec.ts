@@ -1,5 +1,5 @@
-import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 
 /*
  * Issue #7's journey, with JavaScript and without: an admin finds an owner by e-mail, confirms their payment,
@@ -16,7 +16,10 @@ async function confirmAndSubmit(page: Page, formName: string, button: string, fi
   await form.getByRole('button', { name: button }).click()
 }
 
-test('an admin finds an owner, confirms the payment, grants messages and edits the card; the owner sees it all', async ({ browser, page }, testInfo) => {
+test('an admin finds an owner, confirms the payment, grants messages and edits the card; the owner sees it all', async ({
+  browser,
+  page,
+}, testInfo) => {
   expectPageError(failedLoad(400, /^\/admin\/users\/[0-9a-f-]{36}$/))
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false
   const owner = await createOwner('admin-journey')
@@ -45,11 +48,16 @@ test('an admin finds an owner, confirms the payment, grants messages and edits t
   // Without the confirmation box, nothing happens; with it, the payment is confirmed.
   await page.getByRole('form', { name: 'Confirm a payment' }).getByRole('button', { name: 'Confirm payment' }).click()
   await expect(page.getByRole('form', { name: 'Confirm a payment' })).toBeVisible()
-  expect((await sql<{ status: string }>(`select status from subscriptions where user_id = $1`, [owner.id]))[0]!.status).toBe('waiting_payment')
+  expect(
+    (await sql<{ status: string }>(`select status from subscriptions where user_id = $1`, [owner.id]))[0]!.status,
+  ).toBe('waiting_payment')
   await confirmAndSubmit(page, 'Confirm a payment', 'Confirm payment')
   await expect(section(page, 'Subscription')).toContainText('active')
 
-  await confirmAndSubmit(page, 'Grant push messages', 'Grant messages', { label: 'Messages to add (1–1000)', value: '25' })
+  await confirmAndSubmit(page, 'Grant push messages', 'Grant messages', {
+    label: 'Messages to add (1–1000)',
+    value: '25',
+  })
   await expect(section(page, 'Subscription')).toContainText('25')
 
   await section(page, 'Cards').getByRole('link', { name: 'Edit card' }).click()

@@ -1,5 +1,13 @@
-import { expect, expectPageError, failedLoad, test, type APIRequestContext, type Page, type TestInfo } from '#tests/support/test.ts'
 import { e2eMailPorts, type ReceivedMail } from '#tests/support/smtp-peer.ts'
+import {
+  expect,
+  expectPageError,
+  failedLoad,
+  test,
+  type APIRequestContext,
+  type Page,
+  type TestInfo,
+} from '#tests/support/test.ts'
 
 /**
  * Owners' sign-up, sign-in and recovery, in the browser, with and without JavaScript (the two projects). Mail goes
@@ -45,7 +53,9 @@ async function logIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole('button', { name: 'Login' }).click()
 }
 
-/** Log Out sits in the account header's profile menu (a <details> element: opened first, with or without JavaScript). */
+/**
+ * Log Out sits in the account header's profile menu (a <details> element: opened first, with or without JavaScript).
+ */
 async function logOutFromAccount(page: Page) {
   await page.locator('.profile-menu summary').click()
   await page.getByRole('navigation', { name: 'Profile' }).getByRole('button', { name: 'Log Out' }).click()
@@ -61,7 +71,10 @@ async function confirmedOwner(request: APIRequestContext, testInfo: TestInfo, la
   return email
 }
 
-test('an owner signs up, confirms the address, signs in and out, and recovers the password', async ({ page, request }, testInfo) => {
+test('an owner signs up, confirms the address, signs in and out, and recovers the password', async ({
+  page,
+  request,
+}, testInfo) => {
   expectPageError(failedLoad(401, '/login'))
   test.setTimeout(150_000) // about twenty page loads and three e-mails
   const email = uniqueEmail(testInfo, 'journey')
@@ -75,7 +88,9 @@ test('an owner signs up, confirms the address, signs in and out, and recovers th
 
   await page.goto(linkIn(await readMail(request, email, 'Confirm your e-mail'), '/email-confirmed'))
   await expect(page.getByRole('heading', { name: 'E-mail confirmed' })).toBeVisible()
-  await expect(page.getByRole('paragraph').filter({ hasText: "You're all set to start exploring Stampwise" })).toBeVisible()
+  await expect(
+    page.getByRole('paragraph').filter({ hasText: "You're all set to start exploring Stampwise" }),
+  ).toBeVisible()
   await expect(page.getByRole('status')).toContainText('Your email has been successfully confirmed!')
   await page.getByRole('link', { name: 'Get started' }).click()
   await expect(page).toHaveURL('/login?redirectTo=%2Faccount')
@@ -134,7 +149,12 @@ test.describe('validation messages', () => {
     await passwordInput(page, 'Repeat password').fill('abd')
     await page.getByRole('button', { name: 'Continue' }).click()
     await expect(page.getByText('Invalid email format')).toBeVisible()
-    for (const message of ['6 characters minimum', 'At least one uppercase letter', 'At least one number', 'At least one special character !@#$%^&*().,']) {
+    for (const message of [
+      '6 characters minimum',
+      'At least one uppercase letter',
+      'At least one number',
+      'At least one special character !@#$%^&*().,',
+    ]) {
       await expect(page.getByText(message, { exact: true })).toBeVisible()
     }
     await expect(page.getByText("Passwords don't match")).toBeVisible()
@@ -189,7 +209,10 @@ test('a wrong password gets "Invalid email or password"', async ({ page, request
   await expect(page).toHaveURL('/login')
 })
 
-test('an unconfirmed owner is offered a new link, and resending shows the toast', async ({ page, request }, testInfo) => {
+test('an unconfirmed owner is offered a new link, and resending shows the toast', async ({
+  page,
+  request,
+}, testInfo) => {
   expectPageError(failedLoad(403, '/login'))
   const email = uniqueEmail(testInfo, 'unconfirmed')
   await request.post('/sign-up', { form: { email, password: PASSWORD, confirmPassword: PASSWORD } })
@@ -204,7 +227,10 @@ test('an unconfirmed owner is offered a new link, and resending shows the toast'
   await readMail(request, email, 'Confirm your e-mail', 2)
 })
 
-test("after 'Resend', the first mail's link still confirms, and the second one lands as confirmed too", async ({ page, request }, testInfo) => {
+test("after 'Resend', the first mail's link still confirms, and the second one lands as confirmed too", async ({
+  page,
+  request,
+}, testInfo) => {
   const email = uniqueEmail(testInfo, 'resent')
   await request.post('/sign-up', { form: { email, password: PASSWORD, confirmPassword: PASSWORD } })
   await readMail(request, email, 'Confirm your e-mail')
@@ -253,7 +279,10 @@ test('a signed-in owner who opens a guest page is redirected', async ({ page, re
   await expect(page).toHaveURL('/account')
 })
 
-test('redirectTo brings the owner back to the page they asked for, but never to another site', async ({ page, request }, testInfo) => {
+test('redirectTo brings the owner back to the page they asked for, but never to another site', async ({
+  page,
+  request,
+}, testInfo) => {
   const email = await confirmedOwner(request, testInfo, 'redirect')
   await page.goto('/account/profile')
   await expect(page).toHaveURL('/login?redirectTo=%2Faccount%2Fprofile')
@@ -272,6 +301,12 @@ test('the Back button leads to the previous page', async ({ page }) => {
   await expect(page).toHaveURL('/forgot-password')
   await page.getByRole('link', { name: 'Back' }).click()
   await expect(page).toHaveURL('/login')
-  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Terms of use' })).toHaveAttribute('href', '/terms')
-  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/privacy-policy')
+  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Terms of use' })).toHaveAttribute(
+    'href',
+    '/terms',
+  )
+  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy policy' })).toHaveAttribute(
+    'href',
+    '/privacy-policy',
+  )
 })

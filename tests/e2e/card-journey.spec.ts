@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type Page } from '#tests/support/test.ts'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { createOwner, signIn } from '#tests/support/e2e-database.ts'
+import { expect, test, type Browser, type Page } from '#tests/support/test.ts'
 
 /**
  * Issue #5's whole journey in one test, with JavaScript and without (the two projects): a new owner goes through
@@ -122,7 +122,10 @@ test('a new owner builds a card and prints its poster; a holder joins by its QR 
     await expect(holder.page).toHaveURL(PASS_URL)
     await expect(holder.page.getByText(`0 of ${STAMPS_NEEDED} stamps`, { exact: true })).toBeVisible()
     await expect(holder.page.getByText(`Reward: ${REWARD}`, { exact: true })).toBeVisible()
-    const shortCode = (await holder.page.getByRole('region', { name: 'Your code' }).locator('.pass-page__short-code').textContent())!
+    const shortCode = (await holder.page
+      .getByRole('region', { name: 'Your code' })
+      .locator('.pass-page__short-code')
+      .textContent())!
     expect(shortCode).toMatch(/^[A-Z2-9]{8}$/)
     await expect(holder.page.getByRole('img', { name: `QR code of ${shortCode}` })).toBeVisible()
 
@@ -133,7 +136,12 @@ test('a new owner builds a card and prints its poster; a holder joins by its QR 
     const notice = bell.getByRole('link', { name: `Your first holder joined ${CARD_TITLE}` })
     await expect(notice).toHaveAttribute('href', `/account/${cardId}`)
     await owner.goto('/account/notifications')
-    await expect(owner.getByRole('main').getByRole('listitem').filter({ hasText: `Your first holder joined ${CARD_TITLE}` })).toContainText('New')
+    await expect(
+      owner
+        .getByRole('main')
+        .getByRole('listitem')
+        .filter({ hasText: `Your first holder joined ${CARD_TITLE}` }),
+    ).toContainText('New')
 
     // 5. Stamping by short code: one at a time, then the rest at once; the holder sees each change.
     await owner.goto(`/account/${cardId}/scan`)

@@ -1,7 +1,7 @@
-import { expect, expectPageError, failedLoad, failedWithoutAnswer, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, sql } from '#tests/support/e2e-database.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'
+import { expect, expectPageError, failedLoad, failedWithoutAnswer, test, type Page } from '#tests/support/test.ts'
 
 // Each test runs twice (playwright.config.ts): with JavaScript, and with JavaScript turned off.
 
@@ -14,7 +14,9 @@ async function joinCard(page: import('@playwright/test').Page, slug: string) {
   return page.url()
 }
 
-test('a holder gets a card, sees it with 0 stamps and the short code, and returns to the same pass', async ({ page }) => {
+test('a holder gets a card, sees it with 0 stamps and the short code, and returns to the same pass', async ({
+  page,
+}) => {
   const owner = await createOwner('holder')
   const card = await createCard(owner.id, { title: 'Coffee card', stampsRequired: 8 })
   await page.goto(`/c/${card.slug}`)
@@ -44,7 +46,11 @@ test('an archived card tells the visitor it is no longer available', async ({ pa
   await expect(page).toHaveURL('/')
 })
 
-test('with JavaScript, the pass registers its service worker and opens offline', async ({ page, context, javaScriptEnabled }) => {
+test('with JavaScript, the pass registers its service worker and opens offline', async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, 'service workers need JavaScript')
   const owner = await createOwner('holder')
   const card = await createCard(owner.id, { stampsRequired: 6 })
@@ -62,7 +68,14 @@ test('with JavaScript, the pass registers its service worker and opens offline',
   await expect(page.getByText('0 of 6 stamps', { exact: true })).toBeVisible()
   // Really offline: anything the worker has not kept cannot be fetched.
   expectPageError(failedWithoutAnswer('/healthz'))
-  expect(await page.evaluate(() => fetch('/healthz').then(() => 'online', () => 'offline'))).toBe('offline')
+  expect(
+    await page.evaluate(() =>
+      fetch('/healthz').then(
+        () => 'online',
+        () => 'offline',
+      ),
+    ),
+  ).toBe('offline')
   await context.setOffline(false)
 })
 
@@ -119,7 +132,11 @@ test('a returning holder’s pass hydrates cleanly, turns notifications on, show
   const passId = passUrl.split('/p/')[1]!
   // The worker is active and has kept the page: from now on the holder is a returning one.
   await page.evaluate(() => navigator.serviceWorker.ready)
-  await expect.poll(() => page.evaluate(async (url) => Boolean(navigator.serviceWorker.controller && (await caches.match(url))), passUrl)).toBe(true)
+  await expect
+    .poll(() =>
+      page.evaluate(async (url) => Boolean(navigator.serviceWorker.controller && (await caches.match(url))), passUrl),
+    )
+    .toBe(true)
 
   await page.reload()
   const turnOn = page.getByRole('button', { name: 'Turn on notifications' })
@@ -130,7 +147,9 @@ test('a returning holder’s pass hydrates cleanly, turns notifications on, show
   await expect(page.locator('#pass-push-status')).toHaveText('Notifications are on.')
   await expect(turnOff).toBeVisible()
   await expect(turnOn).toBeHidden()
-  expect(await sql(`select endpoint from push_subscriptions where pass_id = $1`, [passId])).toEqual([{ endpoint: subscription.endpoint }])
+  expect(await sql(`select endpoint from push_subscriptions where pass_id = $1`, [passId])).toEqual([
+    { endpoint: subscription.endpoint },
+  ])
   expect(errors).toEqual([])
 
   // A stamp (as the owner's scan page records it), then a reload: the new count, not the kept copy.
@@ -148,7 +167,10 @@ test('a returning holder’s pass hydrates cleanly, turns notifications on, show
   expect(errors).toEqual([])
 })
 
-test('the pass has one h1 and shows exactly the notification button that applies: none without JavaScript', async ({ page, javaScriptEnabled }) => {
+test('the pass has one h1 and shows exactly the notification button that applies: none without JavaScript', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const errors = collectErrors(page)
   const owner = await createOwner('holder')
   const card = await createCard(owner.id, { businessName: 'Corner Coffee' })
@@ -169,13 +191,17 @@ test('the pass has one h1 and shows exactly the notification button that applies
   expect(errors).toEqual([])
 })
 
-test('a holder removes their card after a confirmation; joining again makes a new pass', async ({ page, javaScriptEnabled }) => {
+test('a holder removes their card after a confirmation; joining again makes a new pass', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const errors = collectErrors(page)
   const owner = await createOwner('holder')
   const card = await createCard(owner.id, { businessName: 'Corner Coffee', stampsRequired: 8 })
   const passUrl = await joinCard(page, card.slug)
   const passId = passUrl.split('/p/')[1]!
-  if (javaScriptEnabled) await expect.poll(() => page.evaluate(async (url) => Boolean(await caches.match(url)), passUrl)).toBe(true)
+  if (javaScriptEnabled)
+    await expect.poll(() => page.evaluate(async (url) => Boolean(await caches.match(url)), passUrl)).toBe(true)
 
   await page.getByRole('link', { name: 'Remove this card' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Remove this card?')
@@ -193,7 +219,9 @@ test('a holder removes their card after a confirmation; joining again makes a ne
     const left = () =>
       page.evaluate(
         async (scope) => ({
-          workers: (await navigator.serviceWorker.getRegistrations()).filter((registration) => new URL(registration.scope).pathname === scope).length,
+          workers: (await navigator.serviceWorker.getRegistrations()).filter(
+            (registration) => new URL(registration.scope).pathname === scope,
+          ).length,
           copy: await caches.has(`stampwise-pass-v1:${scope}`),
         }),
         `/p/${passId}`,

@@ -1,5 +1,5 @@
-import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createOwner, signIn } from '#tests/support/e2e-database.ts'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 
 /**
  * The card-creation onboarding as a new owner goes through it, with and without JavaScript: design (the preview
@@ -56,7 +56,10 @@ test('a new owner designs a card, sets the reward and walks through to the end',
 
   await expect(page).toHaveURL(`/your_qr_code?cardId=${cardId}`)
   await expect(page.getByRole('img', { name: /^QR code for http.*\/c\/corner-coffee-[a-z0-9]{6}$/ })).toBeVisible()
-  await expect(page.getByRole('link', { name: /Download the QR code/ })).toHaveAttribute('href', `/account/${cardId}/qr_code`)
+  await expect(page.getByRole('link', { name: /Download the QR code/ })).toHaveAttribute(
+    'href',
+    `/account/${cardId}/qr_code`,
+  )
   await page.getByRole('button', { name: 'How customers use it' }).click()
 
   await expect(page).toHaveURL(`/easy_way?cardId=${cardId}`)
@@ -65,7 +68,10 @@ test('a new owner designs a card, sets the reward and walks through to the end',
   await page.getByRole('button', { name: 'Where to place the QR code' }).click()
 
   await expect(page).toHaveURL(`/place_your_qr?cardId=${cardId}`)
-  await expect(page.getByRole('link', { name: 'poster with your QR code' })).toHaveAttribute('href', `/account/${cardId}/qr_code`)
+  await expect(page.getByRole('link', { name: 'poster with your QR code' })).toHaveAttribute(
+    'href',
+    `/account/${cardId}/qr_code`,
+  )
   await page.getByRole('button', { name: 'Finish' }).click()
 
   await expect(page).toHaveURL(`/win_win?cardId=${cardId}`)
@@ -78,7 +84,9 @@ test('a new owner designs a card, sets the reward and walks through to the end',
   await expect(page.getByLabel('Business name')).toHaveValue('')
 })
 
-test('leaving after the design step and opening /main again offers to continue; the design stays editable', async ({ page }, testInfo) => {
+test('leaving after the design step and opening /main again offers to continue; the design stays editable', async ({
+  page,
+}, testInfo) => {
   const owner = await createOwner('resume')
   await signIn(page, owner)
   // Yellow on white: hard to read.
@@ -113,10 +121,16 @@ test('Create a card with an unfinished draft asks first; starting a new one dele
   await expect(page).toHaveURL('/main')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Continue your card or start a new one?')
   await expect(page.getByText('You have not finished setting up “Coffee card”. It has no reward yet')).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Continue “Coffee card”' })).toHaveAttribute('href', `/card_reward?cardId=${draftId}`)
+  await expect(page.getByRole('link', { name: 'Continue “Coffee card”' })).toHaveAttribute(
+    'href',
+    `/card_reward?cardId=${draftId}`,
+  )
   await expect(page.getByText('Starting a new card deletes the unfinished draft “Coffee card”.')).toBeVisible()
   await page.setViewportSize({ width: 360, height: 740 })
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scroll at 360 px').toBeLessThanOrEqual(360)
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth),
+    'no sideways scroll at 360 px',
+  ).toBeLessThanOrEqual(360)
 
   await page.getByRole('button', { name: 'Delete the draft and start a new card' }).click()
   await expect(page).toHaveURL('/main?new')

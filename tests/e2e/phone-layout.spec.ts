@@ -1,6 +1,6 @@
-import { expect, expectPageError, failedLoad, test, type Locator, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 import { measureWidth, PHONE_WIDTHS } from '#tests/support/page-width.ts'
+import { expect, expectPageError, failedLoad, test, type Locator, type Page } from '#tests/support/test.ts'
 
 /*
  * Issue #14, phones (item 12, and of item 18 the chart's dates and the stray bullets), with and without JavaScript.
@@ -15,7 +15,10 @@ async function expectOnScreen(locator: Locator, page: Page, what: string) {
   const width = page.viewportSize()!.width
   expect(box, `${what} is shown`).not.toBeNull()
   const inside = box!.x >= -0.5 && box!.x + box!.width <= width + 0.5
-  expect(inside, `${what} (x ${box!.x.toFixed(1)} to ${(box!.x + box!.width).toFixed(1)}) inside a ${width} px screen`).toBe(true)
+  expect(
+    inside,
+    `${what} (x ${box!.x.toFixed(1)} to ${(box!.x + box!.width).toFixed(1)}) inside a ${width} px screen`,
+  ).toBe(true)
 }
 
 const HEADER_STATES = [
@@ -28,11 +31,16 @@ const HEADER_STATES = [
 ] as const
 
 for (const state of HEADER_STATES) {
-  test(`account header ${state.name}: plan box, Feedback, bell and profile menu on a 360 and a 390 px screen, and they open there`, async ({ page }) => {
+  test(`account header ${state.name}: plan box, Feedback, bell and profile menu on a 360 and a 390 px screen, and they open there`, async ({
+    page,
+  }) => {
     const owner = await createOwner('phone-header')
     if (state.fields) await sql(`update subscriptions set ${state.fields} where user_id = $1`, [owner.id])
     // An unread notice, so the bell carries its badge (the widest the bell gets).
-    await sql(`insert into notices (user_id, kind, message, dedupe_key) values ($1, 'first_holder', 'Your first holder joined', 'phone-1')`, [owner.id])
+    await sql(
+      `insert into notices (user_id, kind, message, dedupe_key) values ($1, 'first_holder', 'Your first holder joined', 'phone-1')`,
+      [owner.id],
+    )
     await signIn(page, owner)
     await page.setViewportSize({ width: 360, height: 740 })
     await page.goto('/account')
@@ -44,19 +52,26 @@ for (const state of HEADER_STATES) {
 
     for (const width of PHONE_WIDTHS) {
       expect(await measureWidth(page, width), `the page at ${width} px`).toMatchObject({ beyondRightEdge: [] })
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scroll at ${width} px`).toBe(width)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scroll at ${width} px`).toBe(
+        width,
+      )
       await expectOnScreen(planBox, page, 'the plan box')
       await expectOnScreen(planBox.getByRole('link', { name: 'View plans' }), page, "the plan box's View plans")
       await expectOnScreen(feedback, page, 'the Feedback button')
       await expectOnScreen(bell, page, 'the bell')
       await expectOnScreen(profile, page, 'the profile photo')
       // The unread badge sits on the bell, not somewhere else in the header.
-      const [badgeBox, bellBox] = [await bell.locator('.notification-bell__badge').boundingBox(), await bell.boundingBox()]
+      const [badgeBox, bellBox] = [
+        await bell.locator('.notification-bell__badge').boundingBox(),
+        await bell.boundingBox(),
+      ]
       expect(badgeBox!.x + badgeBox!.width / 2, 'the badge over the bell').toBeGreaterThan(bellBox!.x)
       expect(badgeBox!.x + badgeBox!.width / 2, 'the badge over the bell').toBeLessThan(bellBox!.x + bellBox!.width)
       // The plan's name reads on one line (it broke into four when the tools were squeezed into one row).
       const title = planBox.locator('.plan-box__title')
-      const lines = await title.evaluate((element) => Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)))
+      const lines = await title.evaluate((element) =>
+        Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)),
+      )
       expect(lines, `lines of "${await title.textContent()}"`).toBe(1)
 
       // Each popover opens inside the screen, and what it offers can be clicked there.
@@ -79,7 +94,10 @@ for (const state of HEADER_STATES) {
     // Desktop keeps one row: the tools sit beside the logo.
     await page.setViewportSize({ width: 1280, height: 800 })
     const [brandBox, bellBox] = [await header.locator('.account-header__brand').boundingBox(), await bell.boundingBox()]
-    expect(Math.abs(brandBox!.y + brandBox!.height / 2 - (bellBox!.y + bellBox!.height / 2)), 'logo and bell on one row at 1280 px').toBeLessThan(12)
+    expect(
+      Math.abs(brandBox!.y + brandBox!.height / 2 - (bellBox!.y + bellBox!.height / 2)),
+      'logo and bell on one row at 1280 px',
+    ).toBeLessThan(12)
     await page.getByRole('link', { name: 'View plans' }).click()
     await expect(page).toHaveURL('/account/tariffs')
   })
@@ -97,7 +115,12 @@ for (const width of [360, 1280]) {
     await page.goto(`/account/${card.id}`)
     const labels = page.locator('.activity-chart').getByText(DATE_LABEL)
     await expect(labels.first()).toBeVisible()
-    const boxes = await Promise.all((await labels.all()).map(async (label) => ({ text: await label.textContent(), box: (await label.boundingBox())! })))
+    const boxes = await Promise.all(
+      (await labels.all()).map(async (label) => ({
+        text: await label.textContent(),
+        box: (await label.boundingBox())!,
+      })),
+    )
     expect(boxes.length, 'date labels under the chart').toBeGreaterThanOrEqual(3)
     for (const [index, { text, box }] of boxes.entries()) {
       expect(box.x, `${text} starts on screen`).toBeGreaterThanOrEqual(0)
@@ -106,8 +129,14 @@ for (const width of [360, 1280]) {
       expect(box.height, `${text} is tall enough to read`).toBeGreaterThanOrEqual(10)
       for (const other of boxes.slice(index + 1)) {
         const apart =
-          box.x + box.width <= other.box.x || other.box.x + other.box.width <= box.x || box.y + box.height <= other.box.y || other.box.y + other.box.height <= box.y
-        expect(apart, `"${text}" (x ${box.x.toFixed(1)}–${(box.x + box.width).toFixed(1)}) and "${other.text}" (x ${other.box.x.toFixed(1)}–${(other.box.x + other.box.width).toFixed(1)}) do not overlap`).toBe(true)
+          box.x + box.width <= other.box.x ||
+          other.box.x + other.box.width <= box.x ||
+          box.y + box.height <= other.box.y ||
+          other.box.y + other.box.height <= box.y
+        expect(
+          apart,
+          `"${text}" (x ${box.x.toFixed(1)}–${(box.x + box.width).toFixed(1)}) and "${other.text}" (x ${other.box.x.toFixed(1)}–${(other.box.x + other.box.width).toFixed(1)}) do not overlap`,
+        ).toBe(true)
       }
     }
   })
@@ -115,13 +144,22 @@ for (const width of [360, 1280]) {
 
 /** The list items in the page's main content that show a marker (a bullet or a number). */
 const itemsWithMarkers = (page: Page) =>
-  page.locator('main li').evaluateAll((items) =>
-    items
-      .filter((item) => getComputedStyle(item).display === 'list-item' && getComputedStyle(item).listStyleType !== 'none')
-      .map((item) => `${item.parentElement?.tagName.toLowerCase()}.${item.parentElement?.className} > li "${item.textContent?.trim().slice(0, 40)}"`),
-  )
+  page
+    .locator('main li')
+    .evaluateAll((items) =>
+      items
+        .filter(
+          (item) => getComputedStyle(item).display === 'list-item' && getComputedStyle(item).listStyleType !== 'none',
+        )
+        .map(
+          (item) =>
+            `${item.parentElement?.tagName.toLowerCase()}.${item.parentElement?.className} > li "${item.textContent?.trim().slice(0, 40)}"`,
+        ),
+    )
 
-test('no stray list bullets: the QR page (downloads and poster) and the 404 page (the way-back links)', async ({ page }) => {
+test('no stray list bullets: the QR page (downloads and poster) and the 404 page (the way-back links)', async ({
+  page,
+}) => {
   expectPageError(failedLoad(404, '/no-such-page'))
   const owner = await createOwner('phone-bullets')
   const card = await createCard(owner.id)

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
-import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { type Behaviour } from '#tests/support/push-endpoint.ts'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 
 /**
  * An owner composes a push message, checks it, edits it, sends it and watches it reach the holders, with
@@ -13,7 +13,10 @@ const push = pushEndpointClient(process.env.E2E_PUSH_CONTROL_URL!)
 
 async function addSubscriber(cardId: string, behaviour: Behaviour = 'ok') {
   const shortCode = Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [cardId, shortCode])
+  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [
+    cardId,
+    shortCode,
+  ])
   const subscription = await push.createSubscription(behaviour)
   await sql(`insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values ($1, $2, $3, $4)`, [
     pass!.id,
@@ -38,7 +41,9 @@ test('compose from scratch, fix an error, confirm, edit, send and watch the prog
 
   await page.goto(`/account/${card.id}/push_notification`)
   await expect(main(page).locator('h1')).toHaveText('Create push')
-  await main(page).getByRole('link', { name: /Start from scratch/ }).click()
+  await main(page)
+    .getByRole('link', { name: /Start from scratch/ })
+    .click()
   await expect(page).toHaveURL(new RegExp(`/account/${card.id}/push_notification/create$`))
   await expect(page.getByText('0 / 50')).toBeVisible()
 
@@ -76,25 +81,37 @@ test('compose from scratch, fix an error, confirm, edit, send and watch the prog
   await main(page).getByRole('button', { name: 'Send', exact: true }).click()
   await expect(page).toHaveURL(confirmUrl)
   await expect(page.getByText('Sending to 1 device.')).toBeVisible()
-  await expect(page.locator('.push-progress__status')).toHaveText(/^(Waiting to send|Sending|Delivered|Partly delivered|Failed)$/)
+  await expect(page.locator('.push-progress__status')).toHaveText(
+    /^(Waiting to send|Sending|Delivered|Partly delivered|Failed)$/,
+  )
   await expect(main(page).locator('progress')).toBeVisible()
   await expect(main(page).getByText('Pending', { exact: true })).toBeVisible()
   await expect(main(page).getByRole('button', { name: 'Send', exact: true })).toHaveCount(0)
-  const [row] = await sql<{ status: string; title: string }>(`select status, title from notifications where card_id = $1`, [card.id])
+  const [row] = await sql<{ status: string; title: string }>(
+    `select status, title from notifications where card_id = $1`,
+    [card.id],
+  )
   expect(row!.title).toBe('Triple stamps')
   expect(row!.status).not.toBe('draft')
 })
 
-test('from a template to every holder: confirm, Send, progress to 100 %, history and the bell', async ({ page }, testInfo) => {
+test('from a template to every holder: confirm, Send, progress to 100 %, history and the bell', async ({
+  page,
+}, testInfo) => {
   expectPageError(failedLoad(409, /^\/account\/[0-9a-f-]{36}\/push_notification\/confirm\/[0-9a-f-]{36}$/))
   const js = testInfo.project.name === 'js'
   const owner = await createOwner('push-template')
   const card = await createCard(owner.id)
   await signIn(page, owner)
   await page.goto(`/account/${card.id}/push_notification`)
-  await main(page).getByRole('link', { name: /Use a template/ }).click()
+  await main(page)
+    .getByRole('link', { name: /Use a template/ })
+    .click()
   await expect(main(page).locator('h1')).toHaveText('Push-notification')
-  await main(page).getByRole('link', { name: /Double stamps today/ }).first().click()
+  await main(page)
+    .getByRole('link', { name: /Double stamps today/ })
+    .first()
+    .click()
   await expect(main(page).locator('h1')).toHaveText('Create push')
   await expect(field(page, 'Title')).toHaveValue('Double stamps today')
   await expect(previewTitle(page)).toHaveText('Double stamps today')
@@ -128,7 +145,10 @@ test('from a template to every holder: confirm, Send, progress to 100 %, history
 
   // What the holders' devices received: the message, decrypted.
   const received = await push.received(endpoints)
-  expect(received.map((request) => JSON.parse(request.payload!).title)).toEqual(['Double stamps today', 'Double stamps today'])
+  expect(received.map((request) => JSON.parse(request.payload!).title)).toEqual([
+    'Double stamps today',
+    'Double stamps today',
+  ])
 
   await page.goto(`/account/${card.id}/push_notification/history`)
   const entry = main(page).locator('.history-list li').filter({ hasText: 'Double stamps today' })
@@ -136,5 +156,7 @@ test('from a template to every holder: confirm, Send, progress to 100 %, history
   await expect(entry.locator('.badge')).toHaveText('Partly delivered')
 
   await page.goto('/account/notifications')
-  await expect(main(page).getByText('Your push "Double stamps today" reached 2 holders (1 could not be reached)')).toBeVisible()
+  await expect(
+    main(page).getByText('Your push "Double stamps today" reached 2 holders (1 could not be reached)'),
+  ).toBeVisible()
 })

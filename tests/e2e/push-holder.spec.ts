@@ -1,6 +1,6 @@
-import { expect, expectPageError, failedLoad, test, type BrowserContext, type Page } from '#tests/support/test.ts'
 import { createCard, createOwner, sql } from '#tests/support/e2e-database.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
+import { expect, expectPageError, failedLoad, test, type BrowserContext, type Page } from '#tests/support/test.ts'
 
 /*
  * The holder's side of push messages (issue #6), with JavaScript (service workers need it). Chromium here cannot
@@ -25,7 +25,8 @@ async function registrationId(context: BrowserContext, page: Page, scope: string
   const cdp = await context.newCDPSession(page)
   const ids = new Map<string, string>()
   cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-    for (const registration of registrations) if (!registration.isDeleted) ids.set(registration.scopeURL, registration.registrationId)
+    for (const registration of registrations)
+      if (!registration.isDeleted) ids.set(registration.scopeURL, registration.registrationId)
   })
   await cdp.send('ServiceWorker.enable')
   await page.evaluate(() => navigator.serviceWorker.ready)
@@ -45,7 +46,11 @@ test('the pass saves and removes a subscription; bad ones are refused with the r
   const call = (method: string, body: unknown) =>
     page.evaluate(
       async ({ method, body, passId }) => {
-        const response = await fetch(`/p/${passId}/push-subscription`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+        const response = await fetch(`/p/${passId}/push-subscription`, {
+          method,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
         return { status: response.status, json: await response.json() }
       },
       { method, body, passId },
@@ -56,34 +61,74 @@ test('the pass saves and removes a subscription; bad ones are refused with the r
   expect(await sql(`select 1 from push_subscriptions where pass_id = $1`, [passId])).toHaveLength(1)
 
   const refused = await call('POST', { ...subscription, endpoint: 'https://attacker.example/collect' })
-  expect(refused).toMatchObject({ status: 400, json: { status: 'error', message: 'The endpoint is not on a known push service' } })
-  expect(await call('POST', { endpoint: subscription.endpoint, keys: { p256dh: 'short', auth: subscription.keys.auth } })).toMatchObject({
+  expect(refused).toMatchObject({
+    status: 400,
+    json: { status: 'error', message: 'The endpoint is not on a known push service' },
+  })
+  expect(
+    await call('POST', { endpoint: subscription.endpoint, keys: { p256dh: 'short', auth: subscription.keys.auth } }),
+  ).toMatchObject({
     status: 400,
     json: { errors: { keys: ['keys.p256dh must be a P-256 public key: 65 bytes, base64url'] } },
   })
 
-  expect(await call('DELETE', { endpoint: subscription.endpoint })).toMatchObject({ status: 200, json: { subscribed: false } })
+  expect(await call('DELETE', { endpoint: subscription.endpoint })).toMatchObject({
+    status: 200,
+    json: { subscribed: false },
+  })
   expect(await sql(`select 1 from push_subscriptions where pass_id = $1`, [passId])).toHaveLength(0)
 })
 
-test('the service worker shows each push as a notification with title, body and icon, and a click opens its link', async ({ page, context, baseURL }) => {
+test('the service worker shows each push as a notification with title, body and icon, and a click opens its link', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(['notifications'], { origin: baseURL })
   const owner = await createOwner('push-holder')
   const card = await createCard(owner.id, { businessName: 'Corner Coffee' })
   const passId = await joinCard(page, card.slug)
   const { cdp, id } = await registrationId(context, page, page.url())
 
-  const message = { id: crypto.randomUUID(), title: 'Happy hour', body: 'Two coffees for one until 6 pm', url: `${baseURL}/about`, icon: `${baseURL}/p/${passId}/icons/192-x.png` }
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseURL!, registrationId: id, data: JSON.stringify(message) })
+  const message = {
+    id: crypto.randomUUID(),
+    title: 'Happy hour',
+    body: 'Two coffees for one until 6 pm',
+    url: `${baseURL}/about`,
+    icon: `${baseURL}/p/${passId}/icons/192-x.png`,
+  }
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: baseURL!,
+    registrationId: id,
+    data: JSON.stringify(message),
+  })
   const shown = () =>
     page.evaluate(async () => {
       const registration = await navigator.serviceWorker.getRegistration(location.pathname)
-      return (await registration!.getNotifications()).map(({ title, body, icon, tag, data }) => ({ title, body, icon, tag, data }))
+      return (await registration!.getNotifications()).map(({ title, body, icon, tag, data }) => ({
+        title,
+        body,
+        icon,
+        tag,
+        data,
+      }))
     })
-  await expect.poll(shown).toEqual([{ title: 'Happy hour', body: 'Two coffees for one until 6 pm', icon: message.icon, tag: message.id, data: { url: message.url } }])
+  await expect.poll(shown).toEqual([
+    {
+      title: 'Happy hour',
+      body: 'Two coffees for one until 6 pm',
+      icon: message.icon,
+      tag: message.id,
+      data: { url: message.url },
+    },
+  ])
 
   // The same message again (a retry after a crash): the tag keeps it one notification.
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseURL!, registrationId: id, data: JSON.stringify(message) })
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: baseURL!,
+    registrationId: id,
+    data: JSON.stringify(message),
+  })
   await page.waitForTimeout(300)
   expect(await shown()).toHaveLength(1)
 

@@ -27,7 +27,10 @@ for (const provider of ['Google', 'Apple'] as const) {
   })
 }
 
-test("Apple: a state and code obtained in one browser are refused in another, with a message and no session", async ({ page, browser }, testInfo) => {
+test('Apple: a state and code obtained in one browser are refused in another, with a message and no session', async ({
+  page,
+  browser,
+}, testInfo) => {
   // The local OpenID provider's sign-in page has no icon.
   expectPageError(failedLoad(404, '/favicon.ico'))
   const email = `apple-bound-${testInfo.project.name}-${Date.now()}@example.com`
@@ -45,7 +48,9 @@ test("Apple: a state and code obtained in one browser are refused in another, wi
     await victim.goto(answerPage)
     await victim.getByRole('button', { name: 'Continue' }).click()
     await expect(victim).toHaveURL('/login')
-    await expect(victim.getByText('This sign-in with Apple was started in another browser. Please try again here.')).toBeVisible()
+    await expect(
+      victim.getByText('This sign-in with Apple was started in another browser. Please try again here.'),
+    ).toBeVisible()
     expect((await other.cookies()).some((cookie) => cookie.name === '__session')).toBe(false)
     await victim.goto('/account')
     await expect(victim).toHaveURL('/login?redirectTo=%2Faccount')

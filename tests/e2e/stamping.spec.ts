@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import { chromium, expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 import QRCode from 'qrcode'
 import sharp from 'sharp'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
+import { chromium, expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 
 /**
  * Stamping at /account/{cardId}/scan (issue #5, item 5), with JavaScript and without: an owner stamps a pass by
@@ -15,7 +15,10 @@ const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
 async function createPass(cardId: string) {
   const shortCode = Array.from(crypto.randomBytes(8), (byte) => ALPHABET[byte % 32]).join('')
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [cardId, shortCode])
+  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [
+    cardId,
+    shortCode,
+  ])
   return { id: pass!.id, shortCode }
 }
 
@@ -79,7 +82,9 @@ test('without JavaScript there is no camera button; with it, there is', async ({
   await signIn(page, owner)
   await page.goto(`/account/${card.id}/scan`)
   await expect(page.getByLabel('Pass code')).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Scan with camera' })).toHaveCount(testInfo.project.name === 'js' ? 1 : 0)
+  await expect(page.getByRole('button', { name: 'Scan with camera' })).toHaveCount(
+    testInfo.project.name === 'js' ? 1 : 0,
+  )
 })
 
 /** A Y4M video (4:2:0, the format Chromium's fake camera reads) of a QR code on white, a few identical frames. */
@@ -102,7 +107,10 @@ async function qrVideo(text: string, file: string) {
 }
 
 test('the camera reads a pass’s QR code and the pass gets its stamp', async ({ baseURL }, testInfo) => {
-  test.skip(testInfo.project.name !== 'js', 'the camera needs JavaScript; the no-js project checks the button is absent')
+  test.skip(
+    testInfo.project.name !== 'js',
+    'the camera needs JavaScript; the no-js project checks the button is absent',
+  )
   const owner = await createOwner('stamping-camera')
   const card = await createCard(owner.id, { stampsRequired: 5 })
   const pass = await createPass(card.id)

@@ -7,7 +7,10 @@ installErrorLogSink()
 
 function failOnUnexpectedErrorLogs(when: string) {
   const unexpected = takeUnexpectedErrorLogs()
-  if (unexpected.length) throw new Error(`the app logged ${unexpected.length} unexpected error line(s) ${when}:\n${describeErrorLogs(unexpected)}`)
+  if (unexpected.length)
+    throw new Error(
+      `the app logged ${unexpected.length} unexpected error line(s) ${when}:\n${describeErrorLogs(unexpected)}`,
+    )
 }
 
 afterEach(() => failOnUnexpectedErrorLogs('during the test'))

@@ -2,12 +2,6 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { SubmitButton } from '#app/components/forms.tsx'
-import { ChangePasswordSchema, TokenSchema } from '#app/utils/auth-schemas.ts'
-import { changePasswordWithToken, checkPasswordResetToken, TOKEN_MESSAGES, tokenError } from '#app/services/auth/auth.server.ts'
-import { requireAnonymous } from '#app/services/auth/guest.server.ts'
-import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
-import { clientAddress } from '#app/services/auth/session.server.ts'
 import {
   FormErrors,
   HIDDEN_FIELDS,
@@ -16,15 +10,26 @@ import {
   ShowPasswordToggle,
   useShowPassword,
 } from '#app/components/auth-form.tsx'
+import { SubmitButton } from '#app/components/forms.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
 import {
   passRetryAfter,
   rateLimitedFormReply,
   tooManyRequests,
   unlessRateLimited,
 } from '#app/server/rate-limit-reply.server.ts'
-import { type AuthHandle } from './_layout.tsx'
+import {
+  changePasswordWithToken,
+  checkPasswordResetToken,
+  TOKEN_MESSAGES,
+  tokenError,
+} from '#app/services/auth/auth.server.ts'
+import { requireAnonymous } from '#app/services/auth/guest.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
+import { ChangePasswordSchema, TokenSchema } from '#app/utils/auth-schemas.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { readFormData } from '#app/server/form-data.server.ts'
+import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -32,11 +37,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)
   const parsed = TokenSchema.safeParse({ token: new URL(request.url).searchParams.get('token') ?? undefined })
   if (!parsed.success) return data({ token: null, premade: false, tokenError: TOKEN_MESSAGES.unknown }, { status: 400 })
-  const state = await unlessRateLimited(checkPasswordResetToken({ token: parsed.data.token, ip: clientAddress(request) }))
+  const state = await unlessRateLimited(
+    checkPasswordResetToken({ token: parsed.data.token, ip: clientAddress(request) }),
+  )
   if (state instanceof RateLimitedError) {
     return data({ token: null, premade: false, tokenError: state.message }, tooManyRequests(state))
   }
-  if (state.state !== 'valid') return data({ token: null, premade: false, tokenError: tokenError(state) }, { status: 400 })
+  if (state.state !== 'valid')
+    return data({ token: null, premade: false, tokenError: tokenError(state) }, { status: 400 })
   return data({ token: parsed.data.token, premade: state.payload.premade === true, tokenError: null })
 }
 
@@ -83,7 +91,10 @@ export default function ChangePassword() {
 function ChangePasswordForm({ token, premade }: { token: string; premade: boolean }) {
   const actionData = useActionData<typeof action>()
   const { shown, setShown } = useShowPassword(actionData?.result)
-  const [form, fields] = useSchemaForm(ChangePasswordSchema, { id: 'change-password-form', lastResult: actionData?.result })
+  const [form, fields] = useSchemaForm(ChangePasswordSchema, {
+    id: 'change-password-form',
+    lastResult: actionData?.result,
+  })
   return (
     <>
       <h1>{premade ? 'Choose your password' : 'Choose a new password'}</h1>
@@ -98,7 +109,12 @@ function ChangePasswordForm({ token, premade }: { token: string; premade: boolea
           autoComplete="new-password"
           hint={NEW_PASSWORD_HINT}
         />
-        <PasswordField meta={fields.confirmPassword} label="Confirm password" shown={shown} autoComplete="new-password" />
+        <PasswordField
+          meta={fields.confirmPassword}
+          label="Confirm password"
+          shown={shown}
+          autoComplete="new-password"
+        />
         <ShowPasswordToggle shown={shown} onToggle={setShown} />
         <SubmitButton pendingLabel="Saving…">Save new password</SubmitButton>
       </Form>

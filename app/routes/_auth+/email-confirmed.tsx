@@ -1,11 +1,11 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { Toaster, type ToastView } from '#app/components/toaster.tsx'
-import { TokenSchema } from '#app/utils/auth-schemas.ts'
+import { passRetryAfter, tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { confirmEmailWithToken, EMAIL_CONFIRMED_MESSAGE, TOKEN_MESSAGES } from '#app/services/auth/auth.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
-import { passRetryAfter, tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/' }
@@ -25,7 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (rawToken === null) return data({ failed: false, message: EMAIL_CONFIRMED_MESSAGE, toast: null })
   const parsed = TokenSchema.safeParse({ token: rawToken })
   if (!parsed.success) return outcome('error', TOKEN_MESSAGES.unknown, { status: 400 })
-  const result = await unlessRateLimited(confirmEmailWithToken({ token: parsed.data.token, ip: clientAddress(request) }))
+  const result = await unlessRateLimited(
+    confirmEmailWithToken({ token: parsed.data.token, ip: clientAddress(request) }),
+  )
   if (result instanceof RateLimitedError) {
     return outcome('error', result.message, tooManyRequests(result))
   }

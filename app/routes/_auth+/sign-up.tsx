@@ -2,20 +2,27 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import {
+  FormErrors,
+  HIDDEN_FIELDS,
+  NEW_PASSWORD_HINT,
+  PasswordField,
+  ShowPasswordToggle,
+  useShowPassword,
+} from '#app/components/auth-form.tsx'
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { SocialSignIn } from '#app/components/social-sign-in.tsx'
-import { SignupSchema } from '#app/utils/auth-schemas.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { signUp } from '#app/services/auth/auth.server.ts'
 import { requireAnonymous } from '#app/services/auth/guest.server.ts'
 import { getConfiguredProviders } from '#app/services/auth/oidc-config.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
-import { FormErrors, HIDDEN_FIELDS, NEW_PASSWORD_HINT, PasswordField, ShowPasswordToggle, useShowPassword } from '#app/components/auth-form.tsx'
-import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
-import { type AuthHandle } from './_layout.tsx'
+import { SignupSchema } from '#app/utils/auth-schemas.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { readFormData } from '#app/server/form-data.server.ts'
+import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
@@ -68,7 +75,12 @@ export default function SignUp() {
           autoComplete="new-password"
           hint={NEW_PASSWORD_HINT}
         />
-        <PasswordField meta={fields.confirmPassword} label="Repeat password" shown={shown} autoComplete="new-password" />
+        <PasswordField
+          meta={fields.confirmPassword}
+          label="Repeat password"
+          shown={shown}
+          autoComplete="new-password"
+        />
         <ShowPasswordToggle shown={shown} onToggle={setShown} />
         <SubmitButton pendingLabel="Creating your account…">Continue</SubmitButton>
       </Form>

@@ -1,6 +1,6 @@
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { company } from '#app/utils/company.ts'
 import { getEnv } from '#app/server/env.server.ts'
+import { company } from '#app/utils/company.ts'
 
 const BELIEFS = [
   {
@@ -40,10 +40,10 @@ export default function About() {
       <div className="prose">
         <h2>Why we built it</h2>
         <p>
-          {company.product} started in London in {company.founded} with a simple observation: the paper stamp card
-          still beats most loyalty apps. Everyone understands it, and nobody has to download anything. Its problems
-          are just as familiar: cards get lost, stamps get copied, and once a card leaves the counter the shop has no
-          way to talk to the person holding it.
+          {company.product} started in London in {company.founded} with a simple observation: the paper stamp card still
+          beats most loyalty apps. Everyone understands it, and nobody has to download anything. Its problems are just
+          as familiar: cards get lost, stamps get copied, and once a card leaves the counter the shop has no way to talk
+          to the person holding it.
         </p>
         <p>
           The loyalty apps we looked at fixed those problems by asking customers to install an app and hand over their
@@ -64,9 +64,9 @@ export default function About() {
 
         <h2>Who we are</h2>
         <p>
-          We are a small, independent team based in London. We are not paid by advertisers and we do not sell data:
-          our only income is the subscriptions that businesses pay us. That keeps our interests simple. We do well when
-          your card brings your customers back.
+          We are a small, independent team based in London. We are not paid by advertisers and we do not sell data: our
+          only income is the subscriptions that businesses pay us. That keeps our interests simple. We do well when your
+          card brings your customers back.
         </p>
 
         <h2>Company details</h2>

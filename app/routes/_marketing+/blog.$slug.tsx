@@ -2,9 +2,9 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NotFoundScreen } from '#app/components/error-screens.tsx'
+import { notFound } from '#app/server/http-errors.server.ts'
 import { getPost } from '#app/services/content/blog.server.ts'
 import { TRIAL_DAYS } from '#app/utils/plan-status.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const post = getPost(params.slug ?? '')

@@ -12,7 +12,9 @@ export default function BlogIndex() {
       <header className="page-header">
         <p className="eyebrow">Blog</p>
         <h1>The Stampwise blog</h1>
-        <p className="lead">Practical ideas for loyalty cards, rewards and customer messages, for small-business owners.</p>
+        <p className="lead">
+          Practical ideas for loyalty cards, rewards and customer messages, for small-business owners.
+        </p>
       </header>
       <ul className="post-list" role="list">
         {posts.map((post) => (

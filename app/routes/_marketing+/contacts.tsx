@@ -6,12 +6,12 @@ import { z } from 'zod'
 import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
-import { company } from '#app/utils/company.ts'
 import { getEnv } from '#app/server/env.server.ts'
-import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
-import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
+import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
+import { company } from '#app/utils/company.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 const ContactSchema = z.object({
   name: z.string({ error: 'Enter your name' }).trim().min(1, 'Enter your name').max(100, 'Use 100 characters or fewer'),

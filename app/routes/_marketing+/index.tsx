@@ -1,10 +1,10 @@
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { PricingSection, type TrialTerms } from '#app/components/pricing-section.tsx'
 import { getEnv } from '#app/server/env.server.ts'
 import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
 import { listTariffs } from '#models/tariff.server.ts'
-import { HelpCenter } from './__help-center.tsx'
 import { helpCenterTopics } from './__help-center.server.ts'
-import { PricingSection, type TrialTerms } from '#app/components/pricing-section.tsx'
+import { HelpCenter } from './__help-center.tsx'
 import { StampCardIllustration } from './__stamp-card-illustration.tsx'
 
 // DECISIONS.md, "Plans, trial and limits". The paid plans' limits come from the tariffs table; the trial has no row.
@@ -63,8 +63,8 @@ export default function Landing() {
             <p className="eyebrow">Digital loyalty cards for small businesses</p>
             <h1>Turn first-time customers into regulars</h1>
             <p className="lead">
-              Stampwise puts your stamp card on your customers’ phones. They scan a QR code at your counter: no app,
-              no account. You stamp in a second, and send a message when it’s time to come back.
+              Stampwise puts your stamp card on your customers’ phones. They scan a QR code at your counter: no app, no
+              account. You stamp in a second, and send a message when it’s time to come back.
             </p>
             <div className="actions">
               <Link to="/sign-up" className="button">
@@ -87,7 +87,9 @@ export default function Landing() {
           <header className="section-header">
             <p className="eyebrow">Product</p>
             <h2 id="product-title">From paper card to phone in an afternoon</h2>
-            <p className="lead">Everything a stamp card does, without the paper, the forged stamps or the lost cards.</p>
+            <p className="lead">
+              Everything a stamp card does, without the paper, the forged stamps or the lost cards.
+            </p>
           </header>
           <ol className="steps" role="list">
             {STEPS.map((step, index) => (

@@ -1,7 +1,15 @@
 import { Link } from '@remix-run/react'
 
 /** The plan's card limit reached: its message and the way to a bigger plan. */
-export function CardLimitNotice({ message, ended, inline = false }: { message: string; ended: boolean; inline?: boolean }) {
+export function CardLimitNotice({
+  message,
+  ended,
+  inline = false,
+}: {
+  message: string
+  ended: boolean
+  inline?: boolean
+}) {
   const links = (
     <p>
       <Link to="/account/tariffs" className="button">

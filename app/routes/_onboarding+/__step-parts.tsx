@@ -2,7 +2,10 @@ import { Form, Link } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { stepPath, type OnboardingStep } from '#app/utils/card-design-steps.ts'
 
-/** The foot of a step page: back to the previous step (a plain link) and Continue (a form, so it works without JavaScript). */
+/**
+ * The foot of a step page: back to the previous step (a plain link) and Continue (a form, so it works without
+ * JavaScript).
+ */
 export function StepActions({
   cardId,
   back,

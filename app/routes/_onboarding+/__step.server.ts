@@ -1,8 +1,8 @@
 import { redirect } from '@remix-run/node'
-import { nextStep, stepPath, type OnboardingStep } from '#app/utils/card-design-steps.ts'
-import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { nextStep, stepPath, type OnboardingStep } from '#app/utils/card-design-steps.ts'
 import { advanceOnboardingStep, finishOnboarding } from '#models/card-onboarding.server.ts'
 
 /**
@@ -21,7 +21,10 @@ export async function requireStepCard(request: Request, { needsReward = true } =
 
 export async function loadStepPage(request: Request) {
   const { userId, card } = await requireStepCard(request)
-  return { card: { id: card.id, slug: card.slug, title: card.title, businessName: card.businessName }, design: await cardDesignView(userId, card) }
+  return {
+    card: { id: card.id, slug: card.slug, title: card.title, businessName: card.businessName },
+    design: await cardDesignView(userId, card),
+  }
 }
 
 /** The step's Continue button: the onboarding moves on (so leaving now resumes at the next page) and shows it. */

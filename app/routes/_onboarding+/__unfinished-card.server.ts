@@ -1,7 +1,13 @@
-import { isOnboardingStep, stepPath } from '#app/utils/card-design-steps.ts'
-import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
-import { discardUnfinishedDraft, findOwnerCard, findUnfinishedOwnerCard, finishOnboarding, type OnboardingCard } from '#models/card-onboarding.server.ts'
+import { cardDesignView } from '#app/services/cards/card-design.server.ts'
+import { isOnboardingStep, stepPath } from '#app/utils/card-design-steps.ts'
+import {
+  discardUnfinishedDraft,
+  findOwnerCard,
+  findUnfinishedOwnerCard,
+  finishOnboarding,
+  type OnboardingCard,
+} from '#models/card-onboarding.server.ts'
 
 /**
  * 'Create a card' with an earlier card's setup unfinished: the owner chooses to continue it or to start a new one

@@ -1,13 +1,13 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Form, Link, Outlet, useMatches, useRouteLoaderData } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Logo } from '#app/components/logo.tsx'
-import { ONBOARDING_STEPS, stepIndex, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import onboardingStylesHref from '#app/styles/onboarding.css?url'
+import { ONBOARDING_STEPS, stepIndex, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 
 /** The card-creation onboarding: signed-in only, without the account header; a small top bar with the steps. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -24,7 +24,10 @@ export const links: LinksFunction = () => [
 
 export default function OnboardingLayout() {
   const matches = useMatches()
-  const current = [...matches].reverse().map((match) => (match.handle as OnboardingHandle | undefined)?.onboardingStep).find(Boolean)
+  const current = [...matches]
+    .reverse()
+    .map((match) => (match.handle as OnboardingHandle | undefined)?.onboardingStep)
+    .find(Boolean)
   return (
     <OnboardingShell current={current}>
       <Outlet />
@@ -68,9 +71,7 @@ function OnboardingShell({ current, children }: { current: OnboardingHandle['onb
 function StepIndicator({ current }: { current: number }) {
   return (
     <nav aria-label="Card set-up steps" className="onboarding-steps">
-      <p className="onboarding-steps__count">
-        {`Step ${current + 1} of ${ONBOARDING_STEPS.length}`}
-      </p>
+      <p className="onboarding-steps__count">{`Step ${current + 1} of ${ONBOARDING_STEPS.length}`}</p>
       <ol>
         {ONBOARDING_STEPS.map((entry, index) => (
           <li

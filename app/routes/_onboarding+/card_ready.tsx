@@ -29,10 +29,13 @@ export default function CardReadyStep() {
       <ol className="onboarding-list">
         <li>You get the card’s QR code, to print or show on a screen.</li>
         <li>A customer scans it and taps ‘Get my card’: the card opens in their browser, no app and no sign-up.</li>
-        <li>At each visit you stamp their card from your phone. When it is full, they get {design.reward || 'the reward'}.</li>
+        <li>
+          At each visit you stamp their card from your phone. When it is full, they get {design.reward || 'the reward'}.
+        </li>
       </ol>
       <p>
-        You can change the design or the reward at any time from the <Link to={`/account/${card.id}`}>card’s page</Link>.
+        You can change the design or the reward at any time from the <Link to={`/account/${card.id}`}>card’s page</Link>
+        .
       </p>
       <StepActions cardId={card.id} back="card_reward" continueLabel="Get my QR code" />
     </>

@@ -5,11 +5,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunct
 import { RewardFields } from '#app/components/card-design-form.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { ContrastWarning } from '#app/components/contrast-warning.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { cardDesignView, saveReward } from '#app/services/cards/card-design.server.ts'
 import { CardRewardSchema } from '#app/utils/card-design-schema.ts'
 import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
-import { cardDesignView, saveReward } from '#app/services/cards/card-design.server.ts'
 import { requireStepCard } from './__step.server.ts'
-import { readFormData } from '#app/server/form-data.server.ts'
 
 export const handle: OnboardingHandle = { onboardingStep: 'card_reward' }
 

@@ -28,8 +28,8 @@ export default function EasyWayStep() {
             <li>Scan the QR code with the phone’s camera.</li>
             <li>Tap ‘Get my card’. The card opens in the browser with its own code.</li>
             <li>
-              Add it to the home screen: on iPhone, Share → ‘Add to Home Screen’; on Android, the browser’s menu →
-              ‘Add to Home screen’ or ‘Install app’. It then opens like an app, even offline.
+              Add it to the home screen: on iPhone, Share → ‘Add to Home Screen’; on Android, the browser’s menu → ‘Add
+              to Home screen’ or ‘Install app’. It then opens like an app, even offline.
             </li>
             <li>At the counter they show the card; when it is full they get the reward.</li>
           </ol>

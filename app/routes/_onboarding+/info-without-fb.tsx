@@ -11,8 +11,8 @@ export default function InfoWithoutFacebook() {
       </p>
       <h2>1. A poster at the counter</h2>
       <p>
-        Print your card’s poster and place it where people pay. Ask every customer once: ‘Would you like our stamp
-        card? Scan here, it takes ten seconds.’ Then give the first stamp right away, so the card never starts empty.
+        Print your card’s poster and place it where people pay. Ask every customer once: ‘Would you like our stamp card?
+        Scan here, it takes ten seconds.’ Then give the first stamp right away, so the card never starts empty.
       </p>
       <h2>2. Receipts and bags</h2>
       <p>
@@ -21,9 +21,9 @@ export default function InfoWithoutFacebook() {
       </p>
       <h2>3. Google Business Profile</h2>
       <p>
-        Your free Google Business Profile is what people see when they search for you or find you on Maps. Add a post
-        or an offer about the card, with the card’s link, and mention it in your description. Replying to reviews with
-        a thank-you and a word about the card works too.
+        Your free Google Business Profile is what people see when they search for you or find you on Maps. Add a post or
+        an offer about the card, with the card’s link, and mention it in your description. Replying to reviews with a
+        thank-you and a word about the card works too.
       </p>
       <h2>4. A window sticker or A-board</h2>
       <p>
@@ -38,8 +38,8 @@ export default function InfoWithoutFacebook() {
       <h2>6. Your newsletter, website or messages</h2>
       <p>
         If you send e-mails or text messages to customers, or have a simple website, add the card’s link with one line
-        about the reward. Once customers hold the card, you can reach them with push messages from Stampwise — no
-        social page needed.
+        about the reward. Once customers hold the card, you can reach them with push messages from Stampwise — no social
+        page needed.
       </p>
       <p>
         <Link to="/account" className="button">

@@ -4,15 +4,15 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { DesignForm } from '#app/components/card-design-form.tsx'
-import { CardDesignSchema, DEFAULT_CARD_DESIGN } from '#app/utils/card-design-schema.ts'
-import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { readDesignFormData, readLogoChoice } from '#app/services/cards/card-design-form.server.ts'
 import { cardDesignView, saveCardDesign } from '#app/services/cards/card-design.server.ts'
-import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { CardDesignSchema, DEFAULT_CARD_DESIGN } from '#app/utils/card-design-schema.ts'
+import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { CardLimitNotice } from './__card-limit-notice.tsx'
 import { UnfinishedCardChoicePage } from './__unfinished-card-choice.tsx'
 import { startNewCard, unfinishedCardChoice } from './__unfinished-card.server.ts'
@@ -33,12 +33,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cardId = url.searchParams.get('cardId')
   if (cardId !== null) {
     const card = await requireOwnedCard(userId, cardId, { view: 'design' })
-    return { unfinished: null, refusal: null, card: { id: card.id, status: card.status }, design: await cardDesignView(userId, card) }
+    return {
+      unfinished: null,
+      refusal: null,
+      card: { id: card.id, status: card.status },
+      design: await cardDesignView(userId, card),
+    }
   }
   const unfinished = url.searchParams.has('new') ? null : await unfinishedCardChoice(userId)
   if (unfinished) return { unfinished, refusal: null, card: null, design: DEFAULT_CARD_DESIGN }
   const cardSlot = await checkCardSlot(userId)
-  if (!cardSlot.allowed) return { unfinished: null, refusal: { message: cardSlot.message, ended: cardSlot.ended }, card: null, design: DEFAULT_CARD_DESIGN }
+  if (!cardSlot.allowed)
+    return {
+      unfinished: null,
+      refusal: { message: cardSlot.message, ended: cardSlot.ended },
+      card: null,
+      design: DEFAULT_CARD_DESIGN,
+    }
   return { unfinished: null, refusal: null, card: null, design: { ...DEFAULT_CARD_DESIGN, logoUrl: null } }
 }
 
@@ -54,15 +65,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const cardId = new URL(request.url).searchParams.get('cardId')
   const read = await readDesignFormData(request)
-  if (!('logoError' in read) && read.formData.get('intent') === 'start-new') return startNewCardAction(userId, read.formData)
+  if (!('logoError' in read) && read.formData.get('intent') === 'start-new')
+    return startNewCardAction(userId, read.formData)
   if ('logoError' in read) {
-    const reply = parseWithZod(new FormData(), { schema: CardDesignSchema }).reply({ fieldErrors: { logo: [read.logoError] } })
+    const reply = parseWithZod(new FormData(), { schema: CardDesignSchema }).reply({
+      fieldErrors: { logo: [read.logoError] },
+    })
     return data<DesignActionData>({ result: reply }, { status: 400 })
   }
   const submission = parseWithZod(read.formData, { schema: CardDesignSchema })
   if (submission.status !== 'success') return data<DesignActionData>({ result: submission.reply() }, { status: 400 })
   const choice = await readLogoChoice(read.formData)
-  if ('logoError' in choice) return data<DesignActionData>({ result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) }, { status: 400 })
+  if ('logoError' in choice)
+    return data<DesignActionData>(
+      { result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) },
+      { status: 400 },
+    )
 
   const outcome = await saveCardDesign({ userId, cardId, design: submission.value, logo: choice.logo })
   if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
@@ -76,11 +94,14 @@ export async function action({ request }: ActionFunctionArgs) {
 /** Deletes the unfinished draft (or keeps a card holders can join), then opens an empty designer. */
 async function startNewCardAction(userId: string, formData: FormData) {
   const submission = parseWithZod(formData, { schema: StartNewCardSchema })
-  if (submission.status !== 'success') return data<DesignActionData>({ startNewError: START_NEW_UNREADABLE }, { status: 400 })
+  if (submission.status !== 'success')
+    return data<DesignActionData>({ startNewError: START_NEW_UNREADABLE }, { status: 400 })
   const outcome = await startNewCard(userId, submission.value.cardId)
   if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
-  if (outcome.status === 'limit') return data<DesignActionData>({ limit: { message: outcome.message, ended: outcome.ended } }, { status: 403 })
-  if (outcome.discarded) return redirectWithToast('/main?new', { message: `The unfinished draft “${outcome.discarded}” is deleted.` })
+  if (outcome.status === 'limit')
+    return data<DesignActionData>({ limit: { message: outcome.message, ended: outcome.ended } }, { status: 403 })
+  if (outcome.discarded)
+    return redirectWithToast('/main?new', { message: `The unfinished draft “${outcome.discarded}” is deleted.` })
   if (outcome.kept) return redirectWithToast('/main?new', { message: `“${outcome.kept}” stays in your cards.` })
   return redirect('/main?new')
 }
@@ -94,7 +115,8 @@ export default function DesignStep() {
       {actionData.startNewError}
     </p>
   ) : null
-  if (unfinished) return <UnfinishedCardChoicePage choice={unfinished} limit={actionData?.limit} error={startNewError} />
+  if (unfinished)
+    return <UnfinishedCardChoicePage choice={unfinished} limit={actionData?.limit} error={startNewError} />
   if (refusal) return <CardLimitNotice message={refusal.message} ended={refusal.ended} />
   return (
     <>

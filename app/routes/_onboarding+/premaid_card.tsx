@@ -1,15 +1,16 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
-import { stepPath } from '#app/utils/card-design-steps.ts'
-import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { landingPath } from '#app/services/auth/guest.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { cardDesignView } from '#app/services/cards/card-design.server.ts'
+import { stepPath } from '#app/utils/card-design-steps.ts'
 import { findPremadeOwnerCard } from '#models/card-onboarding.server.ts'
 
 /**
  * A pre-made owner's first stop after choosing a password: the card an admin prepared for them
- * (app/services/accounts/premade-account.server.ts). An owner without such a card (one who designed their own) has nothing
+ * (app/services/accounts/premade-account.server.ts). An owner without such a card (one who designed their own) has
+ * nothing
  * to see here: they go where they start, /account (or /main before their first card).
  */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,10 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
 import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { finishOnboarding } from '#models/card-onboarding.server.ts'
 import { loadStepPage, requireStepCard } from './__step.server.ts'
-import { readFormData } from '#app/server/form-data.server.ts'
 
 export const handle: OnboardingHandle = { onboardingStep: 'win_win' }
 

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { cardJoinUrl, cardQrSvg } from '#app/services/cards/card-design.server.ts'
+import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { StepActions } from './__step-parts.tsx'
 import { continueFromStep, requireStepCard } from './__step.server.ts'
 
@@ -10,7 +10,11 @@ export const handle: OnboardingHandle = { onboardingStep: 'your_qr_code' }
 /** The card's QR code: the join address APP_URL/c/{slug}, drawn on the server. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { card } = await requireStepCard(request)
-  return { card: { id: card.id, title: card.title }, joinUrl: cardJoinUrl(card.slug), qrSvg: await cardQrSvg(card.slug) }
+  return {
+    card: { id: card.id, title: card.title },
+    joinUrl: cardJoinUrl(card.slug),
+    qrSvg: await cardQrSvg(card.slug),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -25,7 +29,12 @@ export default function QrCodeStep() {
       <p className="lead">Customers scan this code to get {card.title}. It always leads to your card.</p>
       <figure className="onboarding-qr">
         {/* The SVG is drawn by the qrcode package from our own address: no outside markup. */}
-        <div className="onboarding-qr__code" role="img" aria-label={`QR code for ${joinUrl}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
+        <div
+          className="onboarding-qr__code"
+          role="img"
+          aria-label={`QR code for ${joinUrl}`}
+          dangerouslySetInnerHTML={{ __html: qrSvg }}
+        />
         <figcaption>
           <a href={joinUrl}>{joinUrl}</a>
         </figcaption>

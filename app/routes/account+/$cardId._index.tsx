@@ -5,16 +5,16 @@ import { z } from 'zod'
 import { ActivityChart } from '#app/components/activity-chart.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { FormErrors, SubmitButton, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { joinUrl } from '#app/services/cards/card-qr.server.ts'
-import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
-import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
-import { deleteOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
+import { joinUrl } from '#app/services/cards/card-qr.server.ts'
+import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
+import { deleteOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
 
 export const CardActionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('archive') }),
@@ -63,7 +63,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case 'delete': {
       const expected = card.title || card.businessName || 'delete'
       if (submission.value.confirm !== expected) {
-        return data({ result: submission.reply({ fieldErrors: { confirm: [`Type “${expected}” to delete this card`] } }) }, { status: 400 })
+        return data(
+          { result: submission.reply({ fieldErrors: { confirm: [`Type “${expected}” to delete this card`] } }) },
+          { status: 400 },
+        )
       }
       await deleteOwnedCard({ cardId: card.id, userId })
       return redirectWithToast('/account', { message: 'Card deleted.' })
@@ -131,20 +134,28 @@ export default function RewardCard() {
         </Link>
       </nav>
       {/* Only the delete form's confirmation has a place of its own; an unknown intent has none. */}
-      <FormErrors id="card-action-errors" errors={errors[''] ?? (actionData && !errors.confirm ? [UNREADABLE_SUBMISSION] : undefined)} />
+      <FormErrors
+        id="card-action-errors"
+        errors={errors[''] ?? (actionData && !errors.confirm ? [UNREADABLE_SUBMISSION] : undefined)}
+      />
       <Form method="POST" className="panel">
         <input type="hidden" name="intent" value="auto-push" />
         <label className="checkbox">
-          <input type="checkbox" name="autoPush" defaultChecked={card.autoPush} /> Send holders a push when their card is
-          stamped and when they earn the reward
+          <input type="checkbox" name="autoPush" defaultChecked={card.autoPush} /> Send holders a push when their card
+          is stamped and when they earn the reward
         </label>
-        <p className="field-hint">These pushes go only to the holder stamped, and do not count toward your monthly messages.</p>
+        <p className="field-hint">
+          These pushes go only to the holder stamped, and do not count toward your monthly messages.
+        </p>
         <SubmitButton pendingLabel="Saving...">Save</SubmitButton>
       </Form>
       {card.status === 'active' ? (
         <details className="panel danger-zone">
           <summary>Archive this card</summary>
-          <p>Holders keep their card and its stamps, and you can still stamp it; nobody new can join. You can restore it later.</p>
+          <p>
+            Holders keep their card and its stamps, and you can still stamp it; nobody new can join. You can restore it
+            later.
+          </p>
           <Form method="POST">
             <input type="hidden" name="intent" value="archive" />
             <SubmitButton pendingLabel="Archiving...">Archive card</SubmitButton>
@@ -164,9 +175,17 @@ export default function RewardCard() {
           <input type="hidden" name="intent" value="delete" />
           <div className="field">
             <label htmlFor="delete-confirm">Type “{deleteWord}” to confirm</label>
-            <input id="delete-confirm" name="confirm" autoComplete="off" aria-describedby="delete-confirm-error" aria-invalid={errors.confirm ? true : undefined} />
+            <input
+              id="delete-confirm"
+              name="confirm"
+              autoComplete="off"
+              aria-describedby="delete-confirm-error"
+              aria-invalid={errors.confirm ? true : undefined}
+            />
             <div id="delete-confirm-error" className="field-error">
-              {errors.confirm?.map((message) => <p key={message}>{message}</p>)}
+              {errors.confirm?.map((message) => (
+                <p key={message}>{message}</p>
+              ))}
             </div>
           </div>
           <SubmitButton pendingLabel="Deleting...">Delete card</SubmitButton>

@@ -2,10 +2,10 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { CardPreview } from '#app/components/card-preview.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
 
 export const handle: AccountHandle = { back: 'previous' }
 
@@ -35,7 +35,12 @@ export default function Poster() {
             would spoil names ("Lavazza espresso"). The same form as the pass's 'Reward earned: {reward}'. */}
         {card.reward ? <p className="poster__reward">{`Your reward: ${card.reward}`}</p> : null}
         <div className="poster__body">
-          <div className="poster__qr" role="img" aria-label={`QR code that opens ${joinUrl}`} dangerouslySetInnerHTML={{ __html: svg }} />
+          <div
+            className="poster__qr"
+            role="img"
+            aria-label={`QR code that opens ${joinUrl}`}
+            dangerouslySetInnerHTML={{ __html: svg }}
+          />
           <CardPreview card={card} />
         </div>
         <ol className="poster__steps">

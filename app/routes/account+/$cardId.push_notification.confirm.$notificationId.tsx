@@ -2,18 +2,23 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { SubmitButton } from '#app/components/forms.tsx'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import {
+  getPushConfirmData,
+  NO_QUOTA_LEFT,
+  NO_RECIPIENTS,
+  sendOwnerNotification,
+} from '#app/services/push/push-send.server.ts'
+import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
-import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
-import { getPushConfirmData, NO_QUOTA_LEFT, NO_RECIPIENTS, sendOwnerNotification } from '#app/services/push/push-send.server.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import pushStylesHref from '#app/styles/push.css?url'
-import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
-import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
 import { pushCard } from './__push-composer.server.ts'
+import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
 
 export const handle: AccountHandle = { title: 'Push-notification', back: 'previous' }
 
@@ -28,11 +33,18 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: pushStyles
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
-  const confirm = await getPushConfirmData({ ownerId: userId, cardId: card.id, notificationId: params.notificationId ?? '' })
+  const confirm = await getPushConfirmData({
+    ownerId: userId,
+    cardId: card.id,
+    notificationId: params.notificationId ?? '',
+  })
   if (!confirm) throw notFound('Message not found')
   const { notification, recipients, quota } = confirm
   if (notification.status === 'draft') await requirePushAccess(userId)
-  const warnings = notification.status !== 'draft' ? [] : [recipients === 0 ? NO_RECIPIENTS : null, quota.totalLeft <= 0 ? NO_QUOTA_LEFT : null]
+  const warnings =
+    notification.status !== 'draft'
+      ? []
+      : [recipients === 0 ? NO_RECIPIENTS : null, quota.totalLeft <= 0 ? NO_QUOTA_LEFT : null]
   return {
     card: pushCard(card),
     notification: {
@@ -76,7 +88,9 @@ export default function ConfirmPush() {
         <NotificationPreview card={card} title={notification.title} body={notification.body} link={notification.link} />
         {notification.status === 'draft' ? (
           <section className="push-confirm__details" aria-label="Before sending">
-            <p className="push-confirm__reach">{recipients === 1 ? 'Will reach 1 device' : `Will reach ${recipients} devices`}</p>
+            <p className="push-confirm__reach">
+              {recipients === 1 ? 'Will reach 1 device' : `Will reach ${recipients} devices`}
+            </p>
             <dl className="facts">
               <dt>Used this month</dt>
               <dd>{`${quota.usedThisMonth} of ${quota.monthlyLimit} messages`}</dd>
@@ -144,7 +158,13 @@ function useLiveProgress(initial: LiveState, dataUrl: string): LiveState {
   return live
 }
 
-function DeliveryProgress({ cardId, notification }: { cardId: string; notification: { id: string; status: string; queuedAt: string | null; progress: Progress } }) {
+function DeliveryProgress({
+  cardId,
+  notification,
+}: {
+  cardId: string
+  notification: { id: string; status: string; queuedAt: string | null; progress: Progress }
+}) {
   const { status, progress } = useLiveProgress(notification, `/api${confirmPath(cardId, notification.id)}/data`)
   const finished = FINISHED.has(status)
   return (
@@ -154,7 +174,10 @@ function DeliveryProgress({ cardId, notification }: { cardId: string; notificati
         {notification.queuedAt ? ` · sent on ${formatDate(notification.queuedAt)}` : null}
       </p>
       <div aria-live="polite">
-        <label className="push-progress__label" htmlFor="push-progress-bar">{`${progress.percent} % delivered or failed`}</label>
+        <label
+          className="push-progress__label"
+          htmlFor="push-progress-bar"
+        >{`${progress.percent} % delivered or failed`}</label>
         <progress id="push-progress-bar" max={100} value={progress.percent}>{`${progress.percent} %`}</progress>
         <dl className="facts push-progress__counts">
           <dt>Sent</dt>

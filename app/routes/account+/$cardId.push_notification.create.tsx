@@ -1,9 +1,9 @@
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
 import pushStylesHref from '#app/styles/push.css?url'
-import { PushComposer, type ComposerActionData } from './__push-composer.tsx'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { loadBlankComposer, pushComposerAction } from './__push-composer.server.ts'
+import { PushComposer, type ComposerActionData } from './__push-composer.tsx'
 
 export const handle: AccountHandle = { title: 'Create push', back: 'previous' }
 
@@ -31,7 +31,13 @@ export default function CreatePushMessage() {
           A message to the holders of <strong>{card.title || 'your card'}</strong>. You check it before it is sent.
         </p>
       )}
-      <PushComposer key={draftId ?? 'new'} card={card} values={values} draftId={draftId} lastResult={actionData?.result} />
+      <PushComposer
+        key={draftId ?? 'new'}
+        card={card}
+        values={values}
+        draftId={draftId}
+        lastResult={actionData?.result}
+      />
       <p>
         <Link to={`/account/${card.id}/push_notification/template`}>Start from a template instead</Link>
       </p>

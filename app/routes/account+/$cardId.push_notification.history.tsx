@@ -1,10 +1,10 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { listCardNotifications } from '#models/notification.server.ts'
 
 const PER_PAGE = 20
@@ -36,8 +36,8 @@ export default function NotificationsHistory() {
               </p>
               <p>{item.body}</p>
               <p className="field-hint">
-                {formatDate(item.queuedAt ?? item.createdAt)} · {item.sent} delivered · {item.failed} failed · {item.pending}{' '}
-                pending
+                {formatDate(item.queuedAt ?? item.createdAt)} · {item.sent} delivered · {item.failed} failed ·{' '}
+                {item.pending} pending
               </p>
             </li>
           ))}

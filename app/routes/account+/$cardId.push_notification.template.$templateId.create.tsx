@@ -1,9 +1,9 @@
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
 import pushStylesHref from '#app/styles/push.css?url'
-import { PushComposer, type ComposerActionData } from './__push-composer.tsx'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { loadTemplateComposer, pushComposerAction } from './__push-composer.server.ts'
+import { PushComposer, type ComposerActionData } from './__push-composer.tsx'
 
 export const handle: AccountHandle = { title: 'Create push', back: 'previous' }
 

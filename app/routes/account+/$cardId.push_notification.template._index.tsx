@@ -1,7 +1,7 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
 import pushStylesHref from '#app/styles/push.css?url'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { listTemplatesForOwner } from '#models/template.server.ts'
 import { requirePushCard } from './__push-composer.server.ts'
 import { TemplateList } from './__push-templates.tsx'

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 
 /** The card's QR code as an SVG download. */

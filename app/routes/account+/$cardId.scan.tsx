@@ -4,12 +4,8 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { FieldErrors, FormErrors, InputField, SubmitButton } from '#app/components/forms.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { isStampIntent, PassActionSchema, StampSchema, type StampIntent } from '#app/utils/stamping.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
-import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import {
   getPassStampState,
@@ -19,6 +15,10 @@ import {
   type StampingResult,
 } from '#app/services/cards/stamping.server.ts'
 import scanStylesHref from '#app/styles/scan.css?url'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
+import { isStampIntent, PassActionSchema, StampSchema, type StampIntent } from '#app/utils/stamping.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { ScanCamera } from './__scan-camera.tsx'
 import { PassResult } from './__scan-pass.tsx'
 
@@ -72,15 +72,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === 'stamp') {
     const submission = parseWithZod(formData, { schema: StampSchema })
     if (submission.status !== 'success') return refuse({ intent, result: submission.reply() }, 400)
-    const outcome = await stampPass({ ownerId: userId, cardId, code: submission.value.code, count: submission.value.count ?? 1 })
-    if (!outcome.ok) return refuse({ intent, result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, outcome.status)
+    const outcome = await stampPass({
+      ownerId: userId,
+      cardId,
+      code: submission.value.code,
+      count: submission.value.count ?? 1,
+    })
+    if (!outcome.ok)
+      return refuse(
+        { intent, result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) },
+        outcome.status,
+      )
     return afterSuccess(cardId, outcome, `${stampWord(submission.value.count ?? 1)} given`)
   }
   const submission = parseWithZod(formData, { schema: PassActionSchema })
   if (submission.status !== 'success') return refuse({ intent, result: submission.reply() }, 400)
   const input = { ownerId: userId, cardId, passId: submission.value.passId }
   const outcome = intent === 'undo' ? await undoLastStamp(input) : await redeemReward(input)
-  if (!outcome.ok) return refuse({ intent, result: submission.reply({ formErrors: [outcome.message] }) }, outcome.status)
+  if (!outcome.ok)
+    return refuse({ intent, result: submission.reply({ formErrors: [outcome.message] }) }, outcome.status)
   return afterSuccess(cardId, outcome, intent === 'undo' ? 'Stamp undone' : 'Reward redeemed: a new round starts')
 }
 
@@ -102,12 +112,16 @@ export default function ScanPage() {
     <div className="scan-page">
       <h1>Scan</h1>
       <p className="lead">
-        Stamp a holder’s pass of <strong>{card.title || 'your card'}</strong>: scan their QR code or type the code printed under it.
+        Stamp a holder’s pass of <strong>{card.title || 'your card'}</strong>: scan their QR code or type the code
+        printed under it.
       </p>
       <div className="scan-layout">
         <section className="panel scan-form-panel" aria-labelledby="scan-form-title">
           <h2 id="scan-form-title">Give a stamp</h2>
-          <StampForm key={pass ? `${pass.passId}-${pass.stamps}-${pass.rewardsRedeemed}` : 'none'} lastResult={resultFor('stamp')} />
+          <StampForm
+            key={pass ? `${pass.passId}-${pass.stamps}-${pass.rewardsRedeemed}` : 'none'}
+            lastResult={resultFor('stamp')}
+          />
         </section>
         {pass ? (
           <PassResult
@@ -122,7 +136,10 @@ export default function ScanPage() {
           <>
             {/* Undo or Redeem refused for a pass the page no longer shows: the refusal has no form to show it. */}
             {actionData && actionData.intent !== 'stamp' ? (
-              <FormErrors id="pass-action-errors" errors={Object.values(actionData.result.error ?? {}).flatMap((messages) => messages ?? [])} />
+              <FormErrors
+                id="pass-action-errors"
+                errors={Object.values(actionData.result.error ?? {}).flatMap((messages) => messages ?? [])}
+              />
             ) : null}
             <CardPreview card={card} size="small" />
           </>

@@ -2,14 +2,10 @@ import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { z } from 'zod'
-import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 import { isMultipart, readLimitedMultipart } from '#app/server/multipart-upload.server.ts'
-import {
-  changeEmailSchema,
-  changePasswordSchema,
-  deleteProfileSchema,
-  LogoSchema,
-} from '#app/utils/profile-schemas.ts'
+import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import {
   changeLogo,
   changeOwnPassword,
@@ -20,10 +16,9 @@ import {
 } from '#app/services/accounts/profile.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { requireUserId, signOut } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
+import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
+import { changeEmailSchema, changePasswordSchema, deleteProfileSchema, LogoSchema } from '#app/utils/profile-schemas.ts'
 import { getProfileUser, type ProfileUser } from '#models/user.server.ts'
-import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * The actions of /account/profile, told apart by `intent`. Success redirects with a toast (post/redirect/get);
@@ -53,7 +48,10 @@ export async function profileAction(request: Request) {
     const read = await readLimitedMultipart(request, { maxPartBytes: LOGO_MAX_BYTES, maxBodyBytes: MAX_UPLOAD_BODY })
     if (read.status !== 'ok') {
       const message = read.status === 'too-large' ? LOGO_MESSAGES.tooLarge : LOGO_MESSAGES.unreadable
-      return answer('logo', parseWithZod(new FormData(), { schema: LogoSchema }).reply({ fieldErrors: { logo: [message] } }))
+      return answer(
+        'logo',
+        parseWithZod(new FormData(), { schema: LogoSchema }).reply({ fieldErrors: { logo: [message] } }),
+      )
     }
     formData = read.formData
   } else {
@@ -80,7 +78,8 @@ async function handleIntent(request: Request, user: ProfileUser, intent: Profile
       const submission = parseWithZod(formData, { schema: LogoSchema })
       if (submission.status !== 'success') return answer(intent, submission.reply())
       const result = await changeLogo(user.id, submission.value.logo)
-      if (result.status === 'error') return answer(intent, submission.reply({ fieldErrors: { logo: [result.message] } }))
+      if (result.status === 'error')
+        return answer(intent, submission.reply({ fieldErrors: { logo: [result.message] } }))
       return toProfile(result.message)
     }
     case 'remove-logo':
@@ -110,7 +109,8 @@ async function handleIntent(request: Request, user: ProfileUser, intent: Profile
       const submission = parseWithZod(formData, { schema: deleteProfileSchema(user.email) })
       if (submission.status !== 'success') return answer(intent, submission.reply())
       const result = await deleteProfile({ userId: user.id, confirm: submission.value.confirm })
-      if (result.status === 'error') return answer(intent, submission.reply({ fieldErrors: { confirm: [result.message] } }))
+      if (result.status === 'error')
+        return answer(intent, submission.reply({ fieldErrors: { confirm: [result.message] } }))
       return redirectWithToast('/', { message: result.message }, { headers: { 'Set-Cookie': await signOut(request) } })
     }
   }

@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
+import { NEW_PASSWORD_HINT, PasswordField } from '#app/components/auth-form.tsx'
 import { FieldErrors, FormErrors, InputField } from '#app/components/forms.tsx'
 import { IntentButton } from '#app/components/intent-button.tsx'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
 import { changeEmailSchema, changePasswordSchema, deleteProfileSchema, LogoSchema } from '#app/utils/profile-schemas.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
-import { NEW_PASSWORD_HINT, PasswordField } from '#app/components/auth-form.tsx'
 
 /** The forms of /account/profile; each posts its own `intent` and shows only its own answer. */
 type LastResult = SubmissionResult<string[]> | null | undefined
@@ -16,7 +16,13 @@ export function LogoForm({ logoUrl, lastResult }: { logoUrl: string | null; last
   const { key, ...fileProps } = getInputProps(fields.logo, { type: 'file', ariaDescribedBy: hintId })
   return (
     <div className="profile-logo">
-      <img className="profile-logo__preview" src={logoUrl ?? '/images/default-profile.svg'} alt={logoUrl ? 'Your logo' : 'No logo yet'} width={96} height={96} />
+      <img
+        className="profile-logo__preview"
+        src={logoUrl ?? '/images/default-profile.svg'}
+        alt={logoUrl ? 'Your logo' : 'No logo yet'}
+        width={96}
+        height={96}
+      />
       <div className="profile-logo__forms">
         <Form method="POST" encType="multipart/form-data" className="form" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="logo" />
@@ -46,7 +52,15 @@ export function LogoForm({ logoUrl, lastResult }: { logoUrl: string | null; last
   )
 }
 
-export function EmailForm({ email, hasPassword, lastResult }: { email: string; hasPassword: boolean; lastResult: LastResult }) {
+export function EmailForm({
+  email,
+  hasPassword,
+  lastResult,
+}: {
+  email: string
+  hasPassword: boolean
+  lastResult: LastResult
+}) {
   const [form, fields] = useSchemaForm(changeEmailSchema(hasPassword), { id: 'email-form', lastResult })
   return (
     <Form method="POST" className="form" {...getFormProps(form)}>
@@ -56,7 +70,9 @@ export function EmailForm({ email, hasPassword, lastResult }: { email: string; h
       </p>
       <FormErrors id={form.errorId} errors={form.errors} />
       <InputField meta={fields.email} label="New email address" type="email" autoComplete="email" />
-      {hasPassword ? <PasswordField meta={fields.password} label="Your password" shown={false} autoComplete="current-password" /> : null}
+      {hasPassword ? (
+        <PasswordField meta={fields.password} label="Your password" shown={false} autoComplete="current-password" />
+      ) : null}
       <IntentButton intent="email" pendingLabel="Sending…">
         Change email
       </IntentButton>
@@ -72,10 +88,26 @@ export function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean
       {hasPassword ? null : <p>You sign in with Google or Apple. A password lets you sign in with your email too.</p>}
       <FormErrors id={form.errorId} errors={form.errors} />
       {hasPassword ? (
-        <PasswordField meta={fields.currentPassword} label="Current password" shown={false} autoComplete="current-password" />
+        <PasswordField
+          meta={fields.currentPassword}
+          label="Current password"
+          shown={false}
+          autoComplete="current-password"
+        />
       ) : null}
-      <PasswordField meta={fields.password} label="New password" shown={false} autoComplete="new-password" hint={NEW_PASSWORD_HINT} />
-      <PasswordField meta={fields.confirmPassword} label="Confirm new password" shown={false} autoComplete="new-password" />
+      <PasswordField
+        meta={fields.password}
+        label="New password"
+        shown={false}
+        autoComplete="new-password"
+        hint={NEW_PASSWORD_HINT}
+      />
+      <PasswordField
+        meta={fields.confirmPassword}
+        label="Confirm new password"
+        shown={false}
+        autoComplete="new-password"
+      />
       <IntentButton intent="password" pendingLabel="Saving…">
         {hasPassword ? 'Change password' : 'Set password'}
       </IntentButton>

@@ -1,11 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
-import { PushMessageSchema } from '#app/utils/push-message.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { PushMessageSchema } from '#app/utils/push-message.ts'
 import { type OwnedCard } from '#models/card.server.ts'
 import { createDraftNotification, getOwnedNotification, updateDraftNotification } from '#models/notification.server.ts'
 import { getTemplateForOwner, saveOwnerTemplate } from '#models/template.server.ts'
@@ -42,7 +42,11 @@ export async function loadBlankComposer({ request, params }: LoaderFunctionArgs)
   const draft = await getOwnedNotification({ ownerId: userId, cardId: card.id, notificationId: draftId })
   if (!draft || draft.kind !== 'message') throw notFound('Message not found')
   if (draft.status !== 'draft') throw redirect(confirmPath(card.id, draft.id))
-  return { card: pushCard(card), draftId: draft.id, values: { title: draft.title, body: draft.body, link: draft.link ?? '' } }
+  return {
+    card: pushCard(card),
+    draftId: draft.id,
+    values: { title: draft.title, body: draft.body, link: draft.link ?? '' },
+  }
 }
 
 /** …/template/{templateId}/create: the composer filled from a shared template or one of the owner's own. */
@@ -64,7 +68,8 @@ export async function loadTemplateComposer({ request, params }: LoaderFunctionAr
  */
 export async function pushComposerAction({ request, params }: ActionFunctionArgs) {
   const { userId, card } = await requirePushCard(request, params.cardId)
-  if (params.templateId && !(await getTemplateForOwner({ ownerId: userId, templateId: params.templateId }))) throw notFound('Template not found')
+  if (params.templateId && !(await getTemplateForOwner({ ownerId: userId, templateId: params.templateId })))
+    throw notFound('Template not found')
   // A body that is not a form reads as an empty one: 400 below, not 500.
   const formData = await request.formData().catch(() => new FormData())
   const submission = parseWithZod(formData, { schema: PushMessageSchema })
@@ -78,7 +83,10 @@ export async function pushComposerAction({ request, params }: ActionFunctionArgs
     if (!(await updateDraftNotification({ ownerId: userId, cardId: card.id, notificationId: draftId, input }))) {
       const existing = await getOwnedNotification({ ownerId: userId, cardId: card.id, notificationId: draftId })
       if (!existing) throw notFound('Message not found')
-      return redirectWithToast(confirmPath(card.id, existing.id), { message: 'This message was sent already.', type: 'info' })
+      return redirectWithToast(confirmPath(card.id, existing.id), {
+        message: 'This message was sent already.',
+        type: 'info',
+      })
     }
     notificationId = draftId
   } else {
@@ -88,5 +96,7 @@ export async function pushComposerAction({ request, params }: ActionFunctionArgs
   }
   if (!saveAsTemplate) return redirect(confirmPath(card.id, notificationId))
   await saveOwnerTemplate({ ownerId: userId, title, body, link: link ?? null })
-  return redirectWithToast(confirmPath(card.id, notificationId), { message: 'Saved as a template. Check the message and send it.' })
+  return redirectWithToast(confirmPath(card.id, notificationId), {
+    message: 'Saved as a template. Check the message and send it.',
+  })
 }

@@ -45,9 +45,15 @@ export function PushComposer({
   const title = textOf(fields.title.value)
   const body = textOf(fields.body.value)
   const link = textOf(fields.link.value)
-  const { key: titleKey, ...titleProps } = getInputProps(fields.title, { type: 'text', ariaDescribedBy: `${fields.title.id}-count` })
+  const { key: titleKey, ...titleProps } = getInputProps(fields.title, {
+    type: 'text',
+    ariaDescribedBy: `${fields.title.id}-count`,
+  })
   const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body, { ariaDescribedBy: `${fields.body.id}-count` })
-  const { key: linkKey, ...linkProps } = getInputProps(fields.link, { type: 'url', ariaDescribedBy: `${fields.link.id}-hint` })
+  const { key: linkKey, ...linkProps } = getInputProps(fields.link, {
+    type: 'url',
+    ariaDescribedBy: `${fields.link.id}-hint`,
+  })
   const { key: saveKey, ...saveProps } = getInputProps(fields.saveAsTemplate, { type: 'checkbox' })
   return (
     <div className="push-compose">
@@ -97,18 +103,36 @@ function CharacterCount({ id, length, max }: { id: string; length: number; max: 
 const textOf = (value: unknown) => (typeof value === 'string' ? value : '')
 
 /** The notification as a holder's phone shows it: the business (its colours and initial as the icon), title, text. */
-export function NotificationPreview({ card, title, body, link }: { card: PushCard; title: string; body: string; link?: string | null }) {
+export function NotificationPreview({
+  card,
+  title,
+  body,
+  link,
+}: {
+  card: PushCard
+  title: string
+  body: string
+  link?: string | null
+}) {
   const sender = card.businessName || card.title || 'Your business'
   return (
     <figure className="push-preview" aria-label="Notification preview">
       <div className="push-preview__notification">
-        <span className="push-preview__icon" style={{ backgroundColor: card.backgroundColor, color: card.textColor }} aria-hidden="true">
+        <span
+          className="push-preview__icon"
+          style={{ backgroundColor: card.backgroundColor, color: card.textColor }}
+          aria-hidden="true"
+        >
           {sender.trim().charAt(0).toUpperCase() || 'S'}
         </span>
         <div className="push-preview__text">
           <p className="push-preview__sender">{`${sender} · now`}</p>
-          <p className={title.trim() ? 'push-preview__title' : 'push-preview__title push-preview--empty'}>{title.trim() || 'Your title'}</p>
-          <p className={body.trim() ? 'push-preview__body' : 'push-preview__body push-preview--empty'}>{body.trim() || 'Your message'}</p>
+          <p className={title.trim() ? 'push-preview__title' : 'push-preview__title push-preview--empty'}>
+            {title.trim() || 'Your title'}
+          </p>
+          <p className={body.trim() ? 'push-preview__body' : 'push-preview__body push-preview--empty'}>
+            {body.trim() || 'Your message'}
+          </p>
           {link?.trim() ? <p className="push-preview__link">{`Opens ${link.trim()}`}</p> : null}
         </div>
       </div>

@@ -8,7 +8,10 @@ export function TemplateList({ cardId, templates }: { cardId: string; templates:
     <ul className="template-list">
       {templates.map((template) => (
         <li key={template.id}>
-          <Link className="panel template-choice" to={`/account/${cardId}/push_notification/template/${template.id}/create`}>
+          <Link
+            className="panel template-choice"
+            to={`/account/${cardId}/push_notification/template/${template.id}/create`}
+          >
             <strong className="template-choice__title">{template.title}</strong>
             <span className="template-choice__body">{template.body}</span>
           </Link>

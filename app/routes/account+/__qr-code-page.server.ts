@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 
 /** The QR code page's data (both addresses share it). */
@@ -10,4 +10,3 @@ export async function qrCodeLoader({ request, params }: LoaderFunctionArgs) {
   const url = joinUrl(card.slug)
   return { card, joinUrl: url, svg: await qrSvg(url) }
 }
-

@@ -2,7 +2,10 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import type { qrCodeLoader } from './__qr-code-page.server.ts'
 
-/** The card's QR code page, at both addresses of the specification (/account/{cardId}/qr_code, /account/qr_code/{cardId}). */
+/**
+ * The card's QR code page, at both addresses of the specification (/account/{cardId}/qr_code,
+ * /account/qr_code/{cardId}).
+ */
 
 export function QrCodePage() {
   const { card, joinUrl, svg } = useLoaderData<typeof qrCodeLoader>()
@@ -12,13 +15,18 @@ export function QrCodePage() {
       <h1>QR code for {card.title || 'your card'}</h1>
       {card.status !== 'active' ? (
         <p className="notice-panel" role="status">
-          This card is {card.status === 'draft' ? 'not finished yet' : 'archived'}: the QR code opens a page saying so until the card
-          is active.
+          This card is {card.status === 'draft' ? 'not finished yet' : 'archived'}: the QR code opens a page saying so
+          until the card is active.
         </p>
       ) : null}
       <div className="qr-layout">
         {/* The SVG comes from the qrcode library for our own address: no user input reaches it. */}
-        <div className="qr-code" role="img" aria-label={`QR code that opens ${joinUrl}`} dangerouslySetInnerHTML={{ __html: svg }} />
+        <div
+          className="qr-code"
+          role="img"
+          aria-label={`QR code that opens ${joinUrl}`}
+          dangerouslySetInnerHTML={{ __html: svg }}
+        />
         <div>
           <p>Customers scan this code with their phone camera to get your card. It opens:</p>
           <p>

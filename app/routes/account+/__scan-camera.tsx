@@ -6,12 +6,18 @@ type Detector = { detect: (source: HTMLVideoElement) => Promise<Array<{ rawValue
 
 /** The browser's own BarcodeDetector where it reads QR codes, else the zxing-wasm polyfill, loaded on first use. */
 async function createQrDetector(): Promise<Detector> {
-  const native = (globalThis as { BarcodeDetector?: { new (options: { formats: string[] }): Detector; getSupportedFormats(): Promise<string[]> } })
-    .BarcodeDetector
-  if (native && (await native.getSupportedFormats().catch((): string[] => [])).includes('qr_code')) return new native({ formats: ['qr_code'] })
+  const native = (
+    globalThis as {
+      BarcodeDetector?: { new (options: { formats: string[] }): Detector; getSupportedFormats(): Promise<string[]> }
+    }
+  ).BarcodeDetector
+  if (native && (await native.getSupportedFormats().catch((): string[] => [])).includes('qr_code'))
+    return new native({ formats: ['qr_code'] })
   const { BarcodeDetector, prepareZXingModule } = await import('barcode-detector/ponyfill')
   prepareZXingModule({
-    overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? zxingWasmUrl : prefix + path) },
+    overrides: {
+      locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? zxingWasmUrl : prefix + path),
+    },
   })
   return new BarcodeDetector({ formats: ['qr_code'] }) as unknown as Detector
 }
@@ -114,7 +120,14 @@ export function ScanCamera({ formId, codeInputId }: { formId: string; codeInputI
           Scan with camera
         </button>
       )}
-      <video ref={videoRef} className="scan-camera__video" hidden={!active} muted playsInline aria-label="Camera picture" />
+      <video
+        ref={videoRef}
+        className="scan-camera__video"
+        hidden={!active}
+        muted
+        playsInline
+        aria-label="Camera picture"
+      />
       {message ? (
         <p className="field-hint" role="status">
           {message}

@@ -24,7 +24,19 @@ function useUndoOpen(undoUntil: string | null) {
   return open
 }
 
-function PassActionButton({ intent, passId, pendingLabel, className, children }: { intent: 'undo' | 'redeem'; passId: string; pendingLabel: string; className: string; children: ReactNode }) {
+function PassActionButton({
+  intent,
+  passId,
+  pendingLabel,
+  className,
+  children,
+}: {
+  intent: 'undo' | 'redeem'
+  passId: string
+  pendingLabel: string
+  className: string
+  children: ReactNode
+}) {
   return (
     <Form method="POST" className="scan-pass__action">
       <input type="hidden" name="intent" value={intent} />
@@ -97,8 +109,8 @@ function RedeemConfirmation({ card, pass }: { card: CardDesign; pass: ShownPass 
     <div className="scan-pass__confirm" role="group" aria-labelledby="redeem-confirm-title">
       <h3 id="redeem-confirm-title">Redeem the reward?</h3>
       <p>
-        Give {card.reward ? <strong>{card.reward}</strong> : 'the reward'} to the holder of {pass.shortCode} now. Their card starts a
-        new round at 0 stamps; this cannot be undone.
+        Give {card.reward ? <strong>{card.reward}</strong> : 'the reward'} to the holder of {pass.shortCode} now. Their
+        card starts a new round at 0 stamps; this cannot be undone.
       </p>
       <div className="scan-pass__confirm-actions">
         <PassActionButton intent="redeem" passId={pass.passId} pendingLabel="Redeeming…" className="button">

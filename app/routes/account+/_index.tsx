@@ -1,11 +1,11 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { CARD_LIMIT_MESSAGE } from '#app/services/billing/plan-gate.server.ts'
-import { monthStart } from '#app/utils/plan-status.ts'
-import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { CARD_LIMIT_MESSAGE } from '#app/services/billing/plan-gate.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { monthStart } from '#app/utils/plan-status.ts'
 import { listOwnerCardsWithStats } from '#models/card.server.ts'
 
 export const handle: AccountHandle = { back: 'hidden' }
@@ -14,11 +14,17 @@ export const handle: AccountHandle = { back: 'hidden' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const now = new Date()
-  const [cards, state] = await Promise.all([listOwnerCardsWithStats(userId, monthStart(now)), requireOwnerPlanState(userId, now)])
+  const [cards, state] = await Promise.all([
+    listOwnerCardsWithStats(userId, monthStart(now)),
+    requireOwnerPlanState(userId, now),
+  ])
   const active = cards.filter((card) => card.status !== 'archived').length
   return {
     cards,
-    newCard: active < state.cardLimit ? { allowed: true as const } : { allowed: false as const, message: CARD_LIMIT_MESSAGE(state.cardLimit) },
+    newCard:
+      active < state.cardLimit
+        ? { allowed: true as const }
+        : { allowed: false as const, message: CARD_LIMIT_MESSAGE(state.cardLimit) },
   }
 }
 
@@ -58,7 +64,9 @@ export default function AccountHome() {
                   <dd>{card.stampsSince}</dd>
                 </div>
               </dl>
-              {card.status !== 'active' ? <span className="badge">{card.status === 'draft' ? 'Draft' : 'Archived'}</span> : null}
+              {card.status !== 'active' ? (
+                <span className="badge">{card.status === 'draft' ? 'Draft' : 'Archived'}</span>
+              ) : null}
             </li>
           ))}
         </ul>

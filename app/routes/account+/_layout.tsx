@@ -1,14 +1,14 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import { Outlet, useLoaderData, useLocation, useMatches, useRouteLoaderData } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { AccountHeader } from '#app/components/account-header.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Celebration } from '#app/components/celebration.tsx'
-import { isAccountHandle, type AccountHandle } from '#app/utils/account-handle.ts'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { loadAccountHeader } from '#app/services/accounts/account-header.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import accountStylesHref from '#app/styles/account.css?url'
+import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
+import { isAccountHandle, type AccountHandle } from '#app/utils/account-handle.ts'
 
 /** Every /account page: signed-in only, with the account header (logo, plan box, bell, feedback, profile menu). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -24,7 +24,10 @@ export const links: LinksFunction = () => [
 export default function AccountLayout() {
   const header = useLoaderData<typeof loader>()
   const matches = useMatches()
-  const handle = [...matches].reverse().map((match) => match.handle).find(isAccountHandle) as AccountHandle | undefined
+  const handle = [...matches]
+    .reverse()
+    .map((match) => match.handle)
+    .find(isAccountHandle) as AccountHandle | undefined
   return (
     <AccountShell header={header} handle={handle ?? { back: 'previous' }} celebration={header.celebration}>
       <Outlet />
@@ -48,7 +51,12 @@ export function ErrorBoundary() {
 
 type Header = ReturnType<typeof useLoaderData<typeof loader>>
 
-function AccountShell({ header, handle, celebration, children }: {
+function AccountShell({
+  header,
+  handle,
+  celebration,
+  children,
+}: {
   header: Header
   handle: AccountHandle
   celebration: string | null

@@ -3,17 +3,17 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
 import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { AccountFeedbackSchema, CONTACT_US_PATH, FEEDBACK_SENT_MESSAGE } from '#app/utils/account-feedback.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { sendAccountFeedback } from '#app/services/accounts/account-feedback.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { requireUserId, safeRedirectPath } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
+import { AccountFeedbackSchema, CONTACT_US_PATH, FEEDBACK_SENT_MESSAGE } from '#app/utils/account-feedback.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { getPublicUser } from '#models/user.server.ts'
-import { readFormData } from '#app/server/form-data.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 export const handle: AccountHandle = { title: 'Feedback form', back: 'previous' }
 
@@ -68,7 +68,10 @@ export default function ContactUs() {
 
 function FeedbackForm() {
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(AccountFeedbackSchema, { id: 'account-feedback', lastResult: actionData?.result })
+  const [form, fields] = useSchemaForm(AccountFeedbackSchema, {
+    id: 'account-feedback',
+    lastResult: actionData?.result,
+  })
   return (
     <Form method="POST" className="form panel" {...getFormProps(form)}>
       {actionData?.redirectTo ? <input type="hidden" name="redirectTo" value={actionData.redirectTo} /> : null}

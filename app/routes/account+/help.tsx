@@ -1,9 +1,9 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FaqItem } from '#app/components/faq-item.tsx'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { helpTopics } from './__help-questions.server.tsx'
 

@@ -1,9 +1,9 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { getPlanOverview } from '#app/services/billing/plan.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { cardsText, cardUsageText, formatDollars, pushesText, pushUsageText } from '#app/utils/plan-format.ts'
-import { getPlanOverview } from '#app/services/billing/plan.server.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 
 // No title in the header (specification, route table).
@@ -21,7 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     cardLimitReached: cards.active >= cards.limit,
     pushLimitReached: quota.totalLeft === 0,
     // Bigger plans than the limits in force now.
-    upgrades: tariffs.filter((tariff) => tariff.cardLimit > currentLimit || tariff.monthlyPushLimit > state.monthlyPushLimit),
+    upgrades: tariffs.filter(
+      (tariff) => tariff.cardLimit > currentLimit || tariff.monthlyPushLimit > state.monthlyPushLimit,
+    ),
   }
 }
 

@@ -1,10 +1,10 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { planBox, type PlanState } from '#app/utils/plan-status.ts'
-import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
 
 // No title in the header (specification, route table).
 export const handle: AccountHandle = { back: 'previous' }
@@ -62,7 +62,9 @@ export default function LimitsTrial() {
       <div className="limits-columns">
         <section className="panel">
           <h2>{ended ? 'What keeps working' : situation === 'trial' ? 'When the trial ends' : 'If your plan ends'}</h2>
-          {ended ? null : <p>Sending push messages and creating new cards wait until you choose a plan. The rest keeps working:</p>}
+          {ended ? null : (
+            <p>Sending push messages and creating new cards wait until you choose a plan. The rest keeps working:</p>
+          )}
           <ul>
             <li>Your customers keep their cards, stamps and rewards.</li>
             <li>You can still stamp cards and redeem rewards at the counter.</li>
@@ -92,7 +94,11 @@ export default function LimitsTrial() {
             <li>Pay the invoice by bank transfer, with its number as the reference.</li>
             <li>
               We confirm the payment within one working day and{' '}
-              {ended ? 'everything opens again.' : situation === 'unpaid' ? 'your plan continues.' : 'your plan starts.'}
+              {ended
+                ? 'everything opens again.'
+                : situation === 'unpaid'
+                  ? 'your plan continues.'
+                  : 'your plan starts.'}
             </li>
           </ol>
         </>
@@ -109,4 +115,6 @@ export default function LimitsTrial() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.heading ?? 'Your plan'} — Stampwise` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.heading ?? 'Your plan'} — Stampwise` },
+]

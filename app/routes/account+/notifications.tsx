@@ -1,14 +1,14 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FormErrors } from '#app/components/forms.tsx'
-import { NOTIFICATIONS_PATH } from '#app/components/notification-bell.tsx'
 import { NoticeTime } from '#app/components/notice-time.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { requireUserId, safeRedirectPath } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import { listNotices, markAllNoticesRead, markNoticeRead, type NoticeView } from '#models/notice.server.ts'
+import { NOTIFICATIONS_PATH } from '#app/components/notification-bell.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { requireUserId, safeRedirectPath } from '#app/services/auth/session.server.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { listNotices, markAllNoticesRead, markNoticeRead, type NoticeView } from '#models/notice.server.ts'
 
 export const handle: AccountHandle = { title: 'Notifications', back: 'previous' }
 
@@ -70,7 +70,9 @@ export default function Notifications() {
       ) : (
         <div className="panel notice-empty">
           <p>No notifications yet.</p>
-          <p>We let you know here when your trial or plan is about to end, a payment is confirmed or a push has gone out.</p>
+          <p>
+            We let you know here when your trial or plan is about to end, a payment is confirmed or a push has gone out.
+          </p>
         </div>
       )}
       {pageCount > 1 ? (

@@ -3,13 +3,20 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-r
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { cancelPlan, PlanError } from '#app/services/billing/billing.server.ts'
-import { cardUsageText, formatDate, formatDollars, ownerStatusText, periodText, pushUsageText } from '#app/utils/plan-format.ts'
-import { getPlanOverview } from '#app/services/billing/plan.server.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { cancelPlan, PlanError } from '#app/services/billing/billing.server.ts'
+import { getPlanOverview } from '#app/services/billing/plan.server.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import {
+  cardUsageText,
+  formatDate,
+  formatDollars,
+  ownerStatusText,
+  periodText,
+  pushUsageText,
+} from '#app/utils/plan-format.ts'
 
 export const CancelPlanSchema = z.object({
   intent: z.literal('cancel'),
@@ -43,7 +50,9 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const { periodEndsAt } = await cancelPlan({ userId })
     return redirectWithToast('/account/plan', {
-      message: periodEndsAt ? `Your plan is cancelled. It runs until ${formatDate(periodEndsAt)}.` : 'Your plan is cancelled.',
+      message: periodEndsAt
+        ? `Your plan is cancelled. It runs until ${formatDate(periodEndsAt)}.`
+        : 'Your plan is cancelled.',
     })
   } catch (error) {
     if (!(error instanceof PlanError)) throw error

@@ -1,13 +1,13 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { getProfileUser } from '#models/user.server.ts'
-import { passRetryAfter } from '#app/server/rate-limit-reply.server.ts'
-import { profileAction, type ProfileActionData, type ProfileIntent } from './__profile-actions.server.ts'
 import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
-import { DeleteProfileForm, EmailForm, LogoForm, PasswordForm } from './__profile-forms.tsx'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { passRetryAfter } from '#app/server/rate-limit-reply.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { getProfileUser } from '#models/user.server.ts'
+import { profileAction, type ProfileActionData, type ProfileIntent } from './__profile-actions.server.ts'
+import { DeleteProfileForm, EmailForm, LogoForm, PasswordForm } from './__profile-forms.tsx'
 
 export const handle: AccountHandle = { title: 'Profile settings', back: 'hidden' }
 
@@ -31,7 +31,9 @@ export default function ProfileSettings() {
     <div className="profile-settings">
       <h1>Profile settings</h1>
       {/* A refused submission of none of the forms (no intent, or a body that is no form). */}
-      {actionData && actionData.intent === null ? <FormErrors id="profile-errors" errors={[UNREADABLE_SUBMISSION]} /> : null}
+      {actionData && actionData.intent === null ? (
+        <FormErrors id="profile-errors" errors={[UNREADABLE_SUBMISSION]} />
+      ) : null}
       <section className="panel profile-section" aria-labelledby="profile-logo-title">
         <h2 id="profile-logo-title">Logo</h2>
         <LogoForm key={logoUrl ?? 'none'} logoUrl={logoUrl} lastResult={resultFor('logo')} />

@@ -3,15 +3,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-r
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { FormErrors } from '#app/components/forms.tsx'
-import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { choosePlan, PlanError } from '#app/services/billing/billing.server.ts'
-import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
-import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
-import { requireUserId } from '#app/services/auth/session.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { choosePlan, PlanError } from '#app/services/billing/billing.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
-import { readFormData } from '#app/server/form-data.server.ts'
 
 export const ChoosePlanSchema = z.object({
   tier: z.coerce.number({ error: 'Choose a plan' }).int().min(1, 'Choose a plan').max(3, 'Choose a plan'),
@@ -28,11 +28,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getOpenInvoiceForUser(userId),
   ])
   // The plan whose limits apply now; a plan chosen in the trial is not "current" until it is paid.
-  const currentTier = state.subActiveFlag === 1 && !state.inTrial && state.everPaid ? (state.tariff?.tier ?? null) : null
+  const currentTier =
+    state.subActiveFlag === 1 && !state.inTrial && state.everPaid ? (state.tariff?.tier ?? null) : null
   return {
     tariffs,
     current: currentTier ? { tier: currentTier, periodMonths: state.periodMonths, status: state.status } : null,
-    pendingInvoice: invoice && { number: invoice.number, tariffName: invoice.tariffName, periodMonths: invoice.periodMonths },
+    pendingInvoice: invoice && {
+      number: invoice.number,
+      tariffName: invoice.tariffName,
+      periodMonths: invoice.periodMonths,
+    },
   }
 }
 
@@ -47,7 +52,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     const invoice = await choosePlan({ userId, tier, periodMonths: periodMonths as 1 | 12 })
-    return redirectWithToast('/account/plan', { message: `Invoice ${invoice.number} is ready: pay it to start your plan.` })
+    return redirectWithToast('/account/plan', {
+      message: `Invoice ${invoice.number} is ready: pay it to start your plan.`,
+    })
   } catch (error) {
     if (!(error instanceof PlanError)) throw error
     return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
@@ -78,7 +85,9 @@ export default function Tariffs() {
         {tariffs.map((tariff) => {
           const isCurrent = current?.tier === tariff.tier
           const recommended = tariff.tier === RECOMMENDED_TIER
-          const classes = ['plan', recommended ? 'plan--recommended' : '', isCurrent ? 'plan--current' : ''].filter(Boolean).join(' ')
+          const classes = ['plan', recommended ? 'plan--recommended' : '', isCurrent ? 'plan--current' : '']
+            .filter(Boolean)
+            .join(' ')
           return (
             <li key={tariff.tier} className={classes}>
               <h2 className="plan__name">
@@ -102,7 +111,11 @@ export default function Tariffs() {
                   // The plan the owner pays for now is not for sale again: it says so and leads to its details.
                   if (isCurrent && current?.periodMonths === months && current.status === 'active') {
                     return (
-                      <Link key={months} to="/account/plan" className="button button--ghost button--block plan__current-link">
+                      <Link
+                        key={months}
+                        to="/account/plan"
+                        className="button button--ghost button--block plan__current-link"
+                      >
                         Your plan ({period}): details
                       </Link>
                     )
@@ -118,7 +131,11 @@ export default function Tariffs() {
                       className={filled ? 'button button--block' : 'button button--ghost button--block'}
                       disabled={choosing}
                     >
-                      {!isCurrent ? `Choose ${tariff.name} ${period}` : current?.periodMonths === months ? `Choose ${tariff.name} ${period} again` : `Switch to ${period} billing`}
+                      {!isCurrent
+                        ? `Choose ${tariff.name} ${period}`
+                        : current?.periodMonths === months
+                          ? `Choose ${tariff.name} ${period} again`
+                          : `Switch to ${period} billing`}
                     </button>
                   )
                 })}

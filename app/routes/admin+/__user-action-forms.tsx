@@ -1,4 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, type FieldMetadata, type FormMetadata, type SubmissionResult } from '@conform-to/react'
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  type FieldMetadata,
+  type FormMetadata,
+  type SubmissionResult,
+} from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { FieldErrors, FormErrors } from '#app/components/forms.tsx'
@@ -60,19 +67,35 @@ function ActionForm<Fields extends Record<string, unknown>>({
   )
 }
 
-export function ConfirmPaymentForm({ invoice, lastResult }: { invoice: { id: string; number: string; label: string }; lastResult: LastResult }) {
+export function ConfirmPaymentForm({
+  invoice,
+  lastResult,
+}: {
+  invoice: { id: string; number: string; label: string }
+  lastResult: LastResult
+}) {
   const [form, fields] = useSchemaForm(ConfirmPaymentSchema, { id: 'confirm-payment', lastResult })
   return (
     <ActionForm intent="confirm-payment" title="Confirm a payment" form={form}>
       <input type="hidden" name={fields.invoiceId.name} value={invoice.id} />
       <FieldErrors id={fields.invoiceId.errorId} errors={fields.invoiceId.errors} />
-      <ConfirmBox meta={fields.confirm}>invoice {invoice.number} ({invoice.label}) is paid.</ConfirmBox>
-      <IntentButton intent="confirm-payment" pendingLabel={WORKING}>Confirm payment</IntentButton>
+      <ConfirmBox meta={fields.confirm}>
+        invoice {invoice.number} ({invoice.label}) is paid.
+      </ConfirmBox>
+      <IntentButton intent="confirm-payment" pendingLabel={WORKING}>
+        Confirm payment
+      </IntentButton>
     </ActionForm>
   )
 }
 
-export function ChangePlanForm({ tariffs, lastResult }: { tariffs: { tier: number; name: string }[]; lastResult: LastResult }) {
+export function ChangePlanForm({
+  tariffs,
+  lastResult,
+}: {
+  tariffs: { tier: number; name: string }[]
+  lastResult: LastResult
+}) {
   const [form, fields] = useSchemaForm(ChangePlanSchema, { id: 'change-plan', lastResult })
   const { key: tierKey, ...tierProps } = getSelectProps(fields.tier)
   const { key: periodKey, ...periodProps } = getSelectProps(fields.periodMonths)
@@ -101,7 +124,9 @@ export function ChangePlanForm({ tariffs, lastResult }: { tariffs: { tier: numbe
         <FieldErrors id={fields.periodMonths.errorId} errors={fields.periodMonths.errors} />
       </div>
       <ConfirmBox meta={fields.confirm}>issue an invoice for this plan.</ConfirmBox>
-      <IntentButton intent="change-plan" pendingLabel={WORKING}>Change plan</IntentButton>
+      <IntentButton intent="change-plan" pendingLabel={WORKING}>
+        Change plan
+      </IntentButton>
     </ActionForm>
   )
 }
@@ -121,10 +146,14 @@ export function ExtendTrialForm({ lastResult }: { lastResult: LastResult }) {
   const [form, fields] = useSchemaForm(ExtendTrialSchema, { id: 'extend-trial', lastResult })
   return (
     <ActionForm intent="extend-trial" title="Extend the trial" form={form}>
-      <p className="field-hint">Counted from the trial’s end, or from today when it is over. Only for owners who never paid.</p>
+      <p className="field-hint">
+        Counted from the trial’s end, or from today when it is over. Only for owners who never paid.
+      </p>
       <NumberField meta={fields.days} label="Days to add (1–90)" min={1} max={90} />
       <ConfirmBox meta={fields.confirm}>extend this owner’s trial.</ConfirmBox>
-      <IntentButton intent="extend-trial" pendingLabel={WORKING}>Extend trial</IntentButton>
+      <IntentButton intent="extend-trial" pendingLabel={WORKING}>
+        Extend trial
+      </IntentButton>
     </ActionForm>
   )
 }
@@ -136,20 +165,52 @@ export function GrantQuotaForm({ lastResult }: { lastResult: LastResult }) {
       <p className="field-hint">Added to the additional quota: used after the monthly quota, and they never expire.</p>
       <NumberField meta={fields.messages} label="Messages to add (1–1000)" min={1} max={1000} />
       <ConfirmBox meta={fields.confirm}>grant these messages.</ConfirmBox>
-      <IntentButton intent="grant-quota" pendingLabel={WORKING}>Grant messages</IntentButton>
+      <IntentButton intent="grant-quota" pendingLabel={WORKING}>
+        Grant messages
+      </IntentButton>
     </ActionForm>
   )
 }
 
 /** The actions without fields of their own: the confirmation is all they ask. */
 const SIMPLE_FORMS = {
-  'end-subscription': { schema: EndSubscriptionSchema, title: 'End the subscription', button: 'End subscription', confirm: 'end the subscription now; access stops and an open invoice is void.', danger: true },
-  'resend-confirmation': { schema: ResendConfirmationSchema, title: 'Resend the confirmation link', button: 'Resend link', confirm: 'mail a new confirmation link.', danger: false },
-  disable: { schema: DisableAccountSchema, title: 'Disable the account', button: 'Disable account', confirm: 'disable this account and sign it out everywhere.', danger: true },
-  enable: { schema: EnableAccountSchema, title: 'Enable the account', button: 'Enable account', confirm: 'let this account sign in again.', danger: false },
+  'end-subscription': {
+    schema: EndSubscriptionSchema,
+    title: 'End the subscription',
+    button: 'End subscription',
+    confirm: 'end the subscription now; access stops and an open invoice is void.',
+    danger: true,
+  },
+  'resend-confirmation': {
+    schema: ResendConfirmationSchema,
+    title: 'Resend the confirmation link',
+    button: 'Resend link',
+    confirm: 'mail a new confirmation link.',
+    danger: false,
+  },
+  disable: {
+    schema: DisableAccountSchema,
+    title: 'Disable the account',
+    button: 'Disable account',
+    confirm: 'disable this account and sign it out everywhere.',
+    danger: true,
+  },
+  enable: {
+    schema: EnableAccountSchema,
+    title: 'Enable the account',
+    button: 'Enable account',
+    confirm: 'let this account sign in again.',
+    danger: false,
+  },
 } as const
 
-export function SimpleActionForm({ intent, lastResult }: { intent: keyof typeof SIMPLE_FORMS; lastResult: LastResult }) {
+export function SimpleActionForm({
+  intent,
+  lastResult,
+}: {
+  intent: keyof typeof SIMPLE_FORMS
+  lastResult: LastResult
+}) {
   const { schema, title, button, confirm, danger } = SIMPLE_FORMS[intent]
   const [form, fields] = useSchemaForm(schema, { id: intent, lastResult })
   return (

@@ -10,7 +10,19 @@ export const formatWhen = (value: When) => (value ? `${dateTime.format(new Date(
 const day = (value: When) => (value ? formatDate(value) : '—')
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No')
 
-export function ProfileFacts({ user }: { user: { email: string; role: string; emailConfirmedAt: When; isPremade: boolean; disabledAt: When; hasPassword: boolean; createdAt: When } }) {
+export function ProfileFacts({
+  user,
+}: {
+  user: {
+    email: string
+    role: string
+    emailConfirmedAt: When
+    isPremade: boolean
+    disabledAt: When
+    hasPassword: boolean
+    createdAt: When
+  }
+}) {
   return (
     <dl className="facts">
       <dt>E-mail</dt>
@@ -53,10 +65,19 @@ export function SubscriptionFacts({ subscription: s }: { subscription: Subscript
       <dt>Status</dt>
       <dd>
         {STATUS_TEXT[s.status] ?? s.status} <code className="status-code">{s.status}</code>
-        {s.effectiveStatus !== s.status ? <> (due now: <code className="status-code">{s.effectiveStatus}</code>)</> : null}
+        {s.effectiveStatus !== s.status ? (
+          <>
+            {' '}
+            (due now: <code className="status-code">{s.effectiveStatus}</code>)
+          </>
+        ) : null}
       </dd>
       <dt>Plan</dt>
-      <dd>{s.planName ? `${s.tier} — ${s.planName}${s.periodMonths ? `, ${periodText(s.periodMonths)}` : ''}` : 'None chosen'}</dd>
+      <dd>
+        {s.planName
+          ? `${s.tier} — ${s.planName}${s.periodMonths ? `, ${periodText(s.periodMonths)}` : ''}`
+          : 'None chosen'}
+      </dd>
       <dt>Trial ends</dt>
       <dd>
         {day(s.trialEndsAt)}
@@ -80,7 +101,18 @@ export function SubscriptionFacts({ subscription: s }: { subscription: Subscript
   )
 }
 
-export function InvoiceFacts({ invoice }: { invoice: { number: string; tariffName: string; periodMonths: number; amountCents: number; reason: string; createdAt: When } }) {
+export function InvoiceFacts({
+  invoice,
+}: {
+  invoice: {
+    number: string
+    tariffName: string
+    periodMonths: number
+    amountCents: number
+    reason: string
+    createdAt: When
+  }
+}) {
   return (
     <dl className="facts">
       <dt>Open invoice</dt>
@@ -135,7 +167,20 @@ export function CardsTable({ userId, cards }: { userId: string; cards: CardRow[]
   return <DataTable rows={cards} columns={columns} empty={<p>No cards yet.</p>} />
 }
 
-type Push = { id: string; cardTitle: string; kind: string; title: string; status: string; quotaSource: string | null; recipients: number | null; sent: number; failed: number; pending: number; queuedAt: When; createdAt: When }
+type Push = {
+  id: string
+  cardTitle: string
+  kind: string
+  title: string
+  status: string
+  quotaSource: string | null
+  recipients: number | null
+  sent: number
+  failed: number
+  pending: number
+  queuedAt: When
+  createdAt: When
+}
 
 const pushColumns: Column<Push>[] = [
   { header: 'Sent', cell: (push) => formatWhen(push.queuedAt ?? push.createdAt) },

@@ -4,8 +4,8 @@ import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
-import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { findAdminUsersPage, loadAdminFigures, type CountedFigures } from '#app/services/admin/admin-users.server.ts'
+import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import {
@@ -63,11 +63,17 @@ export default function AdminUsers() {
   return (
     <>
       <h1>Users</h1>
-      <KeyFigures figures={figures} recountHref={recountHref(query && list ? usersListHref(query, { page: 1 }) : '/admin')} />
+      <KeyFigures
+        figures={figures}
+        recountHref={recountHref(query && list ? usersListHref(query, { page: 1 }) : '/admin')}
+      />
       <Form method="GET" action="/admin" className="admin-search" {...getFormProps(form)}>
         <div className="field">
           <label htmlFor={fields.q.id}>E-mail</label>
-          <input {...getInputProps(fields.q, { type: 'search', ariaDescribedBy: `${fields.q.id}-hint` })} key={fields.q.key} />
+          <input
+            {...getInputProps(fields.q, { type: 'search', ariaDescribedBy: `${fields.q.id}-hint` })}
+            key={fields.q.key}
+          />
           <p id={`${fields.q.id}-hint`} className="field-hint">
             The start of the address, or @ and the end of its domain (@example.com)
           </p>
@@ -83,7 +89,11 @@ export default function AdminUsers() {
           <Link to="/admin">Clear</Link>
         </div>
       </Form>
-      {list && query ? <UsersTable list={list} query={query} /> : <p className="panel">Correct the search above to see users.</p>}
+      {list && query ? (
+        <UsersTable list={list} query={query} />
+      ) : (
+        <p className="panel">Correct the search above to see users.</p>
+      )}
     </>
   )
 }
@@ -147,12 +157,7 @@ function UsersTable({ list, query }: { list: LoadedList; query: LoadedQuery }) {
     <>
       <p className="admin-count">{total === 1 ? '1 user' : `${number(total)} users`}</p>
       <div className="admin-table-wrap">
-        <DataTable
-          rows={users}
-          columns={userColumns}
-          caption={`Users, page ${page} of ${pages}`}
-          empty={noUsers}
-        />
+        <DataTable rows={users} columns={userColumns} caption={`Users, page ${page} of ${pages}`} empty={noUsers} />
       </div>
       <nav aria-label="Pages" className="pager">
         {previous ? <Link to={usersListHref(query, previous)}>← Previous</Link> : <span />}

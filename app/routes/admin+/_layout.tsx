@@ -3,9 +3,9 @@ import { Form, Link, NavLink, Outlet, useLoaderData, useRouteLoaderData, type Me
 import { type ReactNode } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
-import { getPublicUser } from '#models/user.server.ts'
 import adminStylesHref from '#app/styles/admin.css?url'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
+import { getPublicUser } from '#models/user.server.ts'
 
 /**
  * Every /admin page: the admin role, checked here for the header and again by each page's own loader and action

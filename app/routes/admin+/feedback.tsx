@@ -2,13 +2,13 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
 import { FormErrors } from '#app/components/forms.tsx'
-import { AdminActionError, setFeedbackHandled } from '#app/services/admin/admin-actions.server.ts'
-import { FeedbackActionSchema } from '#app/utils/admin-schemas.ts'
-import { requireAdmin } from '#app/services/admin/admin.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { AdminActionError, setFeedbackHandled } from '#app/services/admin/admin-actions.server.ts'
+import { requireAdmin } from '#app/services/admin/admin.server.ts'
+import { FeedbackActionSchema } from '#app/utils/admin-schemas.ts'
 import { FEEDBACK_PER_PAGE, listFeedback, type FeedbackFilter } from '#models/admin-feedback.server.ts'
 import { formatWhen } from './__user-sections.tsx'
-import { readFormData } from '#app/server/form-data.server.ts'
 
 /**
  * /admin/feedback: what owners and visitors sent from /feedback, /contacts and /account/contact-us, newest first,
@@ -20,7 +20,11 @@ const FILTERS: { value: FeedbackFilter; label: string }[] = [
   { value: 'handled', label: 'Handled' },
   { value: 'all', label: 'All' },
 ]
-const SOURCE_TEXT: Record<string, string> = { feedback: 'Feedback form', contacts: 'Contacts page', account: 'Account: contact us' }
+const SOURCE_TEXT: Record<string, string> = {
+  feedback: 'Feedback form',
+  contacts: 'Contacts page',
+  account: 'Account: contact us',
+}
 
 function readQuery(url: URL) {
   const status = url.searchParams.get('status')
@@ -45,7 +49,13 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const changed = await setFeedbackHandled({ actorId, messageId, handled })
     const url = new URL(request.url)
-    const message = changed ? (handled ? 'Marked handled.' : 'Reopened.') : handled ? 'It was already handled.' : 'It was already open.'
+    const message = changed
+      ? handled
+        ? 'Marked handled.'
+        : 'Reopened.'
+      : handled
+        ? 'It was already handled.'
+        : 'It was already open.'
     return redirectWithToast(`${url.pathname}${url.search}`, { message })
   } catch (error) {
     if (!(error instanceof AdminActionError)) throw error
@@ -64,7 +74,11 @@ export default function AdminFeedback() {
       <h1>Feedback</h1>
       <nav aria-label="Filter" className="admin-filters">
         {FILTERS.map((entry) => (
-          <Link key={entry.value} to={`?status=${entry.value}`} aria-current={entry.value === filter ? 'page' : undefined}>
+          <Link
+            key={entry.value}
+            to={`?status=${entry.value}`}
+            aria-current={entry.value === filter ? 'page' : undefined}
+          >
             {entry.label}
           </Link>
         ))}
@@ -79,7 +93,11 @@ export default function AdminFeedback() {
             <li key={item.id} className="panel">
               <p className="admin-muted">
                 {SOURCE_TEXT[item.source] ?? item.source} · {formatWhen(item.createdAt)} · from{' '}
-                {item.userId ? <Link to={`/admin/users/${item.userId}`}>{item.email ?? 'an owner'}</Link> : (item.email ?? 'unknown')}
+                {item.userId ? (
+                  <Link to={`/admin/users/${item.userId}`}>{item.email ?? 'an owner'}</Link>
+                ) : (
+                  (item.email ?? 'unknown')
+                )}
                 {item.name ? ` (${item.name})` : ''}
               </p>
               {item.subject ? <h2>{item.subject}</h2> : null}

@@ -2,8 +2,14 @@ import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { type z } from 'zod'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
+import { TableScroll } from '#app/components/table-scroll.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import {
   AdminActionError,
   changePlan,
@@ -15,25 +21,38 @@ import {
   grantQuota,
   resendConfirmation,
 } from '#app/services/admin/admin-actions.server.ts'
-import { isUserActionIntent, USER_ACTION_SCHEMAS, type UserActionIntent } from '#app/utils/admin-schemas.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { listAuditForUser } from '#app/services/admin/audit.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { getPushQuota } from '#app/services/billing/plan.server.ts'
+import { isUserActionIntent, USER_ACTION_SCHEMAS, type UserActionIntent } from '#app/utils/admin-schemas.ts'
 import { periodText } from '#app/utils/plan-format.ts'
 import { planState } from '#app/utils/plan-status.ts'
-import { getPushQuota } from '#app/services/billing/plan.server.ts'
-import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
-import { getAdminUserProfile, listAdminUserCards, listRecentPushes, listStatusChanges } from '#models/admin-user-detail.server.ts'
+import {
+  getAdminUserProfile,
+  listAdminUserCards,
+  listRecentPushes,
+  listStatusChanges,
+} from '#models/admin-user-detail.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
-import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
-import { TableScroll } from '#app/components/table-scroll.tsx'
-import { ChangePlanForm, ConfirmPaymentForm, ExtendTrialForm, GrantQuotaForm, SimpleActionForm } from './__user-action-forms.tsx'
-import { AuditTable, CardsTable, InvoiceFacts, ProfileFacts, PushesTable, StatusHistory, SubscriptionFacts } from './__user-sections.tsx'
-import { readFormData } from '#app/server/form-data.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
+import {
+  ChangePlanForm,
+  ConfirmPaymentForm,
+  ExtendTrialForm,
+  GrantQuotaForm,
+  SimpleActionForm,
+} from './__user-action-forms.tsx'
+import {
+  AuditTable,
+  CardsTable,
+  InvoiceFacts,
+  ProfileFacts,
+  PushesTable,
+  StatusHistory,
+  SubscriptionFacts,
+} from './__user-sections.tsx'
 
 /**
  * /admin/users/{userId}: one account with its subscription, cards, pushes and audit log, and the admin's actions
@@ -151,13 +170,17 @@ export default function AdminUser() {
       </p>
       <h1>{user.email}</h1>
       {/* A refused submission of none of the forms (no intent, or a body that is no form). */}
-      {actionData && actionData.intent === null ? <FormErrors id="user-action-errors" errors={[UNREADABLE_SUBMISSION]} /> : null}
+      {actionData && actionData.intent === null ? (
+        <FormErrors id="user-action-errors" errors={[UNREADABLE_SUBMISSION]} />
+      ) : null}
 
       <section className="panel" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
         <ProfileFacts user={user} />
         <div className="admin-actions">
-          {user.emailConfirmedAt || user.isPremade ? null : <SimpleActionForm intent="resend-confirmation" lastResult={resultFor('resend-confirmation')} />}
+          {user.emailConfirmedAt || user.isPremade ? null : (
+            <SimpleActionForm intent="resend-confirmation" lastResult={resultFor('resend-confirmation')} />
+          )}
           {user.disabledAt ? (
             <SimpleActionForm intent="enable" lastResult={resultFor('enable')} />
           ) : (
@@ -168,12 +191,20 @@ export default function AdminUser() {
 
       <section className="panel" aria-labelledby="subscription-title">
         <h2 id="subscription-title">Subscription</h2>
-        {subscription ? <SubscriptionFacts subscription={subscription} /> : <p>No subscription yet: one starts with the first action below.</p>}
+        {subscription ? (
+          <SubscriptionFacts subscription={subscription} />
+        ) : (
+          <p>No subscription yet: one starts with the first action below.</p>
+        )}
         {invoice ? <InvoiceFacts invoice={invoice} /> : <p>No open invoice.</p>}
         <div className="admin-actions">
           {invoice ? (
             <ConfirmPaymentForm
-              invoice={{ id: invoice.id, number: invoice.number, label: `${invoice.tariffName}, ${periodText(invoice.periodMonths)}` }}
+              invoice={{
+                id: invoice.id,
+                number: invoice.number,
+                label: `${invoice.tariffName}, ${periodText(invoice.periodMonths)}`,
+              }}
               lastResult={resultFor('confirm-payment')}
             />
           ) : null}
@@ -214,7 +245,9 @@ export default function AdminUser() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.email ?? 'User'} — Stampwise admin` }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.user.email ?? 'User'} — Stampwise admin` },
+]
 
 // An unknown user is said in the admin's words, inside the admin chrome; other errors go on to the admin layout.
 export function ErrorBoundary() {

@@ -3,17 +3,17 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DesignForm } from '#app/components/card-design-form.tsx'
+import { notFound } from '#app/server/http-errors.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { readDesignFormData, readLogoChoice } from '#app/services/cards/card-design-form.server.ts'
-import { CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { editCardAsAdmin } from '#app/services/cards/card-edit.server.ts'
-import { contrastWarning } from '#app/utils/contrast.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
-import { getUserEmail } from '#models/user.server.ts'
 import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
+import { CardEditSchema } from '#app/utils/card-design-schema.ts'
+import { contrastWarning } from '#app/utils/contrast.ts'
+import { getUserEmail } from '#models/user.server.ts'
 
 /**
  * An admin edits a user's card: its design and reward, with the owner's own designer (card-design-form.tsx) and the
@@ -41,15 +41,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const card = await requireOwnedCard(userId, params.cardId, { view: 'design' })
   const read = await readDesignFormData(request)
   if ('logoError' in read) {
-    const reply = parseWithZod(new FormData(), { schema: CardEditSchema }).reply({ fieldErrors: { logo: [read.logoError] } })
+    const reply = parseWithZod(new FormData(), { schema: CardEditSchema }).reply({
+      fieldErrors: { logo: [read.logoError] },
+    })
     return data<EditActionData>({ result: reply }, { status: 400 })
   }
   const submission = parseWithZod(read.formData, { schema: CardEditSchema })
   if (submission.status !== 'success') return data<EditActionData>({ result: submission.reply() }, { status: 400 })
   const choice = await readLogoChoice(read.formData)
-  if ('logoError' in choice) return data<EditActionData>({ result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) }, { status: 400 })
+  if ('logoError' in choice)
+    return data<EditActionData>(
+      { result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) },
+      { status: 400 },
+    )
 
-  const outcome = await editCardAsAdmin({ adminId, userId, cardId: card.id, values: submission.value, logo: choice.logo })
+  const outcome = await editCardAsAdmin({
+    adminId,
+    userId,
+    cardId: card.id,
+    values: submission.value,
+    logo: choice.logo,
+  })
   if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
   const title = submission.value.title
   const saved = outcome.changed.length ? `Card “${title}” saved.` : `Card “${title}”: nothing changed.`
@@ -69,10 +81,16 @@ export default function AdminCardEdit() {
       </p>
       <h1>Edit the card “{card.title || 'Untitled card'}”</h1>
       <p className="lead">
-        The owner’s design and reward, as they see it in their card builder. Saving changes it for the owner and
-        every holder at once, and is written to the audit log.
+        The owner’s design and reward, as they see it in their card builder. Saving changes it for the owner and every
+        holder at once, and is written to the audit log.
       </p>
-      <DesignForm key={card.id} design={design} reward={reward} lastResult={actionData?.result} submitLabel="Save the card">
+      <DesignForm
+        key={card.id}
+        design={design}
+        reward={reward}
+        lastResult={actionData?.result}
+        submitLabel="Save the card"
+      >
         <Link to={`/admin/users/${owner.id}`} className="button button--ghost">
           Cancel
         </Link>

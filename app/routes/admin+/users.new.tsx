@@ -3,17 +3,17 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, type MetaFunction } from '@remix-run/react'
 import { FieldErrors, FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
-import { STAMP_ICONS } from '#app/utils/stamp-icon-names.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { createPremadeAccount } from '#app/services/accounts/premade-account.server.ts'
 import { AdminActionError } from '#app/services/admin/admin-actions.server.ts'
-import { PremadeAccountSchema } from '#app/utils/admin-schemas.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { EMAIL_TAKEN } from '#app/services/auth/auth.server.ts'
+import { PremadeAccountSchema } from '#app/utils/admin-schemas.ts'
 import { DEFAULT_CARD_DESIGN } from '#app/utils/card-design-schema.ts'
-import { createPremadeAccount } from '#app/services/accounts/premade-account.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
+import { STAMP_ICONS } from '#app/utils/stamp-icon-names.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { isEmailTaken } from '#models/user.server.ts'
-import { readFormData } from '#app/server/form-data.server.ts'
 
 /**
  * /admin/users/new: an account made for an owner, with their card ready (DECISIONS.md, "Pre-made accounts"). The
@@ -97,7 +97,11 @@ export default function NewPremadeAccount() {
           </div>
           <div className="field">
             <label htmlFor={fields.stampIcon.id}>Stamp icon</label>
-            <select key={iconKey} {...iconProps} defaultValue={fields.stampIcon.initialValue ?? DEFAULT_CARD_DESIGN.stampIcon}>
+            <select
+              key={iconKey}
+              {...iconProps}
+              defaultValue={fields.stampIcon.initialValue ?? DEFAULT_CARD_DESIGN.stampIcon}
+            >
               {STAMP_ICONS.map((icon) => (
                 <option key={icon} value={icon}>
                   {icon}

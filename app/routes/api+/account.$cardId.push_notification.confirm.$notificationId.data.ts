@@ -1,6 +1,6 @@
 import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
-import { getPushConfirmData, NOTIFICATION_NOT_FOUND } from '#app/services/push/push-send.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
+import { getPushConfirmData, NOTIFICATION_NOT_FOUND } from '#app/services/push/push-send.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 
 /**
@@ -13,7 +13,11 @@ export const loader = apiLoader(async ({ request, params }) => {
   const userId = await requireApiUserId(request)
   const card = await getOwnedCard({ cardId: params.cardId, userId })
   if (!card) return apiError(404, 'Card not found')
-  const confirm = await getPushConfirmData({ ownerId: userId, cardId: card.id, notificationId: params.notificationId ?? '' })
+  const confirm = await getPushConfirmData({
+    ownerId: userId,
+    cardId: card.id,
+    notificationId: params.notificationId ?? '',
+  })
   if (!confirm) return apiError(404, NOTIFICATION_NOT_FOUND)
   const { notification, recipients, quota } = confirm
   return apiSuccess('Push notification', {

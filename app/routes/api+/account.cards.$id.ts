@@ -1,6 +1,6 @@
 import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
-import { cardJson } from '#app/services/cards/card-json.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
+import { cardJson } from '#app/services/cards/card-json.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 
 /** GET /api/account/cards/{id}: one of the owner's cards; another owner's (or no such card) is 404. */

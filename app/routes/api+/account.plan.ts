@@ -1,6 +1,6 @@
 import { apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
-import { getPlanOverview } from '#app/services/billing/plan.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
+import { getPlanOverview } from '#app/services/billing/plan.server.ts'
 
 /** The owner's plan: status, period, limits, this month's push quota and the invoice waiting for payment. */
 export const loader = apiLoader(async ({ request }) => {

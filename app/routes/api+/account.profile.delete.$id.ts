@@ -1,7 +1,7 @@
 import { apiAction, apiError, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { deleteProfileSchema } from '#app/utils/profile-schemas.ts'
 import { deleteProfile } from '#app/services/accounts/profile.server.ts'
 import { requireApiUserId, signOut } from '#app/services/auth/session.server.ts'
+import { deleteProfileSchema } from '#app/utils/profile-schemas.ts'
 import { getProfileUser } from '#models/user.server.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { apiAction, apiError, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { changeEmailSchema } from '#app/utils/profile-schemas.ts'
 import { requestEmailChange } from '#app/services/accounts/profile.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
+import { changeEmailSchema } from '#app/utils/profile-schemas.ts'
 import { getProfileUser } from '#models/user.server.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { cardJson } from '#app/services/cards/card-json.server.ts'
 import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
-import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 
 /** GET /api/account/qr_code/{cardId}: the card's join address and its QR code as SVG. */

@@ -1,14 +1,22 @@
 import { apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
-import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
+import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
 import { countOwnerCards } from '#models/card.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 
 /** The specification's user data call: user_info and user_tariff_info (section 3; DECISIONS.md, "Plan box"). */
 export const loader = apiLoader(async ({ request }) => {
   const userId = await requireApiUserId(request)
-  const [user, state, totalCards] = await Promise.all([getPublicUser(userId), requireOwnerPlanState(userId), countOwnerCards(userId)])
-  if (!user) throw Response.json({ status: 'error', message: 'Please sign in', msg: 'Please sign in', errors: {} }, { status: 401 })
+  const [user, state, totalCards] = await Promise.all([
+    getPublicUser(userId),
+    requireOwnerPlanState(userId),
+    countOwnerCards(userId),
+  ])
+  if (!user)
+    throw Response.json(
+      { status: 'error', message: 'Please sign in', msg: 'Please sign in', errors: {} },
+      { status: 401 },
+    )
   return apiSuccess('User data', {
     user_info: {
       id: user.id,

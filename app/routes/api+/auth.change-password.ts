@@ -1,7 +1,7 @@
 import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { ChangePasswordSchema } from '#app/utils/auth-schemas.ts'
 import { changePasswordWithToken } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { ChangePasswordSchema } from '#app/utils/auth-schemas.ts'
 
 const PASSWORD_UPDATED = 'Your password has been updated. Please log in with your new password.'
 

@@ -1,7 +1,7 @@
 import { apiAction, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { ForgotPasswordSchema } from '#app/utils/auth-schemas.ts'
 import { requestPasswordReset } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { ForgotPasswordSchema } from '#app/utils/auth-schemas.ts'
 
 const RESET_LINK_SENT = 'If an account exists for this email, we sent it a link to reset the password.'
 

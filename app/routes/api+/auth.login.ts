@@ -1,7 +1,7 @@
 import { apiAction, apiAnswer, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { LoginSchema } from '#app/utils/auth-schemas.ts'
 import { logIn } from '#app/services/auth/auth.server.ts'
 import { clientAddress, signIn } from '#app/services/auth/session.server.ts'
+import { LoginSchema } from '#app/utils/auth-schemas.ts'
 import { countOwnerCards } from '#models/card.server.ts'
 
 const PREMADE_MESSAGE = 'Please choose your own password to continue'

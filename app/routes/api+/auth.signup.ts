@@ -1,7 +1,7 @@
 import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { SignupSchema } from '#app/utils/auth-schemas.ts'
 import { signUp } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { SignupSchema } from '#app/utils/auth-schemas.ts'
 
 /** Creates an account with a trial and mails the confirmation link; the client goes on to /verify-email?email=. */
 export const action = apiAction(async ({ request }) => {

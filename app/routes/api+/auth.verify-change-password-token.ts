@@ -1,7 +1,7 @@
 import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { checkPasswordResetToken, tokenError } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { TokenSchema } from '#app/utils/auth-schemas.ts'
 
 /** Tells the change-password page whether its link still works, without using it. */
 export const action = apiAction(async ({ request }) => {

@@ -1,7 +1,7 @@
 import { apiAction, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { ResendSchema } from '#app/utils/auth-schemas.ts'
 import { resendConfirmation } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { ResendSchema } from '#app/utils/auth-schemas.ts'
 
 const CONFIRMATION_RESENT = 'Email has been sent successfully'
 

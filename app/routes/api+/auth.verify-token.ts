@@ -1,7 +1,7 @@
 import { apiAction, apiFieldError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { confirmEmailWithToken } from '#app/services/auth/auth.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { TokenSchema } from '#app/utils/auth-schemas.ts'
 
 /** Confirms an e-mail address from its link; idempotent, so opening the link twice still answers success. */
 export const action = apiAction(async ({ request }) => {

@@ -1,7 +1,7 @@
 import { apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
+import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { requireCallCard } from '#app/services/cards/card-design-call.server.ts'
 import { cardAnswer } from '#app/services/cards/card-design.server.ts'
-import { requireApiUserId } from '#app/services/auth/session.server.ts'
 
 /** GET /api/onboarding/card-ready?cardId= (default: the owner's newest card). */
 export const loader = apiLoader(async ({ request }) => {

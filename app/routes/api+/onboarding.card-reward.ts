@@ -1,7 +1,7 @@
 import { apiAction, apiError, apiSuccess, parseBody, postOnlyLoader } from '#app/server/api.server.ts'
-import { CardRewardCallSchema } from '#app/utils/card-design-schema.ts'
-import { cardAnswer, saveReward } from '#app/services/cards/card-design.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
+import { cardAnswer, saveReward } from '#app/services/cards/card-design.server.ts'
+import { CardRewardCallSchema } from '#app/utils/card-design-schema.ts'
 import { findOwnerCard } from '#models/card-onboarding.server.ts'
 
 /** POST /api/onboarding/card-reward: the reward and terms; the card becomes active (another owner's card: 404). */

@@ -1,10 +1,10 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData, type MetaFunction } from '@remix-run/react'
 import { getEnv } from '#app/server/env.server.ts'
-import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
-import { listStoredMail } from '#models/mail-outbox.server.ts'
-import { clientAddress } from '#app/services/auth/session.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
+import { clientAddress } from '#app/services/auth/session.server.ts'
+import { listStoredMail } from '#models/mail-outbox.server.ts'
 
 /**
  * Mail the app wrote, newest first, so links can be clicked without an SMTP server. Never in production, and only
@@ -39,7 +39,8 @@ export default function Mailbox() {
               <article aria-label={mail.subject}>
                 <h2>{mail.subject}</h2>
                 <p className="mailbox__meta">
-                  To <strong>{mail.to}</strong> · <time dateTime={mail.createdAt}>{mail.createdAt.replace('T', ' ').slice(0, 19)} UTC</time> ·{' '}
+                  To <strong>{mail.to}</strong> ·{' '}
+                  <time dateTime={mail.createdAt}>{mail.createdAt.replace('T', ' ').slice(0, 19)} UTC</time> ·{' '}
                   {mail.status}
                 </p>
                 <pre className="mailbox__body">

@@ -1,8 +1,8 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { notFound } from '#app/server/http-errors.server.ts'
 import { getUserId } from '#app/services/auth/session.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { getPublicUser, getUserLogo } from '#models/user.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * A user's profile logo, for that user themself or an admin; anyone else (a guest included) gets 404, so nobody

@@ -1,8 +1,8 @@
-import { ensureOwnerSubscription } from '#models/subscription.server.ts'
-import { getNoticeSummary, type NoticeView } from '#models/notice.server.ts'
-import { getPublicUser } from '#models/user.server.ts'
-import { planBox, planState } from '#app/utils/plan-status.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { planBox, planState } from '#app/utils/plan-status.ts'
+import { getNoticeSummary, type NoticeView } from '#models/notice.server.ts'
+import { ensureOwnerSubscription } from '#models/subscription.server.ts'
+import { getPublicUser } from '#models/user.server.ts'
 
 /** What the account header shows on every /account page. */
 export async function loadAccountHeader(userId: string, now = new Date()) {

@@ -1,5 +1,5 @@
-import { findSessionUserVersion } from '#models/session.server.ts'
 import { readSessionToken } from '#app/services/auth/session.server.ts'
+import { findSessionUserVersion } from '#models/session.server.ts'
 
 // Plan state and "this month" depend on the clock: a render is reused for at most this long.
 const TIME_BUCKET_MS = 15_000

@@ -1,3 +1,17 @@
+import { notFound } from '#app/server/http-errors.server.ts'
+import { queueMail } from '#app/server/mail.server.ts'
+import { EMAIL_TAKEN } from '#app/services/auth/auth.server.ts'
+import { hashPassword, verifyPassword } from '#app/services/auth/password.server.ts'
+import {
+  consumeRateLimit,
+  RATE_LIMITS,
+  resetRateLimit,
+  type RateLimitRule,
+} from '#app/services/auth/rate-limit.server.ts'
+import { endOtherSessions } from '#app/services/auth/session.server.ts'
+import { prepareLogo } from '#app/services/cards/logo-image.server.ts'
+import { emailChangeEmail, emailChangeNoticeEmail } from '#app/services/mail/emails.server.ts'
+import { PROFILE_MESSAGES } from '#app/utils/profile-schemas.ts'
 import { issueToken, revokeTokens } from '#models/one-time-token.server.ts'
 import {
   deleteUser,
@@ -8,23 +22,13 @@ import {
   setPassword,
   setUserLogo,
 } from '#models/user.server.ts'
-import { EMAIL_TAKEN } from '#app/services/auth/auth.server.ts'
-import { emailChangeEmail, emailChangeNoticeEmail } from '#app/services/mail/emails.server.ts'
-import { prepareLogo } from '#app/services/cards/logo-image.server.ts'
-import { queueMail } from '#app/server/mail.server.ts'
-import { hashPassword, verifyPassword } from '#app/services/auth/password.server.ts'
-import { PROFILE_MESSAGES } from '#app/utils/profile-schemas.ts'
-import { consumeRateLimit, RATE_LIMITS, resetRateLimit, type RateLimitRule } from '#app/services/auth/rate-limit.server.ts'
-import { endOtherSessions } from '#app/services/auth/session.server.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 /**
  * The owner's own profile: logo, e-mail, password, deletion. Shared by /account/profile and the /api/account
  * calls, so both answer alike. Each result names the field its error belongs to.
  */
 export type ProfileResult<Field extends string> =
-  | { status: 'success'; message: string }
-  | { status: 'error'; field: Field; message: string }
+  { status: 'success'; message: string } | { status: 'error'; field: Field; message: string }
 
 type Account = { id: string; email: string; passwordHash: string | null }
 
@@ -56,7 +60,9 @@ const EMAIL_CHANGES_PER_USER: RateLimitRule = { name: 'email-change-user', limit
 export const emailChangeStartedMessage = (email: string) =>
   `We sent a confirmation link to ${email}. Your email address changes when you open it.`
 
-/** Mails a confirmation link to the new address and a notice to the old one; nothing changes until the link is opened. */
+/**
+ * Mails a confirmation link to the new address and a notice to the old one; nothing changes until the link is opened.
+ */
 export async function requestEmailChange(input: {
   userId: string
   email: string

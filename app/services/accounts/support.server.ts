@@ -1,7 +1,7 @@
-import { createFeedbackMessage, type FeedbackSource } from '#models/feedback-message.server.ts'
-import { supportMessageEmail } from '#app/services/mail/emails.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { queueMail } from '#app/server/mail.server.ts'
+import { supportMessageEmail } from '#app/services/mail/emails.server.ts'
+import { createFeedbackMessage, type FeedbackSource } from '#models/feedback-message.server.ts'
 
 const SOURCE_NAMES: Record<FeedbackSource, string> = { feedback: 'feedback', contacts: 'contact', account: 'account' }
 
@@ -11,7 +11,12 @@ export async function submitSupportMessage(input: Parameters<typeof createFeedba
   const from = [input.name, input.email && `<${input.email}>`].filter(Boolean).join(' ') || null
   await queueMail({
     to: getEnv().SUPPORT_EMAIL,
-    ...supportMessageEmail({ source: SOURCE_NAMES[input.source], from, subject: input.subject, message: input.message }),
+    ...supportMessageEmail({
+      source: SOURCE_NAMES[input.source],
+      from,
+      subject: input.subject,
+      message: input.message,
+    }),
   })
   return stored
 }

@@ -1,4 +1,7 @@
 import { type Transaction } from 'sequelize'
+import { resendConfirmation as mailConfirmationLink } from '#app/services/auth/auth.server.ts'
+import { applyDueTransitions, choosePlan, confirmPayment, PlanError } from '#app/services/billing/billing.server.ts'
+import { formatDate, periodText } from '#app/utils/plan-format.ts'
 import { lockFeedbackHandling, setFeedbackHandling } from '#models/admin-feedback.server.ts'
 import { getAdminUserProfile, getSubscriptionSnapshot } from '#models/admin-user-detail.server.ts'
 import { getOpenInvoiceForUser, voidOpenInvoices } from '#models/invoice.server.ts'
@@ -15,9 +18,6 @@ import {
 import { withTransaction as inTransaction } from '#models/transaction.server.ts'
 import { setUserDisabledAt } from '#models/user.server.ts'
 import { writeAudit } from './audit.server.ts'
-import { resendConfirmation as mailConfirmationLink } from '#app/services/auth/auth.server.ts'
-import { applyDueTransitions, choosePlan, confirmPayment, PlanError } from '#app/services/billing/billing.server.ts'
-import { formatDate, periodText } from '#app/utils/plan-format.ts'
 
 /**
  * The admin's actions on an account (issue #7), one function each, called by /admin/users/{userId}. Each records
@@ -58,10 +58,16 @@ async function asAdminError<T>(work: Promise<T>, field?: string): Promise<T> {
 }
 
 /** The open invoice is paid: the owner becomes active on its plan for its period (billing.server.ts). */
-export async function confirmInvoicePayment({ actorId, userId, invoiceId, now = new Date() }: Target & { invoiceId: string }) {
+export async function confirmInvoicePayment({
+  actorId,
+  userId,
+  invoiceId,
+  now = new Date(),
+}: Target & { invoiceId: string }) {
   const invoice = await getOpenInvoiceForUser(userId)
   // The form names the invoice the admin saw: a newer invoice (the owner chose again) needs a fresh look.
-  if (!invoice || invoice.id !== invoiceId) throw new AdminActionError('This invoice is no longer open. Check the page again.', 'invoiceId')
+  if (!invoice || invoice.id !== invoiceId)
+    throw new AdminActionError('This invoice is no longer open. Check the page again.', 'invoiceId')
   const before = await getSubscriptionSnapshot(userId)
   const { periodEndsAt } = await asAdminError(confirmPayment({ invoiceId, actorId, now }), 'invoiceId')
   const after = await getSubscriptionSnapshot(userId)
@@ -82,7 +88,13 @@ export async function confirmInvoicePayment({ actorId, userId, invoiceId, now = 
  * a paid plan without an invoice, so what an owner pays always matches what they get; when the money has arrived,
  * "Confirm payment" activates it, as its own audited step.
  */
-export async function changePlan({ actorId, userId, tier, periodMonths, now = new Date() }: Target & { tier: number; periodMonths: 1 | 12 }) {
+export async function changePlan({
+  actorId,
+  userId,
+  tier,
+  periodMonths,
+  now = new Date(),
+}: Target & { tier: number; periodMonths: 1 | 12 }) {
   await ensureOwnerSubscription(userId)
   const before = (await getSubscriptionSnapshot(userId))!
   if (before.status === 'active' && before.tier === tier && before.periodMonths === periodMonths) {
@@ -115,18 +127,35 @@ export async function extendTrial({ actorId, userId, days, now = new Date() }: T
   return inTransaction(async (transaction) => {
     const subscription = await lockSubscription(userId, transaction)
     if (subscription.periodStartsAt) {
-      throw new AdminActionError('This owner has paid for a plan, so there is no trial to extend. Grant messages or change the plan instead.', 'days')
+      throw new AdminActionError(
+        'This owner has paid for a plan, so there is no trial to extend. Grant messages or change the plan instead.',
+        'days',
+      )
     }
     const before = (await getSubscriptionSnapshot(userId, transaction))!
     const trialEndsAt = new Date(Math.max(subscription.trialEndsAt.getTime(), now.getTime()) + days * DAY_MS)
-    const status = subscription.status === 'ended' ? (before.openInvoice ? 'waiting_payment' : 'trial') : subscription.status
+    const status =
+      subscription.status === 'ended' ? (before.openInvoice ? 'waiting_payment' : 'trial') : subscription.status
     await setSubscriptionTrial(subscription, { trialEndsAt, status }, transaction)
     if (status !== subscription.status) {
       const cause = `trial extended by an admin by ${days} days`
-      await recordStatusChange({ subscriptionId: subscription.id, from: subscription.status, to: status, cause, actorId, at: now }, transaction)
+      await recordStatusChange(
+        { subscriptionId: subscription.id, from: subscription.status, to: status, cause, actorId, at: now },
+        transaction,
+      )
     }
     const after = await getSubscriptionSnapshot(userId, transaction)
-    await writeAudit({ actorId, action: 'trial.extend', targetType: 'subscription', targetId: subscription.id, before, after: { ...after, days } }, transaction)
+    await writeAudit(
+      {
+        actorId,
+        action: 'trial.extend',
+        targetType: 'subscription',
+        targetId: subscription.id,
+        before,
+        after: { ...after, days },
+      },
+      transaction,
+    )
     return `Trial extended by ${days} days, until ${formatDate(trialEndsAt)}.`
   })
 }
@@ -139,7 +168,17 @@ export async function grantQuota({ actorId, userId, messages }: Target & { messa
     const before = (await getSubscriptionSnapshot(userId, transaction))!
     await addAdditionalQuota(subscription, messages, transaction)
     const after = (await getSubscriptionSnapshot(userId, transaction))!
-    await writeAudit({ actorId, action: 'quota.grant', targetType: 'subscription', targetId: subscription.id, before, after: { ...after, granted: messages } }, transaction)
+    await writeAudit(
+      {
+        actorId,
+        action: 'quota.grant',
+        targetType: 'subscription',
+        targetId: subscription.id,
+        before,
+        after: { ...after, granted: messages },
+      },
+      transaction,
+    )
     return `${messages} additional push messages granted: ${after.additionalQuota} available.`
   })
 }
@@ -157,9 +196,22 @@ export async function endSubscription({ actorId, userId, now = new Date() }: Tar
     const before = (await getSubscriptionSnapshot(userId, transaction))!
     await voidOpenInvoices(subscription.id, transaction)
     await endSubscriptionAt(subscription, now, transaction)
-    await recordStatusChange({ subscriptionId: subscription.id, from: subscription.status, to: 'ended', cause: 'ended by admin', actorId, at: now }, transaction)
+    await recordStatusChange(
+      {
+        subscriptionId: subscription.id,
+        from: subscription.status,
+        to: 'ended',
+        cause: 'ended by admin',
+        actorId,
+        at: now,
+      },
+      transaction,
+    )
     const after = await getSubscriptionSnapshot(userId, transaction)
-    await writeAudit({ actorId, action: 'subscription.end', targetType: 'subscription', targetId: subscription.id, before, after }, transaction)
+    await writeAudit(
+      { actorId, action: 'subscription.end', targetType: 'subscription', targetId: subscription.id, before, after },
+      transaction,
+    )
     return 'The subscription has ended.'
   })
 }
@@ -173,7 +225,8 @@ export async function resendConfirmation({ actorId, userId }: Target) {
   if (user.emailConfirmedAt) throw new AdminActionError('This e-mail address is already confirmed.')
   if (user.disabledAt) throw new AdminActionError('This account is disabled: enable it first.')
   // Its invitation is the way in: choosing a password from it confirms the address.
-  if (user.isPremade) throw new AdminActionError('A pre-made account confirms its address when the owner chooses a password.')
+  if (user.isPremade)
+    throw new AdminActionError('A pre-made account confirms its address when the owner chooses a password.')
   await mailConfirmationLink({ email: user.email, ip: `admin:${actorId}` })
   // Written after the mail is queued (the outbox is its own write): an entry always means a mail went out.
   await writeAudit({
@@ -204,7 +257,17 @@ export async function disableAccount({ actorId, userId, now = new Date() }: Targ
     if (!(await setUserDisabledAt(userId, now, transaction))) {
       throw new AdminActionError('This account is already disabled.')
     }
-    await writeAudit({ actorId, action: 'account.disable', targetType: 'user', targetId: userId, before: { disabledAt: null }, after: { disabledAt: now } }, transaction)
+    await writeAudit(
+      {
+        actorId,
+        action: 'account.disable',
+        targetType: 'user',
+        targetId: userId,
+        before: { disabledAt: null },
+        after: { disabledAt: now },
+      },
+      transaction,
+    )
     return user.email
   })
   // After the commit: inside the transaction, a second connection would wait forever on the embedded database.
@@ -218,13 +281,33 @@ export async function enableAccount({ actorId, userId }: Target) {
     if (!(await setUserDisabledAt(userId, null, transaction))) {
       throw new AdminActionError('This account is not disabled.')
     }
-    await writeAudit({ actorId, action: 'account.enable', targetType: 'user', targetId: userId, before: { disabledAt: user.disabledAt }, after: { disabledAt: null } }, transaction)
+    await writeAudit(
+      {
+        actorId,
+        action: 'account.enable',
+        targetType: 'user',
+        targetId: userId,
+        before: { disabledAt: user.disabledAt },
+        after: { disabledAt: null },
+      },
+      transaction,
+    )
     return `${user.email} can sign in again.`
   })
 }
 
 /** Marks a feedback message handled (by this admin, now) or open again; false when it already was so. */
-export async function setFeedbackHandled({ actorId, messageId, handled, now = new Date() }: { actorId: string; messageId: string; handled: boolean; now?: Date }) {
+export async function setFeedbackHandled({
+  actorId,
+  messageId,
+  handled,
+  now = new Date(),
+}: {
+  actorId: string
+  messageId: string
+  handled: boolean
+  now?: Date
+}) {
   return inTransaction(async (transaction) => {
     const before = await lockFeedbackHandling(messageId, transaction)
     if (!before) throw new AdminActionError('This message no longer exists.', 'messageId')

@@ -1,3 +1,4 @@
+import { monthStart, type SubscriptionStatus } from '#app/utils/plan-status.ts'
 import {
   countAdminUsers,
   getAdminFigures,
@@ -8,7 +9,6 @@ import {
   type AdminUserSort,
   type AdminUsersFilter,
 } from '#models/admin-users.server.ts'
-import { monthStart, type SubscriptionStatus } from '#app/utils/plan-status.ts'
 
 /**
  * What /admin shows: one page of the users list, its number of matches, and the key figures
@@ -97,7 +97,8 @@ async function countMatches(filter: AdminUsersFilter, recount: boolean) {
  * where the walk took 15–50 ms), a filter matching 30 % walks.
  */
 const WALK_ROW_COST = 4
-const readsAllMatches = (matches: number, need: number, everyone: number) => matches * matches <= WALK_ROW_COST * need * everyone
+const readsAllMatches = (matches: number, need: number, everyone: number) =>
+  matches * matches <= WALK_ROW_COST * need * everyone
 
 const PLAN_TIERS: Record<string, AdminPlanFilter> = { basic: 1, standard: 2, premium: 3, none: 'none' }
 
@@ -118,7 +119,11 @@ type PageRead = { rows: AdminUserRow[]; page: number; hasPrevious: boolean; hasN
 type ReadOptions = { sort: AdminUserSort; perPage: number; few: boolean }
 
 /** One row more than a page tells whether there is another page that way. */
-async function readPageAt(filter: AdminUsersFilter, { sort, perPage, few }: ReadOptions, page: number): Promise<PageRead> {
+async function readPageAt(
+  filter: AdminUsersFilter,
+  { sort, perPage, few }: ReadOptions,
+  page: number,
+): Promise<PageRead> {
   const rows = await listAdminUsers(filter, { sort, few, limit: perPage + 1, offset: (page - 1) * perPage })
   return { rows: rows.slice(0, perPage), page, hasPrevious: page > 1, hasNext: rows.length > perPage }
 }
@@ -135,11 +140,21 @@ async function readPageNextTo(
     if (!rows.length) return null
     const hasPrevious = rows.length > perPage
     // Nothing before it: this is the first page, whatever the address said.
-    return { rows: rows.slice(0, perPage).reverse(), page: hasPrevious ? Math.max(2, position.page) : 1, hasPrevious, hasNext: true }
+    return {
+      rows: rows.slice(0, perPage).reverse(),
+      page: hasPrevious ? Math.max(2, position.page) : 1,
+      hasPrevious,
+      hasNext: true,
+    }
   }
   const rows = await listAdminUsers(filter, { sort, few, limit, after: position.after! })
   if (!rows.length) return null
-  return { rows: rows.slice(0, perPage), page: Math.max(2, position.page), hasPrevious: true, hasNext: rows.length > perPage }
+  return {
+    rows: rows.slice(0, perPage),
+    page: Math.max(2, position.page),
+    hasPrevious: true,
+    hasNext: rows.length > perPage,
+  }
 }
 
 export async function findAdminUsersPage(
@@ -160,12 +175,14 @@ export async function findAdminUsersPage(
   // alone (nothing to check per row), so it always wins. Otherwise the number of users (a kept count) decides; a
   // page by number deep in the list needs at most all the matches.
   const filtered = Boolean(filter.search || filter.status || filter.plan)
-  const few = total < RECOUNT_FROM || (filtered && readsAllMatches(total, Math.min(need, total), await countMatches({}, false)))
+  const few =
+    total < RECOUNT_FROM || (filtered && readsAllMatches(total, Math.min(need, total), await countMatches({}, false)))
   const read = { sort: query.sort, perPage, few }
   let found = position.after || position.before ? await readPageNextTo(filter, read, position) : null
   // No cursor, or one whose row is gone: the page by number; past the end (an old link), the last page.
   found ??= await readPageAt(filter, read, position.page)
-  if (!found.rows.length && found.page > 1) found = await readPageAt(filter, read, Math.max(1, Math.ceil(total / perPage)))
+  if (!found.rows.length && found.page > 1)
+    found = await readPageAt(filter, read, Math.max(1, Math.ceil(total / perPage)))
 
   const { rows, page, hasPrevious, hasNext } = found
   const first = rows[0]

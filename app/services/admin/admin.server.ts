@@ -1,5 +1,5 @@
-import { getUserRole, setRoleByEmail } from '#models/user.server.ts'
 import { requireApiUserId, requireUserId } from '#app/services/auth/session.server.ts'
+import { getUserRole, setRoleByEmail } from '#models/user.server.ts'
 
 /**
  * The admin role (DECISIONS.md: the specification's /admin pages need the admin role, not only a session). Checked

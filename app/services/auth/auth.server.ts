@@ -1,6 +1,12 @@
+import { getEnv } from '#app/server/env.server.ts'
+import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
+import { queueMail } from '#app/server/mail.server.ts'
+import { DEMO_EMAIL } from '#app/services/accounts/demo-account.server.ts'
+import { confirmationEmail, passwordResetEmail } from '#app/services/mail/emails.server.ts'
 import { consumeToken, inspectToken, issueToken, revokeTokens, type TokenState } from '#models/one-time-token.server.ts'
 import { deleteUserSessions } from '#models/session.server.ts'
 import { startTrial } from '#models/subscription.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 import {
   changeEmail,
   confirmEmail,
@@ -12,12 +18,6 @@ import {
   normalizeEmail,
   setPassword,
 } from '#models/user.server.ts'
-import { withTransaction } from '#models/transaction.server.ts'
-import { DEMO_EMAIL } from '#app/services/accounts/demo-account.server.ts'
-import { getEnv } from '#app/server/env.server.ts'
-import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
-import { confirmationEmail, passwordResetEmail } from '#app/services/mail/emails.server.ts'
-import { queueMail } from '#app/server/mail.server.ts'
 import { hashPassword, needsRehash, verifyPassword } from './password.server.ts'
 import { consumeRateLimit, RATE_LIMITS, resetRateLimit } from './rate-limit.server.ts'
 
@@ -35,7 +35,15 @@ export type LoginResult =
   | { status: 'premaid'; token: string }
   | { status: 'error'; code: 'invalid' | 'unconfirmed'; message: string }
 
-export async function logIn({ email, password, ip }: { email: string; password: string; ip: string }): Promise<LoginResult> {
+export async function logIn({
+  email,
+  password,
+  ip,
+}: {
+  email: string
+  password: string
+  ip: string
+}): Promise<LoginResult> {
   const normalized = normalizeEmail(email)
   const demoRefusal = refuseDemoAccount(normalized, ip)
   if (demoRefusal) return demoRefusal
@@ -51,7 +59,10 @@ export async function logIn({ email, password, ip }: { email: string; password: 
   if (user.isPremade) {
     // A pre-made account signs in once with the invitation's password, then must choose its own.
     await revokeTokens(user.id, 'password_reset')
-    return { status: 'premaid', token: await issueToken({ userId: user.id, kind: 'password_reset', payload: { premade: true } }) }
+    return {
+      status: 'premaid',
+      token: await issueToken({ userId: user.id, kind: 'password_reset', payload: { premade: true } }),
+    }
   }
   if (!user.emailConfirmedAt) return { status: 'error', code: 'unconfirmed', message: EMAIL_NOT_CONFIRMED }
   if (needsRehash(user.passwordHash!)) await setPassword(user.id, await hashPassword(password))
@@ -70,7 +81,15 @@ function refuseDemoAccount(normalizedEmail: string, ip: string): LoginResult | n
 
 export type SignupResult = { status: 'success'; email: string } | { status: 'error'; field: 'email'; message: string }
 
-export async function signUp({ email, password, ip }: { email: string; password: string; ip: string }): Promise<SignupResult> {
+export async function signUp({
+  email,
+  password,
+  ip,
+}: {
+  email: string
+  password: string
+  ip: string
+}): Promise<SignupResult> {
   await consumeRateLimit(RATE_LIMITS.signupPerIp, ip)
   const normalized = normalizeEmail(email)
   const passwordHash = await hashPassword(password)
@@ -97,7 +116,10 @@ export async function resendConfirmation({ email, ip }: { email: string; ip: str
   if (!user || user.emailConfirmedAt || user.disabledAt) return
   // Earlier links stay valid until they expire: owners click whichever mail they see first, and every link
   // confirms the same address (a reset link, by contrast, replaces the earlier ones).
-  await queueMail({ to: normalized, ...confirmationEmail(await issueToken({ userId: user.id, kind: 'email_verification' })) })
+  await queueMail({
+    to: normalized,
+    ...confirmationEmail(await issueToken({ userId: user.id, kind: 'email_verification' })),
+  })
 }
 
 /** Mails a reset link when the account exists; the answer never tells whether it does. */
@@ -108,7 +130,10 @@ export async function requestPasswordReset({ email, ip }: { email: string; ip: s
   const user = await findCredentialsByEmail(normalized)
   if (!user || user.disabledAt) return
   await revokeTokens(user.id, 'password_reset')
-  await queueMail({ to: normalized, ...passwordResetEmail(await issueToken({ userId: user.id, kind: 'password_reset' })) })
+  await queueMail({
+    to: normalized,
+    ...passwordResetEmail(await issueToken({ userId: user.id, kind: 'password_reset' })),
+  })
 }
 
 export const TOKEN_MESSAGES = {
@@ -127,11 +152,18 @@ export async function checkPasswordResetToken({ token, ip }: { token: string; ip
 }
 
 export type ChangePasswordResult =
-  | { status: 'success'; userId: string; premade: boolean }
-  | { status: 'error'; message: string }
+  { status: 'success'; userId: string; premade: boolean } | { status: 'error'; message: string }
 
 /** Sets a new password from a reset (or pre-made) link and signs the account out everywhere. */
-export async function changePasswordWithToken({ token, password, ip }: { token: string; password: string; ip: string }): Promise<ChangePasswordResult> {
+export async function changePasswordWithToken({
+  token,
+  password,
+  ip,
+}: {
+  token: string
+  password: string
+  ip: string
+}): Promise<ChangePasswordResult> {
   await consumeRateLimit(RATE_LIMITS.tokenChecksPerIp, ip)
   const passwordHash = await hashPassword(password)
   const result = await withTransaction(async (transaction): Promise<ChangePasswordResult> => {
@@ -149,7 +181,8 @@ export async function changePasswordWithToken({ token, password, ip }: { token: 
 
 export type ConfirmResult = { status: 'success'; message: string } | { status: 'error'; message: string }
 
-export const EMAIL_CONFIRMED_MESSAGE = "Your email has been successfully confirmed! You're all set to start exploring Stampwise."
+export const EMAIL_CONFIRMED_MESSAGE =
+  "Your email has been successfully confirmed! You're all set to start exploring Stampwise."
 
 export const EMAIL_CHANGED_MESSAGE = 'Your new email address is confirmed. Use it to log in from now on.'
 
@@ -178,7 +211,8 @@ async function confirmEmailChange(token: string): Promise<ConfirmResult> {
       const state = await consumeToken(token, 'email_change', transaction)
       const newEmail = state.state === 'valid' || state.state === 'used' ? String(state.payload.newEmail ?? '') : ''
       if (state.state === 'valid') {
-        if (!newEmail || (await isEmailTaken(newEmail, state.userId, transaction))) return { status: 'error', message: EMAIL_TAKEN }
+        if (!newEmail || (await isEmailTaken(newEmail, state.userId, transaction)))
+          return { status: 'error', message: EMAIL_TAKEN }
         await changeEmail(state.userId, newEmail, transaction)
         return { status: 'success', message: EMAIL_CHANGED_MESSAGE }
       }
@@ -189,7 +223,8 @@ async function confirmEmailChange(token: string): Promise<ConfirmResult> {
     })
   } catch (error) {
     // Another account took the address between the check and the update.
-    if ((error as { name?: string }).name === 'SequelizeUniqueConstraintError') return { status: 'error', message: EMAIL_TAKEN }
+    if ((error as { name?: string }).name === 'SequelizeUniqueConstraintError')
+      return { status: 'error', message: EMAIL_TAKEN }
     throw error
   }
 }

@@ -88,7 +88,8 @@ async function fetchMetadata(issuer: string): Promise<ProviderMetadata> {
   if (!response.ok) throw new Error(`OpenID discovery at ${issuer} answered ${response.status}`)
   const metadata = MetadataSchema.parse(await response.json())
   // OpenID Connect Discovery 1.0, section 4.3: the document must name the issuer it was fetched from.
-  if (trimSlash(metadata.issuer) !== issuer) throw new Error(`OpenID discovery at ${issuer} names issuer ${metadata.issuer}`)
+  if (trimSlash(metadata.issuer) !== issuer)
+    throw new Error(`OpenID discovery at ${issuer} names issuer ${metadata.issuer}`)
   return metadata
 }
 
@@ -118,7 +119,8 @@ export async function verifyIdToken(
 ): Promise<IdTokenClaims> {
   const { payload } = await jwtVerify(idToken, getKeySet(metadata.jwks_uri), {
     // Google also signs tokens with the issuer written without its scheme.
-    issuer: metadata.issuer === 'https://accounts.google.com' ? [metadata.issuer, 'accounts.google.com'] : metadata.issuer,
+    issuer:
+      metadata.issuer === 'https://accounts.google.com' ? [metadata.issuer, 'accounts.google.com'] : metadata.issuer,
     audience: settings.clientId,
     algorithms: metadata.id_token_signing_alg_values_supported?.filter((alg) => alg !== 'none') ?? ['RS256'],
     requiredClaims: ['sub', 'exp', 'iat'],

@@ -2,11 +2,16 @@ import crypto from 'node:crypto'
 import { redirect } from '@remix-run/node'
 import { OAuth2Tokens } from 'arctic'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
+import { getEnv } from '#app/server/env.server.ts'
 import { consumeOAuthState, saveOAuthState } from '#models/oauth-state.server.ts'
 import { hashToken } from '#models/session.server.ts'
-import { getEnv } from '#app/server/env.server.ts'
 import { oidcBrowserCookie } from './oidc-browser-cookie.server.ts'
-import { type IdTokenClaims, type OidcProviderSettings, type ProviderMetadata, verifyIdToken } from './oidc-provider.server.ts'
+import {
+  type IdTokenClaims,
+  type OidcProviderSettings,
+  type ProviderMetadata,
+  verifyIdToken,
+} from './oidc-provider.server.ts'
 import { safeRedirectPath } from './session.server.ts'
 
 /**
@@ -17,7 +22,12 @@ import { safeRedirectPath } from './session.server.ts'
  * cookie Apple's form POST brings back too), so nobody can finish their own sign-in in someone else's browser.
  */
 
-export type OidcVerifyParams = { request: Request; tokens: OAuth2Tokens; claims: IdTokenClaims; redirectTo: string | null }
+export type OidcVerifyParams = {
+  request: Request
+  tokens: OAuth2Tokens
+  claims: IdTokenClaims
+  redirectTo: string | null
+}
 
 /** A refused sign-in: the person sees `userMessage` on /login; `reason` and `details.cause` go to the log only. */
 export class OidcSignInError extends Error {
@@ -76,9 +86,17 @@ export class OidcStrategy<User> extends OAuth2Strategy<User> {
     const requested = new URL(request.url).searchParams.get('redirectTo')
     const redirectTo = requested && requested.length <= 2048 ? safeRedirectPath(requested, '') || null : null
     const existing: unknown = await this.browserCookie.parse(request.headers.get('Cookie'))
-    const browserId = typeof existing === 'string' && existing.length >= 32 ? existing : crypto.randomBytes(32).toString('base64url')
+    const browserId =
+      typeof existing === 'string' && existing.length >= 32 ? existing : crypto.randomBytes(32).toString('base64url')
     const headers = new Headers({ 'Set-Cookie': await this.browserCookie.serialize(browserId) })
-    await saveOAuthState({ state, provider: this.settings.name, codeVerifier, nonce, redirectTo, browserHash: hashToken(browserId) })
+    await saveOAuthState({
+      state,
+      provider: this.settings.name,
+      codeVerifier,
+      nonce,
+      redirectTo,
+      browserHash: hashToken(browserId),
+    })
     return redirect(url.toString(), { headers })
   }
 
@@ -117,7 +135,10 @@ export class OidcStrategy<User> extends OAuth2Strategy<User> {
       throw new OidcSignInError(this.providerErrorMessage(error), reason, { redirectTo })
     }
     const code = params.get('code')
-    if (!code) throw new OidcSignInError(`${label} did not complete the sign-in. Please try again.`, 'callback without code', { redirectTo })
+    if (!code)
+      throw new OidcSignInError(`${label} did not complete the sign-in. Please try again.`, 'callback without code', {
+        redirectTo,
+      })
 
     let tokens: OAuth2Tokens
     let claims: IdTokenClaims
@@ -127,7 +148,11 @@ export class OidcStrategy<User> extends OAuth2Strategy<User> {
       throw new OidcSignInError(this.failedMessage, 'token exchange failed', { cause, redirectTo })
     }
     try {
-      claims = await verifyIdToken(tokens.idToken(), { settings: this.settings, metadata: this.metadata, nonce: stored.nonce })
+      claims = await verifyIdToken(tokens.idToken(), {
+        settings: this.settings,
+        metadata: this.metadata,
+        nonce: stored.nonce,
+      })
     } catch (cause) {
       throw new OidcSignInError(this.failedMessage, 'ID token rejected', { cause, redirectTo })
     }

@@ -1,5 +1,5 @@
-import { countAttempt, deleteAttemptCounter, deleteExpiredAttemptCounters } from '#models/rate-limit.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
+import { countAttempt, deleteAttemptCounter, deleteExpiredAttemptCounters } from '#models/rate-limit.server.ts'
 import { rateLimitAddress } from './rate-limit-address.server.ts'
 
 /**

@@ -55,17 +55,39 @@ describe('redirectTo is followed only to our own pages', () => {
   })
 
   test('whatever is accepted is a path a browser resolves to our own origin, never two leading slashes', () => {
-    const piece = fc.constantFrom('/', '\\', '\t', '\n', ' ', '.', '..', '@', ':', '?', '#', '%2F', 'evil.example', 'app.stampwise.example', 'https:', '\u0000', '\u3000')
+    const piece = fc.constantFrom(
+      '/',
+      '\\',
+      '\t',
+      '\n',
+      ' ',
+      '.',
+      '..',
+      '@',
+      ':',
+      '?',
+      '#',
+      '%2F',
+      'evil.example',
+      'app.stampwise.example',
+      'https:',
+      '\u0000',
+      '\u3000',
+    )
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')), fc.string(), (built, random) => {
-        for (const to of [built, random, `/${random}`]) {
-          const path = ownPathOrNull(to, APP)
-          if (path === null) continue
-          expect(path.startsWith('/') && !path.startsWith('//')).toBe(true)
-          // A browser follows Location by resolving it against the current page: it must stay on our origin.
-          expect(new URL(path, `${APP}/some/page`).origin).toBe(APP)
-        }
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')),
+        fc.string(),
+        (built, random) => {
+          for (const to of [built, random, `/${random}`]) {
+            const path = ownPathOrNull(to, APP)
+            if (path === null) continue
+            expect(path.startsWith('/') && !path.startsWith('//')).toBe(true)
+            // A browser follows Location by resolving it against the current page: it must stay on our origin.
+            expect(new URL(path, `${APP}/some/page`).origin).toBe(APP)
+          }
+        },
+      ),
       { numRuns: 2000 },
     )
   })

@@ -1,7 +1,13 @@
 import { createCookie, redirect } from '@remix-run/node'
-import { createSession, deleteSessionByToken, deleteUserSessions, findSessionUser, SESSION_TTL_MS } from '#models/session.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { getSessionSecrets } from '#app/server/secrets.server.ts'
+import {
+  createSession,
+  deleteSessionByToken,
+  deleteUserSessions,
+  findSessionUser,
+  SESSION_TTL_MS,
+} from '#models/session.server.ts'
 
 let sessionCookie: ReturnType<typeof createCookie> | undefined
 
@@ -58,7 +64,10 @@ export async function requireUserId(request: Request): Promise<string> {
 export async function requireApiUserId(request: Request): Promise<string> {
   const userId = await getUserId(request)
   if (userId) return userId
-  throw Response.json({ status: 'error', message: 'Please sign in', msg: 'Please sign in', errors: {} }, { status: 401 })
+  throw Response.json(
+    { status: 'error', message: 'Please sign in', msg: 'Please sign in', errors: {} },
+    { status: 401 },
+  )
 }
 
 export async function signIn(request: Request, userId: string): Promise<string> {

@@ -1,8 +1,14 @@
 import { type Transaction } from 'sequelize'
 import { z } from 'zod'
 import { startTrial } from '#models/subscription.server.ts'
-import { createUser, findCredentialsByEmail, findUserBySubject, linkSubject, normalizeEmail } from '#models/user.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
+import {
+  createUser,
+  findCredentialsByEmail,
+  findUserBySubject,
+  linkSubject,
+  normalizeEmail,
+} from '#models/user.server.ts'
 import { type IdTokenClaims, type OidcProviderSettings } from './oidc-provider.server.ts'
 import { OidcSignInError } from './oidc-strategy.server.ts'
 
@@ -84,4 +90,5 @@ async function resolveAccount(
   return { userId: user.id, created: true }
 }
 
-const disabled = () => new OidcSignInError('This account has been disabled. Please contact support.', 'account disabled')
+const disabled = () =>
+  new OidcSignInError('This account has been disabled. Please contact support.', 'account disabled')

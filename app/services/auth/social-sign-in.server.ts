@@ -1,15 +1,15 @@
 import { redirect } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
-import { landingAfterSignIn } from './guest.server.ts'
 import { logger } from '#app/server/logger.server.ts'
+import { retryAfter } from '#app/server/rate-limit-reply.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
+import { landingAfterSignIn } from './guest.server.ts'
 import { type OidcProviderName } from './oidc-config.server.ts'
 import { discoverProvider, getProviderSettings } from './oidc-provider.server.ts'
 import { OidcSignInError, OidcStrategy } from './oidc-strategy.server.ts'
 import { consumeRateLimit, RATE_LIMITS, RateLimitedError } from './rate-limit.server.ts'
 import { clientAddress, safeRedirectPath, signIn } from './session.server.ts'
 import { findOrCreateSocialAccount } from './social-account.server.ts'
-import { redirectWithToast } from '#app/server/toast.server.ts'
-import { retryAfter } from '#app/server/rate-limit-reply.server.ts'
 
 /**
  * The four social sign-in addresses in one place: /login_google and /login_apple send the browser to the provider,
@@ -42,7 +42,11 @@ export async function authenticateWithProvider(provider: OidcProviderName, reque
       ...(await findOrCreateSocialAccount(settings, claims)),
       redirectTo,
     }))
-    const { userId, created, redirectTo } = await new Authenticator<{ userId: string; created: boolean; redirectTo: string | null }>()
+    const { userId, created, redirectTo } = await new Authenticator<{
+      userId: string
+      created: boolean
+      redirectTo: string | null
+    }>()
       .use(strategy)
       .authenticate(provider, request)
     logger.info({ provider, userId, created }, 'signed in with an OpenID provider')

@@ -1,4 +1,5 @@
 import { type Transaction } from 'sequelize'
+import { addMonths, dueTransitions, planState, type SubscriptionStatus } from '#app/utils/plan-status.ts'
 import {
   getInvoiceForPayment,
   insertInvoice,
@@ -18,7 +19,6 @@ import {
 } from '#models/subscription.server.ts'
 import { findTariffIdByTier } from '#models/tariff.server.ts'
 import { withTransaction as inTransaction } from '#models/transaction.server.ts'
-import { addMonths, dueTransitions, planState, type SubscriptionStatus } from '#app/utils/plan-status.ts'
 
 /**
  * The plan rules of DECISIONS.md ("Plans, trial and limits"): every change of a subscription goes through here,
@@ -49,7 +49,14 @@ async function setStatus(
   await setSubscriptionFields(subscription, { ...change.fields, status: change.to }, transaction)
   if (subscription.status !== change.to) {
     await recordStatusChange(
-      { subscriptionId: subscription.id, from: subscription.status, to: change.to, cause: change.cause, actorId: change.actorId, at: change.at },
+      {
+        subscriptionId: subscription.id,
+        from: subscription.status,
+        to: change.to,
+        cause: change.cause,
+        actorId: change.actorId,
+        at: change.at,
+      },
       transaction,
     )
   }
@@ -74,7 +81,10 @@ async function applyDue(subscription: OwnerSubscription, now: Date, tx: Tx): Pro
     if (transition.issuesRenewalInvoice) {
       const plan = (await getSubscriptionPlan(current, tx.transaction))!
       const { tariffId, periodMonths } = plan
-      await issueInvoice({ subscriptionId: current.id, tariffId, periodMonths, reason: 'renewal', now: transition.at }, tx)
+      await issueInvoice(
+        { subscriptionId: current.id, tariffId, periodMonths, reason: 'renewal', now: transition.at },
+        tx,
+      )
       fields.access_ends_at = new Date(transition.at.getTime() + 7 * 24 * 60 * 60 * 1000)
     }
     await setStatus(current, { ...transition, fields }, tx)
@@ -92,7 +102,17 @@ function withTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
  * while it waits inside the trial (or a cancelled period) it began in; an active owner changing plan keeps the
  * current plan until the new invoice is paid.
  */
-export async function choosePlan({ userId, tier, periodMonths, now = new Date() }: { userId: string; tier: number; periodMonths: 1 | 12; now?: Date }) {
+export async function choosePlan({
+  userId,
+  tier,
+  periodMonths,
+  now = new Date(),
+}: {
+  userId: string
+  tier: number
+  periodMonths: 1 | 12
+  now?: Date
+}) {
   return withTransaction(async (tx) => {
     const subscription = await applyDue(await lockedSubscription(userId, tx), now, tx)
     const tariffId = await findTariffIdByTier(tier, tx.transaction)
@@ -119,7 +139,10 @@ export async function choosePlan({ userId, tier, periodMonths, now = new Date() 
           to: 'waiting_payment',
           at: now,
           cause: `plan chosen: ${tier}/${periodMonths} months, invoice ${invoice.number}`,
-          fields: { access_ends_at: accessEndsAt, ...(subscription.periodStartsAt ? {} : { tariff_id: tariffId, period_months: periodMonths }) },
+          fields: {
+            access_ends_at: accessEndsAt,
+            ...(subscription.periodStartsAt ? {} : { tariff_id: tariffId, period_months: periodMonths }),
+          },
         },
         tx,
       )
@@ -132,7 +155,15 @@ export async function choosePlan({ userId, tier, periodMonths, now = new Date() 
  * An admin marks an invoice paid: the subscription becomes active on the invoiced plan for the invoiced period.
  * A renewal continues from the end of the paid period; anything else starts now.
  */
-export async function confirmPayment({ invoiceId, actorId, now = new Date() }: { invoiceId: string; actorId: string | null; now?: Date }) {
+export async function confirmPayment({
+  invoiceId,
+  actorId,
+  now = new Date(),
+}: {
+  invoiceId: string
+  actorId: string | null
+  now?: Date
+}) {
   return withTransaction(async (tx) => {
     const invoice = await getInvoiceForPayment(invoiceId, tx.transaction)
     if (!invoice) throw new PlanError('Invoice not found.')
@@ -180,7 +211,11 @@ export async function cancelPlan({ userId, now = new Date() }: { userId: string;
     const subscription = await applyDue(await lockedSubscription(userId, tx), now, tx)
     if (subscription.status !== 'active') throw new PlanError('Only an active plan can be cancelled.')
     await voidOpenInvoices(subscription.id, tx.transaction)
-    await setStatus(subscription, { to: 'cancelled', at: now, cause: 'cancelled by the owner', fields: { cancelled_at: now } }, tx)
+    await setStatus(
+      subscription,
+      { to: 'cancelled', at: now, cause: 'cancelled by the owner', fields: { cancelled_at: now } },
+      tx,
+    )
     return { periodEndsAt: subscription.periodEndsAt }
   })
 }

@@ -1,7 +1,7 @@
 import { redirect } from '@remix-run/node'
+import { type PlanState } from '#app/utils/plan-status.ts'
 import { countActiveOwnerCards } from '#models/card.server.ts'
 import { requireOwnerPlanState } from './plan.server.ts'
-import { type PlanState } from '#app/utils/plan-status.ts'
 
 /**
  * The specification's gate for the push_notification pages (base, create, template, template create, confirm):
@@ -19,11 +19,18 @@ export const CARD_LIMIT_MESSAGE = (limit: number) =>
     ? 'Your plan has ended, so you cannot create new cards. Choose a plan to create cards again.'
     : `Your plan includes ${limit} active ${limit === 1 ? 'card' : 'cards'}. Archive a card or choose a bigger plan to create another.`
 
-export type CardSlot = { allowed: true } | { allowed: false; message: string; limit: number; active: number; ended: boolean }
+export type CardSlot =
+  { allowed: true } | { allowed: false; message: string; limit: number; active: number; ended: boolean }
 
 /** Whether the owner may create one more card under their plan's card limit (archived cards do not count). */
 export async function checkCardSlot(userId: string, now = new Date()): Promise<CardSlot> {
   const [state, active] = await Promise.all([requireOwnerPlanState(userId, now), countActiveOwnerCards(userId)])
   if (active < state.cardLimit) return { allowed: true }
-  return { allowed: false, message: CARD_LIMIT_MESSAGE(state.cardLimit), limit: state.cardLimit, active, ended: state.subActiveFlag === 0 }
+  return {
+    allowed: false,
+    message: CARD_LIMIT_MESSAGE(state.cardLimit),
+    limit: state.cardLimit,
+    active,
+    ended: state.subActiveFlag === 0,
+  }
 }

@@ -1,10 +1,10 @@
+import { notFound } from '#app/server/http-errors.server.ts'
+import { monthStart, planBox, planState, type PlanState } from '#app/utils/plan-status.ts'
 import { countActiveOwnerCards } from '#models/card.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { countQuotaPushesSince } from '#models/notification.server.ts'
 import { ensureOwnerSubscription } from '#models/subscription.server.ts'
 import { getPaymentProvider } from './payment-provider.server.ts'
-import { monthStart, planBox, planState, type PlanState } from '#app/utils/plan-status.ts'
-import { notFound } from '#app/server/http-errors.server.ts'
 
 export async function requireOwnerPlanState(userId: string, now = new Date()): Promise<PlanState> {
   const subscription = await ensureOwnerSubscription(userId)

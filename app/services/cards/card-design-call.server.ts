@@ -1,5 +1,5 @@
-import { findNewestOwnerCard } from '#models/card-onboarding.server.ts'
 import { apiError } from '#app/server/api.server.ts'
+import { findNewestOwnerCard } from '#models/card-onboarding.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from './owned-card.server.ts'
 
 const cardNotFound = () => apiError(404, CARD_NOT_FOUND)

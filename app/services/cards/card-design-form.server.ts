@@ -1,8 +1,8 @@
-import { type CardLogo } from '#models/card-onboarding.server.ts'
-import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
-import { prepareLogo } from './logo-image.server.ts'
-import { isMultipart, readLimitedMultipart } from '#app/server/multipart-upload.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { isMultipart, readLimitedMultipart } from '#app/server/multipart-upload.server.ts'
+import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
+import { type CardLogo } from '#models/card-onboarding.server.ts'
+import { prepareLogo } from './logo-image.server.ts'
 
 /**
  * The server side of the card designer's form (app/components/card-design-form.tsx), shared by /main and the admin's
@@ -21,7 +21,9 @@ export async function readDesignFormData(request: Request): Promise<{ formData: 
 }
 
 /** A new logo (checked by its content and prepared), 'remove', or null to keep the current one. */
-export async function readLogoChoice(formData: FormData): Promise<{ logo: CardLogo | 'remove' | null } | { logoError: string }> {
+export async function readLogoChoice(
+  formData: FormData,
+): Promise<{ logo: CardLogo | 'remove' | null } | { logoError: string }> {
   const upload = formData.get('logo')
   if (upload instanceof File && upload.size > 0) {
     const checked = await prepareLogo(Buffer.from(await upload.arrayBuffer()))

@@ -1,3 +1,6 @@
+import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
+import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
+import { type CardDesignInput, type CardRewardInput } from '#app/utils/card-design-schema.ts'
 import {
   advanceOnboardingStep,
   createDraftCard,
@@ -9,10 +12,7 @@ import {
   type OnboardingCard,
 } from '#models/card-onboarding.server.ts'
 import { raiseNotice } from '#models/notice.server.ts'
-import { type CardDesignInput, type CardRewardInput } from '#app/utils/card-design-schema.ts'
-import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { joinUrl, qrSvg } from './card-qr.server.ts'
-import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 
 /** The card builder's rules, shared by the onboarding pages and the /api/onboarding calls. */
 export type DesignOutcome =
@@ -47,7 +47,15 @@ export async function saveCardDesign({
 }
 
 /** Saves the reward and terms: the card becomes active, and the owner's first active card raises its notice. */
-export async function saveReward({ userId, card, reward }: { userId: string; card: OnboardingCard; reward: CardRewardInput }) {
+export async function saveReward({
+  userId,
+  card,
+  reward,
+}: {
+  userId: string
+  card: OnboardingCard
+  reward: CardRewardInput
+}) {
   const { firstCardActivated } = await saveCardReward(userId, card.id, reward)
   await advanceOnboardingStep(userId, card.id, 'card_ready')
   if (firstCardActivated) {

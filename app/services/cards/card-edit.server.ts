@@ -1,3 +1,6 @@
+import { getSequelize } from '#app/server/db.server.ts'
+import { writeAudit } from '#app/services/admin/audit.server.ts'
+import { CARD_CONTENT_FIELDS } from '#app/utils/card-design-fields.ts'
 import {
   lockUserCardForEdit,
   logoFingerprint,
@@ -5,9 +8,6 @@ import {
   type EditableCardValues,
 } from '#models/card-admin.server.ts'
 import { type CardLogo } from '#models/card-onboarding.server.ts'
-import { writeAudit } from '#app/services/admin/audit.server.ts'
-import { getSequelize } from '#app/server/db.server.ts'
-import { CARD_CONTENT_FIELDS } from '#app/utils/card-design-fields.ts'
 
 /**
  * An admin saves a user's card: the fields that changed are written together with their audit entry ('card.edit',
@@ -36,7 +36,9 @@ export async function editCardAsAdmin({
       before[field] = current[field]
       after[field] = values[field]
     }
-    const changes = Object.fromEntries(Object.keys(after).map((field) => [field, after[field]])) as Partial<EditableCardValues>
+    const changes = Object.fromEntries(
+      Object.keys(after).map((field) => [field, after[field]]),
+    ) as Partial<EditableCardValues>
     let logoChange: CardLogo | 'remove' | undefined
     if (logo === 'remove' && current.logo) logoChange = 'remove'
     if (logo && logo !== 'remove' && logoFingerprint(logo)?.md5 !== current.logo?.md5) logoChange = logo
@@ -48,7 +50,10 @@ export async function editCardAsAdmin({
     const changed = Object.keys(after)
     if (changed.length === 0) return { status: 'saved' as const, changed }
     await updateUserCard(userId, cardId, { values: changes, logo: logoChange }, transaction)
-    await writeAudit({ actorId: adminId, action: 'card.edit', targetType: 'card', targetId: cardId, before, after }, transaction)
+    await writeAudit(
+      { actorId: adminId, action: 'card.edit', targetType: 'card', targetId: cardId, before, after },
+      transaction,
+    )
     return { status: 'saved' as const, changed }
   })
 }

@@ -1,6 +1,6 @@
+import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { type OwnedCard } from '#models/card.server.ts'
 import { joinUrl } from './card-qr.server.ts'
-import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 
 /** A card as the JSON calls answer it (DECISIONS.md, "Contracts": camelCase fields, plus its join address). */
 export function cardJson(card: OwnedCard) {

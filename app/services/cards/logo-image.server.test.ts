@@ -38,7 +38,10 @@ describe('prepareLogo', () => {
   })
 
   test('refuses a text file renamed to .png, and formats other than the three', async () => {
-    expect(await prepareLogo(Buffer.from('hello, I am not an image'))).toEqual({ ok: false, message: LOGO_MESSAGES.type })
+    expect(await prepareLogo(Buffer.from('hello, I am not an image'))).toEqual({
+      ok: false,
+      message: LOGO_MESSAGES.type,
+    })
     expect(await prepareLogo(await image('gif'))).toEqual({ ok: false, message: LOGO_MESSAGES.type })
   })
 

@@ -35,7 +35,8 @@ export async function prepareLogo(bytes: Buffer): Promise<LogoCheck> {
     const metadata = await sharp(bytes, options).metadata()
     if (metadata.format !== sniffed) return { ok: false, message: LOGO_MESSAGES.type }
     if (!metadata.width || !metadata.height) return { ok: false, message: LOGO_MESSAGES.unreadable }
-    if (metadata.width * metadata.height > LOGO_MAX_INPUT_PIXELS) return { ok: false, message: LOGO_MESSAGES.tooManyPixels }
+    if (metadata.width * metadata.height > LOGO_MAX_INPUT_PIXELS)
+      return { ok: false, message: LOGO_MESSAGES.tooManyPixels }
     // A square of at most LOGO_SIZE, never enlarged: a small logo keeps its pixels.
     const side = Math.min(LOGO_SIZE, metadata.width, metadata.height)
     const data = await sharp(bytes, options)

@@ -25,7 +25,8 @@ export const CARD_FULL = 'All stamps collected: redeem the reward first'
 export const UNDO_EXPIRED = 'The last stamp can no longer be undone'
 export const REWARD_NOT_EARNED = 'The reward is not earned yet'
 export const PASS_NOT_FOUND = 'Pass not found'
-export const stampsLeftMessage = (left: number) => (left === 1 ? 'Only 1 stamp left on this card' : `Only ${left} stamps left on this card`)
+export const stampsLeftMessage = (left: number) =>
+  left === 1 ? 'Only 1 stamp left on this card' : `Only ${left} stamps left on this card`
 
 const UNDO_WINDOW_SECONDS = UNDO_WINDOW_MS / 1000
 
@@ -43,7 +44,11 @@ export type PassStampState = {
 export type StampingRefusal = { ok: false; status: 400 | 404 | 409; field: 'code' | 'count' | 'form'; message: string }
 export type StampingResult = { ok: true; pass: PassStampState } | StampingRefusal
 
-const refuse = (status: StampingRefusal['status'], field: StampingRefusal['field'], message: string): StampingRefusal => ({
+const refuse = (
+  status: StampingRefusal['status'],
+  field: StampingRefusal['field'],
+  message: string,
+): StampingRefusal => ({
   ok: false,
   status,
   field,
@@ -106,7 +111,17 @@ async function applyEvent(
 }
 
 /** Gives `count` stamps (1–20) to the pass with this code on the owner's card. */
-export async function stampPass({ ownerId, cardId, code, count = 1 }: { ownerId: string; cardId: string; code: string; count?: number }): Promise<StampingResult> {
+export async function stampPass({
+  ownerId,
+  cardId,
+  code,
+  count = 1,
+}: {
+  ownerId: string
+  cardId: string
+  code: string
+  count?: number
+}): Promise<StampingResult> {
   if (!Number.isInteger(count) || count < 1 || count > MAX_STAMPS_AT_ONCE) {
     return refuse(400, 'count', `Give between 1 and ${MAX_STAMPS_AT_ONCE} stamps at once`)
   }
@@ -117,7 +132,14 @@ export async function stampPass({ ownerId, cardId, code, count = 1 }: { ownerId:
     const left = pass.stamps_required - pass.stamps
     if (left <= 0) return refuse(409, 'code', CARD_FULL)
     if (count > left) return refuse(409, 'count', stampsLeftMessage(left))
-    const { state, pushId } = await applyEvent(transaction, pass, { ownerId, cardId, kind: 'stamp', count, stampsDelta: count, rewardsDelta: 0 })
+    const { state, pushId } = await applyEvent(transaction, pass, {
+      ownerId,
+      cardId,
+      kind: 'stamp',
+      count,
+      stampsDelta: count,
+      rewardsDelta: 0,
+    })
     return { ok: true as const, pass: state, pushId }
   })
   if (!result.ok) return result
@@ -127,19 +149,42 @@ export async function stampPass({ ownerId, cardId, code, count = 1 }: { ownerId:
 }
 
 /** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */
-export async function undoLastStamp({ ownerId, cardId, passId }: { ownerId: string; cardId: string; passId: string }): Promise<StampingResult> {
+export async function undoLastStamp({
+  ownerId,
+  cardId,
+  passId,
+}: {
+  ownerId: string
+  cardId: string
+  passId: string
+}): Promise<StampingResult> {
   return getSequelize().transaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
     if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
     const stamp = await undoableStampOfLockedPass(transaction, { passId: pass.id, windowSeconds: UNDO_WINDOW_SECONDS })
     if (!stamp) return refuse(409, 'form', UNDO_EXPIRED)
-    const { state } = await applyEvent(transaction, pass, { ownerId, cardId, kind: 'undo', count: stamp.count, stampsDelta: -stamp.count, rewardsDelta: 0 })
+    const { state } = await applyEvent(transaction, pass, {
+      ownerId,
+      cardId,
+      kind: 'undo',
+      count: stamp.count,
+      stampsDelta: -stamp.count,
+      rewardsDelta: 0,
+    })
     return { ok: true as const, pass: { ...state, undoUntil: null } }
   })
 }
 
 /** Redeems the earned reward: the stamps needed are taken off (a new round starts) and the rewards count grows. */
-export async function redeemReward({ ownerId, cardId, passId }: { ownerId: string; cardId: string; passId: string }): Promise<StampingResult> {
+export async function redeemReward({
+  ownerId,
+  cardId,
+  passId,
+}: {
+  ownerId: string
+  cardId: string
+  passId: string
+}): Promise<StampingResult> {
   return getSequelize().transaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
     if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
@@ -157,7 +202,15 @@ export async function redeemReward({ ownerId, cardId, passId }: { ownerId: strin
 }
 
 /** The pass as the scan page shows it after an action, or null when it is not a pass of the owner's card. */
-export async function getPassStampState({ ownerId, cardId, passId }: { ownerId: string; cardId: string; passId: string }): Promise<PassStampState | null> {
+export async function getPassStampState({
+  ownerId,
+  cardId,
+  passId,
+}: {
+  ownerId: string
+  cardId: string
+  passId: string
+}): Promise<PassStampState | null> {
   const row = await getPassOfOwnedCard({ ownerId, cardId, passId, windowSeconds: UNDO_WINDOW_SECONDS })
   return row ? stateOf(row, row.undo_until ? new Date(row.undo_until) : null) : null
 }

@@ -5,7 +5,11 @@ import { z } from 'zod'
  * Blog posts are Markdown files in content/blog, bundled into the server build by Vite (no file reads at run time).
  * Each starts with a front matter block of `key: value` lines between two `---` lines.
  */
-const sources = import.meta.glob<string>('../../../content/blog/*.md', { query: '?raw', import: 'default', eager: true })
+const sources = import.meta.glob<string>('../../../content/blog/*.md', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+})
 
 const FrontMatterSchema = z.object({
   title: z.string().min(1),
@@ -14,7 +18,11 @@ const FrontMatterSchema = z.object({
   author: z.string().min(1),
 })
 
-export type PostSummary = z.infer<typeof FrontMatterSchema> & { slug: string; dateLabel: string; readingMinutes: number }
+export type PostSummary = z.infer<typeof FrontMatterSchema> & {
+  slug: string
+  dateLabel: string
+  readingMinutes: number
+}
 export type Post = PostSummary & { html: string }
 
 const WORDS_READ_PER_MINUTE = 220

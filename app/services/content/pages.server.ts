@@ -21,8 +21,7 @@ export type Placeholders = Record<string, string | number>
 
 const PLACEHOLDER = /\{\{(\w+)\}\}|%7B%7B(\w+)%7D%7D|<!-- block:(\w+) -->\n?/g
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 /**
  * Fills {{name}} in text, the same inside a link's address (where Markdown percent-encoded the braces), and block

@@ -12,7 +12,15 @@ export const appLink = (pathname: string, query: Record<string, string> = {}) =>
   return url.toString()
 }
 
-function layout({ heading, paragraphs, action }: { heading: string; paragraphs: string[]; action?: { label: string; href: string } }) {
+function layout({
+  heading,
+  paragraphs,
+  action,
+}: {
+  heading: string
+  paragraphs: string[]
+  action?: { label: string; href: string }
+}) {
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#b9381b;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
        <p style="color:#4a5568;font-size:13px">If the button does not work, copy this address into your browser:<br>${escapeHtml(action.href)}</p>`
@@ -27,8 +35,22 @@ ${button}
 </div></body></html>`
 }
 
-function text({ heading, paragraphs, action }: { heading: string; paragraphs: string[]; action?: { label: string; href: string } }) {
-  return [heading, '', ...paragraphs.flatMap((p) => [p, '']), ...(action ? [`${action.label}: ${action.href}`, ''] : []), '— Stampwise'].join('\n')
+function text({
+  heading,
+  paragraphs,
+  action,
+}: {
+  heading: string
+  paragraphs: string[]
+  action?: { label: string; href: string }
+}) {
+  return [
+    heading,
+    '',
+    ...paragraphs.flatMap((p) => [p, '']),
+    ...(action ? [`${action.label}: ${action.href}`, ''] : []),
+    '— Stampwise',
+  ].join('\n')
 }
 
 function email(subject: string, content: Parameters<typeof layout>[0]): Email {
@@ -38,7 +60,10 @@ function email(subject: string, content: Parameters<typeof layout>[0]): Email {
 export function confirmationEmail(token: string): Email {
   return email('Confirm your e-mail for Stampwise', {
     heading: 'Confirm your e-mail address',
-    paragraphs: ['Welcome to Stampwise! Confirm your address to start your free 14-day trial.', 'The link works for 48 hours.'],
+    paragraphs: [
+      'Welcome to Stampwise! Confirm your address to start your free 14-day trial.',
+      'The link works for 48 hours.',
+    ],
     action: { label: 'Confirm my e-mail', href: appLink('/email-confirmed', { token }) },
   })
 }
@@ -68,7 +93,9 @@ export function premadeInvitationEmail(oneTimePassword: string): Email {
 export function emailChangeEmail(token: string): Email {
   return email('Confirm your new e-mail for Stampwise', {
     heading: 'Confirm your new e-mail address',
-    paragraphs: ['Confirm this address to use it for your Stampwise account. Until then, your old address stays in use.'],
+    paragraphs: [
+      'Confirm this address to use it for your Stampwise account. Until then, your old address stays in use.',
+    ],
     action: { label: 'Confirm my new e-mail', href: appLink('/email-confirmed', { token }) },
   })
 }
@@ -85,7 +112,12 @@ export function emailChangeNoticeEmail(newEmail: string): Email {
   })
 }
 
-export function supportMessageEmail(input: { source: string; from?: string | null; subject?: string | null; message: string }): Email {
+export function supportMessageEmail(input: {
+  source: string
+  from?: string | null
+  subject?: string | null
+  message: string
+}): Email {
   return email(`[Stampwise ${input.source}] ${input.subject ?? 'New message'}`, {
     heading: `New message from the ${input.source} form`,
     paragraphs: [`From: ${input.from ?? 'not given'}`, input.message],

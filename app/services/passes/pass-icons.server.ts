@@ -1,6 +1,6 @@
-import sharp from 'sharp'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
+import sharp from 'sharp'
 import { StampIconPath } from '#app/components/stamp-icons.tsx'
 
 /**
@@ -26,7 +26,13 @@ function iconSvg(card: IconCard, size: number, withLogo: boolean) {
 }
 
 async function drawIcon(card: IconCard, size: IconSize, logo: Buffer | null): Promise<Buffer> {
-  const usableLogo = logo ? await sharp(logo).resize(Math.round(size * 0.5), Math.round(size * 0.5), { fit: 'contain', background: '#ffffff' }).png().toBuffer().catch(() => null) : null
+  const usableLogo = logo
+    ? await sharp(logo)
+        .resize(Math.round(size * 0.5), Math.round(size * 0.5), { fit: 'contain', background: '#ffffff' })
+        .png()
+        .toBuffer()
+        .catch(() => null)
+    : null
   const base = sharp(Buffer.from(iconSvg(card, size, Boolean(usableLogo))))
   return (usableLogo ? base.composite([{ input: usableLogo, gravity: 'centre' }]) : base).png().toBuffer()
 }

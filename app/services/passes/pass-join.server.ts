@@ -1,8 +1,8 @@
 import { redirect } from '@remix-run/node'
-import { raiseNotice } from '#models/notice.server.ts'
-import { createPassOnJoinableCard, isPassOfJoinableCard, type JoinableCard } from '#models/pass.server.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { raiseNotice } from '#models/notice.server.ts'
+import { createPassOnJoinableCard, isPassOfJoinableCard, type JoinableCard } from '#models/pass.server.ts'
 import { readRememberedPassId, rememberPassCookie } from './pass-cookie.server.ts'
 
 /** The pass this device already holds on the card, if it still exists. */
@@ -29,5 +29,8 @@ export async function joinCard(request: Request, card: JoinableCard): Promise<Re
       dedupeKey: `first-holder:${card.id}`,
     })
   }
-  return redirect(`/p/${pass.id}`, { status: 303, headers: { 'Set-Cookie': await rememberPassCookie(card.id, pass.id) } })
+  return redirect(`/p/${pass.id}`, {
+    status: 303,
+    headers: { 'Set-Cookie': await rememberPassCookie(card.id, pass.id) },
+  })
 }

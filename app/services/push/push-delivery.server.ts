@@ -1,5 +1,10 @@
 import https from 'node:https'
 import webpush from 'web-push'
+import { getSequelize } from '#app/server/db.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
+import { logger } from '#app/server/logger.server.ts'
+import { countDeliveries } from '#app/server/metrics.server.ts'
+import { normalPushEndpoint } from '#app/utils/push-subscription.ts'
 import {
   claimDeliveries,
   createNotificationDeliveries,
@@ -20,12 +25,7 @@ import {
   markNotificationSending,
   type MessageContent,
 } from '#models/notification.server.ts'
-import { getSequelize } from '#app/server/db.server.ts'
-import { getEnv } from '#app/server/env.server.ts'
-import { logger } from '#app/server/logger.server.ts'
-import { countDeliveries } from '#app/server/metrics.server.ts'
 import { postToPushService } from './push-request.server.ts'
-import { normalPushEndpoint } from '#app/utils/push-subscription.ts'
 import { getVapidKeys } from './vapid.server.ts'
 
 /**
@@ -79,7 +79,11 @@ export async function prepareNotification(notificationId: string): Promise<Chunk
     const chunks: ChunkRange[] = []
     for (let from = BigInt(bounds.min); from <= BigInt(bounds.max); from += BigInt(PUSH_CHUNK_SIZE)) {
       const to = from + BigInt(PUSH_CHUNK_SIZE) - 1n
-      chunks.push({ notificationId, fromId: from.toString(), toId: (to < BigInt(bounds.max) ? to : BigInt(bounds.max)).toString() })
+      chunks.push({
+        notificationId,
+        fromId: from.toString(),
+        toId: (to < BigInt(bounds.max) ? to : BigInt(bounds.max)).toString(),
+      })
     }
     return chunks
   })
@@ -117,7 +121,14 @@ async function vapidAuthorization(endpoint: URL): Promise<string> {
   if (cached && cached.renewAt > Date.now()) return cached.header
   const keys = await getVapidKeys()
   const expiresAt = Math.floor(Date.now() / 1000) + VAPID_TOKEN_SECONDS
-  const { Authorization } = webpush.getVapidHeaders(audience, keys.subject, keys.publicKey, keys.privateKey, 'aes128gcm', expiresAt)
+  const { Authorization } = webpush.getVapidHeaders(
+    audience,
+    keys.subject,
+    keys.publicKey,
+    keys.privateKey,
+    'aes128gcm',
+    expiresAt,
+  )
   vapidTokens.set(audience, { header: Authorization, renewAt: Date.now() + (VAPID_TOKEN_SECONDS - 3600) * 1000 })
   return Authorization
 }
@@ -148,10 +159,15 @@ async function send(delivery: ClaimedDelivery, message: MessageContent, appUrl: 
         headers: { Authorization: await vapidAuthorization(url) },
       },
     )
-    const { statusCode: code, headers, body } = await postToPushService(url, details, { agent, timeoutMs: PUSH_REQUEST_TIMEOUT_MS })
+    const {
+      statusCode: code,
+      headers,
+      body,
+    } = await postToPushService(url, details, { agent, timeoutMs: PUSH_REQUEST_TIMEOUT_MS })
     if (code >= 200 && code < 300) return { status: 'sent' }
     if (code === 404 || code === 410) return { status: 'gone', error: `${code}` }
-    if (code === 429 || code >= 500) return { status: 'retry', error: `${code}`, retryAfterMs: retryAfterMs(headers['retry-after']) }
+    if (code === 429 || code >= 500)
+      return { status: 'retry', error: `${code}`, retryAfterMs: retryAfterMs(headers['retry-after']) }
     return { status: 'failed', error: `${code} ${body.slice(0, 200)}`.trim() }
   } catch (error) {
     // Network errors and timeouts ("Socket timeout"): the push service may be back in a moment.
@@ -195,12 +211,10 @@ function outcomeWriter() {
   // batch and `flushing` being cleared would wait for the next request's flush, or for ever when none comes: the
   // end of a flush looks again.
   function schedule() {
-    flushing ??= new Promise<void>((next) => setImmediate(next))
-      .then(flush)
-      .finally(() => {
-        flushing = null
-        if (batch.length > 0) schedule()
-      })
+    flushing ??= new Promise<void>((next) => setImmediate(next)).then(flush).finally(() => {
+      flushing = null
+      if (batch.length > 0) schedule()
+    })
   }
 
   return (row: Recorded) =>
@@ -211,7 +225,10 @@ function outcomeWriter() {
 }
 
 /** Sends a chunk's deliveries until none is pending; answers when a later retry was left to another job. */
-export async function deliverChunk(range: ChunkRange, { appUrl = getEnv().APP_URL } = {}): Promise<{ sent: number; retryLaterInMs: number | null }> {
+export async function deliverChunk(
+  range: ChunkRange,
+  { appUrl = getEnv().APP_URL } = {},
+): Promise<{ sent: number; retryLaterInMs: number | null }> {
   const message = await getMessageContent(range.notificationId)
   if (!message) return { sent: 0, retryLaterInMs: null }
   const record = outcomeWriter()
@@ -275,7 +292,11 @@ export async function finishIfComplete(notificationId: string) {
   await raiseNotice({
     userId: finished.user_id,
     kind: 'push_finished',
-    message: `Your push "${finished.title}" reached ${finished.sent} ${finished.sent === 1 ? 'holder' : 'holders'}${finished.failed ? ` (${finished.failed} could not be reached)` : ''}`.slice(0, 300),
+    message:
+      `Your push "${finished.title}" reached ${finished.sent} ${finished.sent === 1 ? 'holder' : 'holders'}${finished.failed ? ` (${finished.failed} could not be reached)` : ''}`.slice(
+        0,
+        300,
+      ),
     link: `/account/${finished.card_id}/push_notification/history`,
     dedupeKey: `push_finished:${notificationId}`,
   }).catch((error) => logger.error({ err: error, notificationId }, 'push finished notice failed'))

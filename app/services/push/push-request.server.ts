@@ -1,5 +1,5 @@
-import https from 'node:https'
 import { type IncomingHttpHeaders } from 'node:http'
+import https from 'node:https'
 import { type RequestDetails } from 'web-push'
 
 export type PushAnswer = { statusCode: number; headers: IncomingHttpHeaders; body: string }
@@ -11,18 +11,26 @@ export type PushAnswer = { statusCode: number; headers: IncomingHttpHeaders; bod
  * URL object the check accepted, and to nothing else (DECISIONS.md, "Hardening"). Resolves with any HTTP answer;
  * rejects on network errors and on `timeoutMs` without an answer ("Socket timeout", as web-push says).
  */
-export function postToPushService(url: URL, details: RequestDetails, { agent, timeoutMs }: { agent: https.Agent; timeoutMs: number }): Promise<PushAnswer> {
+export function postToPushService(
+  url: URL,
+  details: RequestDetails,
+  { agent, timeoutMs }: { agent: https.Agent; timeoutMs: number },
+): Promise<PushAnswer> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', headers: details.headers as Record<string, string | number>, agent, timeout: timeoutMs }, (response) => {
-      let body = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        // The answer is only logged (its start): a service that talks on is not kept in memory.
-        if (body.length < 1000) body += chunk
-      })
-      response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }))
-      response.on('error', reject)
-    })
+    const request = https.request(
+      url,
+      { method: 'POST', headers: details.headers as Record<string, string | number>, agent, timeout: timeoutMs },
+      (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          // The answer is only logged (its start): a service that talks on is not kept in memory.
+          if (body.length < 1000) body += chunk
+        })
+        response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }))
+        response.on('error', reject)
+      },
+    )
     request.on('timeout', () => request.destroy(new Error('Socket timeout')))
     request.on('error', reject)
     request.end(details.body ?? undefined)

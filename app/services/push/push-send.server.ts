@@ -12,7 +12,8 @@ import {
 import { spendAdditionalPush } from '#models/push-quota.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 
-export const NO_QUOTA_LEFT = 'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
+export const NO_QUOTA_LEFT =
+  'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
 export const NO_PUSH_ACCESS = 'Your plan has ended: choose a plan to send push messages again.'
 export const NO_RECIPIENTS = 'No holder of this card has turned on notifications yet.'
 export const NOTIFICATION_NOT_FOUND = 'Message not found'
@@ -26,7 +27,17 @@ export type SendResult = { ok: true; notification: OwnedNotification } | SendRef
  * the same moment cannot both take the last message. Sending a message twice (a double click, a resubmitted form)
  * sends it once. Delivery then runs in the job queue (push-delivery.server.ts).
  */
-export async function sendOwnerNotification({ ownerId, cardId, notificationId, now = new Date() }: { ownerId: string; cardId: string; notificationId: string; now?: Date }): Promise<SendResult> {
+export async function sendOwnerNotification({
+  ownerId,
+  cardId,
+  notificationId,
+  now = new Date(),
+}: {
+  ownerId: string
+  cardId: string
+  notificationId: string
+  now?: Date
+}): Promise<SendResult> {
   const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
   if (existing.status !== 'draft') return { ok: true, notification: existing }
@@ -38,7 +49,8 @@ export async function sendOwnerNotification({ ownerId, cardId, notificationId, n
     if (!subscription) return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
     const state = planState(subscription, now)
     const quota = pushQuota(state, await countQuotaPushesSince(ownerId, monthStart(now), transaction))
-    if (quota.totalLeft <= 0) return { ok: false, status: 403, message: state.canUsePush ? NO_QUOTA_LEFT : NO_PUSH_ACCESS }
+    if (quota.totalLeft <= 0)
+      return { ok: false, status: 403, message: state.canUsePush ? NO_QUOTA_LEFT : NO_PUSH_ACCESS }
     const source = quota.monthlyLeft > 0 ? 'monthly' : 'additional'
     const queued = await queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients }, transaction)
     // Sent meanwhile by another request: it took the quota already.
@@ -55,7 +67,17 @@ export async function sendOwnerNotification({ ownerId, cardId, notificationId, n
 export type PushConfirmData = { notification: OwnedNotification; recipients: number; quota: PushQuota }
 
 /** What the confirm page and its JSON call show: the message, who receives it, and the quota used and left. */
-export async function getPushConfirmData({ ownerId, cardId, notificationId, now = new Date() }: { ownerId: string; cardId: string; notificationId: string; now?: Date }): Promise<PushConfirmData | null> {
+export async function getPushConfirmData({
+  ownerId,
+  cardId,
+  notificationId,
+  now = new Date(),
+}: {
+  ownerId: string
+  cardId: string
+  notificationId: string
+  now?: Date
+}): Promise<PushConfirmData | null> {
   const notification = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!notification) return null
   const subscription = await getOwnerSubscription(ownerId)

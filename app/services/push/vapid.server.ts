@@ -22,7 +22,8 @@ export function getVapidKeys(): Promise<VapidKeys> {
   loaded ??= (async () => {
     const env = getEnv()
     const subject = vapidSubject(env.MAIL_FROM)
-    if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject }
+    if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY)
+      return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject }
     const read = () => readSetting<{ publicKey: string; privateKey: string }>(SETTING)
     // Read first: once the pair exists (server.ts makes it at start), a page that needs the public key only reads.
     let stored = await read()
