@@ -97,7 +97,8 @@ export async function listRecentPushes(userId: string, limit = 20): Promise<Admi
     `select n.id, c.title as "cardTitle", n.kind, n.title, n.status, n.quota_source as "quotaSource",
             n.recipients, n.queued_at as "queuedAt", n.created_at as "createdAt",
             (select count(*) from deliveries d where d.notification_id = n.id and d.status = 'sent')::int as sent,
-            (select count(*) from deliveries d where d.notification_id = n.id and d.status in ('failed', 'gone'))::int as failed,
+            (select count(*) from deliveries d
+              where d.notification_id = n.id and d.status in ('failed', 'gone'))::int as failed,
             (select count(*) from deliveries d where d.notification_id = n.id and d.status = 'pending')::int as pending
      from notifications n join cards c on c.id = n.card_id
      where n.user_id = :userId and n.status <> 'draft'

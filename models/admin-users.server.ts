@@ -131,9 +131,11 @@ export function listUsersStatement(filter: AdminUsersFilter, request: AdminUsers
   const pageIds = request.few
     ? `with matches as materialized (select u.id, u.created_at, u.email from users u ${join} ${whereSql(conditions)})
        select u.id from matches u ${whereSql(position)} order by ${order} limit :limit offset :offset`
-    : `select u.id from users u ${join} ${whereSql([...conditions, ...position])} order by ${order} limit :limit offset :offset`
+    : `select u.id from users u ${join} ${whereSql([...conditions, ...position])}
+      order by ${order} limit :limit offset :offset`
   return {
-    sql: `select u.id, u.email, u.role, u.disabled_at as "disabledAt", u.created_at as "createdAt", s.status, t.name as plan,
+    sql: `select u.id, u.email, u.role, u.disabled_at as "disabledAt", u.created_at as "createdAt", s.status,
+                 t.name as plan,
                  (select count(*)::int from cards c where c.user_id = u.id) as cards
           from (${pageIds}) page
           join users u on u.id = page.id
@@ -189,7 +191,8 @@ export function figuresStatement({ monthStart, now, weekEnd }: FiguresMoments): 
        (select count(*) from passes)::int as holders,
        (select count(*) from notifications where queued_at >= :monthStart and kind = 'message')::int as messages,
        (select count(*) from notifications where queued_at >= :monthStart and kind <> 'message')::int as automatic,
-       (select count(*) from subscriptions where status = 'trial' and trial_ends_at > :now and trial_ends_at <= :weekEnd)::int as trials_ending`,
+       (select count(*) from subscriptions where status = 'trial' and trial_ends_at > :now
+         and trial_ends_at <= :weekEnd)::int as trials_ending`,
     replacements: { monthStart, now, weekEnd },
   }
 }

@@ -41,9 +41,11 @@ export async function listAuditForUser(userId: string, limit = 50): Promise<Audi
             a.before, a.after, a.created_at as "createdAt"
      from audit_log a left join users actor on actor.id = a.actor_id
      where (a.target_type = 'user' and a.target_id = :userId)
-        or (a.target_type = 'subscription' and a.target_id in (select id::text from subscriptions where user_id = :userId))
+        or (a.target_type = 'subscription' and a.target_id in (select id::text from subscriptions
+          where user_id = :userId))
         or (a.target_type = 'card' and a.target_id in (select id::text from cards where user_id = :userId))
-        or (a.target_type = 'invoice' and a.target_id in (select i.id::text from invoices i join subscriptions s on s.id = i.subscription_id where s.user_id = :userId))
+        or (a.target_type = 'invoice' and a.target_id in (select i.id::text from invoices i
+          join subscriptions s on s.id = i.subscription_id where s.user_id = :userId))
      order by a.created_at desc, a.id desc limit :limit`,
     { replacements: { userId, limit }, type: QueryTypes.SELECT },
   )

@@ -43,7 +43,8 @@ export async function queueStampPush(transaction: Transaction, values: StampPush
        returning id, kind
      ), remembered as (
        update passes p set stamp_push_at = case when push.kind = 'stamp' then now() else p.stamp_push_at end,
-                           reward_push_round = case when push.kind = 'reward' then p.rewards_redeemed else p.reward_push_round end
+                           reward_push_round = case when push.kind = 'reward' then p.rewards_redeemed
+                             else p.reward_push_round end
        from push where p.id = :passId
      )
      select id from push`,

@@ -15,7 +15,8 @@ export async function cardDailyActivity(
     `select to_char(d.day, 'YYYY-MM-DD') as day,
             coalesce(sum(case e.kind when 'stamp' then e.count when 'undo' then -e.count else 0 end), 0)::int as stamps,
             coalesce(sum(case e.kind when 'redeem' then 1 else 0 end), 0)::int as rewards
-     from generate_series((:now::timestamptz at time zone 'UTC')::date - (:days - 1), (:now::timestamptz at time zone 'UTC')::date, interval '1 day') as d(day)
+     from generate_series((:now::timestamptz at time zone 'UTC')::date - (:days - 1),
+       (:now::timestamptz at time zone 'UTC')::date, interval '1 day') as d(day)
      left join stamp_events e
        on e.card_id = :cardId and exists (select 1 from cards c where c.id = :cardId and c.user_id = :userId)
           and e.created_at >= d.day at time zone 'UTC' and e.created_at < (d.day + interval '1 day') at time zone 'UTC'

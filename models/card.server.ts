@@ -114,7 +114,8 @@ export type OwnerCardWithStats = {
 export async function listOwnerCardsWithStats(userId: string, since: Date): Promise<OwnerCardWithStats[]> {
   const [rows] = (await getSequelize().query(
     `select c.id, c.slug, c.status, c.title, c.business_name, c.stamps_required, c.background_color, c.text_color,
-            c.stamp_icon, c.reward, c.logo is not null as has_logo, (extract(epoch from c.updated_at) * 1000)::float8 as version,
+            c.stamp_icon, c.reward, c.logo is not null as has_logo,
+            (extract(epoch from c.updated_at) * 1000)::float8 as version,
             (select count(*)::int from passes p where p.card_id = c.id) as holders,
             (select coalesce(sum(case e.kind when 'stamp' then e.count when 'undo' then -e.count else 0 end), 0)::int
                from stamp_events e where e.card_id = c.id and e.created_at >= :since) as stamps_since
@@ -184,7 +185,9 @@ export async function getPublicCardLogo(
 ): Promise<{ data: Buffer; contentType: string; version: number } | null> {
   if (!isUuid(cardId)) return null
   const [rows] = (await getSequelize().query(
-    `select logo as data, coalesce(logo_content_type, 'image/png') as "contentType", (extract(epoch from updated_at) * 1000)::float8 as version from cards where id = :cardId and logo is not null`,
+    `select logo as data, coalesce(logo_content_type, 'image/png') as "contentType",
+            (extract(epoch from updated_at) * 1000)::float8 as version
+     from cards where id = :cardId and logo is not null`,
     { replacements: { cardId } },
   )) as [{ data: Buffer; contentType: string; version: number }[], unknown]
   return rows[0] ?? null
@@ -216,8 +219,10 @@ export async function setOwnedCardArchived({
 }) {
   const [rows] = (await getSequelize().query(
     archived
-      ? `update cards set status = 'archived', archived_at = now() where id = :cardId and user_id = :userId and status = 'active' returning id`
-      : `update cards set status = 'active', archived_at = null where id = :cardId and user_id = :userId and status = 'archived' returning id`,
+      ? `update cards set status = 'archived', archived_at = now() where id = :cardId and user_id = :userId
+        and status = 'active' returning id`
+      : `update cards set status = 'active', archived_at = null where id = :cardId and user_id = :userId
+        and status = 'archived' returning id`,
     { replacements: { cardId, userId } },
   )) as [unknown[], unknown]
   return rows.length > 0

@@ -56,7 +56,8 @@ export async function pendingDeliveryBounds(
   transaction?: Transaction,
 ): Promise<{ min: string | null; max: string | null } | undefined> {
   const [bounds] = await select<{ min: string | null; max: string | null }>(
-    `select min(id)::text as min, max(id)::text as max from deliveries where notification_id = :notificationId and status = 'pending'`,
+    `select min(id)::text as min, max(id)::text as max from deliveries where notification_id = :notificationId
+      and status = 'pending'`,
     { notificationId },
     transaction,
   )
@@ -89,7 +90,8 @@ export async function claimDeliveries(range: DeliveryRange, limit: number, lease
 export async function pendingDeliveryWait(range: DeliveryRange) {
   const [row] = await select<{ wait_ms: number | null; pending: number }>(
     `select count(*)::int as pending,
-            extract(epoch from min(greatest(coalesce(next_attempt_at, now()), coalesce(lease_until, now())) - now())) * 1000 as wait_ms
+            extract(epoch from min(greatest(coalesce(next_attempt_at, now()), coalesce(lease_until, now())) - now()))
+              * 1000 as wait_ms
      from deliveries where notification_id = :notificationId and id between :fromId and :toId and status = 'pending'`,
     range,
   )
@@ -103,7 +105,8 @@ export async function pendingDeliveryWait(range: DeliveryRange) {
 export async function markOrphanDeliveriesGone(range: DeliveryRange): Promise<void> {
   await getSequelize().query(
     `update deliveries set status = 'gone', last_error = 'unsubscribed', lease_until = null
-     where notification_id = :notificationId and id between :fromId and :toId and status = 'pending' and push_subscription_id is null`,
+     where notification_id = :notificationId and id between :fromId and :toId and status = 'pending'
+       and push_subscription_id is null`,
     { replacements: range },
   )
 }
@@ -123,9 +126,11 @@ export type DeliveryOutcome = {
 export async function recordDeliveryOutcomes(rows: DeliveryOutcome[]): Promise<void> {
   await getSequelize().transaction(async (transaction) => {
     await getSequelize().query(
-      `update deliveries d set status = r.status, last_error = r.error, next_attempt_at = r.next_attempt_at, lease_until = null,
+      `update deliveries d set status = r.status, last_error = r.error, next_attempt_at = r.next_attempt_at,
+        lease_until = null,
               sent_at = case when r.status = 'sent' then now() else d.sent_at end
-       from unnest(array[:ids]::bigint[], array[:statuses]::text[], array[:errors]::text[], array[:nexts]::timestamptz[])
+       from unnest(array[:ids]::bigint[], array[:statuses]::text[], array[:errors]::text[],
+         array[:nexts]::timestamptz[])
          as r(id, status, error, next_attempt_at)
        where d.id = r.id`,
       {

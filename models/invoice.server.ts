@@ -125,7 +125,8 @@ export async function nextInvoiceNumber(now: Date, transaction: Transaction): Pr
  */
 export async function voidOpenInvoices(subscriptionId: string, transaction: Transaction) {
   await getSequelize().query(
-    `update invoices set status = 'void', updated_at = now() where subscription_id = :subscriptionId and status = 'open'`,
+    `update invoices set status = 'void', updated_at = now() where subscription_id = :subscriptionId
+      and status = 'open'`,
     { replacements: { subscriptionId }, transaction },
   )
 }
@@ -143,7 +144,8 @@ export async function insertInvoice(
   transaction: Transaction,
 ): Promise<{ id: string; number: string }> {
   const [rows] = (await getSequelize().query(
-    `insert into invoices (number, subscription_id, tariff_id, period_months, amount_cents, reason, created_at, updated_at)
+    `insert into invoices (number, subscription_id, tariff_id, period_months, amount_cents, reason,
+       created_at, updated_at)
      select :number, :subscriptionId, t.id, :periodMonths,
             case when :periodMonths = 12 then t.yearly_price_cents else t.monthly_price_cents end, :reason, :now, :now
      from tariffs t where t.id = :tariffId

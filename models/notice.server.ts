@@ -55,6 +55,29 @@ export async function raiseNotice(
   return rows.length > 0
 }
 
+/** Raises many notices at once, each once per subject (see raiseNotice); returns how many were new. */
+export async function raiseNotices(
+  notices: { userId: string; kind: NoticeKind; message: string; link: string | null; dedupeKey: string }[],
+): Promise<number> {
+  if (notices.length === 0) return 0
+  const [rows] = (await getSequelize().query(
+    `insert into notices (user_id, kind, message, link, dedupe_key)
+     select * from unnest(array[:userIds]::uuid[], array[:kinds]::text[], array[:messages]::text[],
+                          array[:links]::text[], array[:dedupeKeys]::text[])
+     on conflict (user_id, dedupe_key) do nothing returning id`,
+    {
+      replacements: {
+        userIds: notices.map((notice) => notice.userId),
+        kinds: notices.map((notice) => notice.kind),
+        messages: notices.map((notice) => notice.message),
+        links: notices.map((notice) => notice.link),
+        dedupeKeys: notices.map((notice) => notice.dedupeKey),
+      },
+    },
+  )) as [unknown[], unknown]
+  return rows.length
+}
+
 /** A notice as the bell and the notifications page show it: no dedupe key, the time as an ISO string. */
 export type NoticeView = {
   id: string

@@ -36,7 +36,8 @@ export async function listCardNotifications(
   const [rows] = (await getSequelize().query(
     `select n.id, n.kind, n.title, n.body, n.status, n.created_at, n.queued_at, count(*) over () as total,
             (select count(*) from deliveries d where d.notification_id = n.id and d.status = 'sent')::int as sent,
-            (select count(*) from deliveries d where d.notification_id = n.id and d.status in ('failed', 'gone'))::int as failed,
+            (select count(*) from deliveries d
+              where d.notification_id = n.id and d.status in ('failed', 'gone'))::int as failed,
             (select count(*) from deliveries d where d.notification_id = n.id and d.status = 'pending')::int as pending
      from notifications n
      where n.card_id = :cardId and n.user_id = :userId and n.status <> 'draft'
@@ -76,7 +77,8 @@ export async function createDraftNotification({
   if (!isUuid(cardId)) return null
   const [rows] = (await getSequelize().query(
     `insert into notifications (card_id, user_id, template_id, title, body, link)
-     select c.id, c.user_id, (select t.id from templates t where t.id = :templateId and (t.user_id is null or t.user_id = :ownerId)),
+     select c.id, c.user_id,
+            (select t.id from templates t where t.id = :templateId and (t.user_id is null or t.user_id = :ownerId)),
             :title, :body, :link
      from cards c where c.id = :cardId and c.user_id = :ownerId
      returning id`,
@@ -145,7 +147,8 @@ export async function getOwnedNotification({
 }): Promise<OwnedNotification | null> {
   if (!isUuid(cardId) || !isUuid(notificationId)) return null
   const [rows] = (await getSequelize().query(
-    `select n.id, n.kind, n.title, n.body, n.link, n.status, n.quota_source, n.created_at, n.queued_at, n.finished_at, n.recipients,
+    `select n.id, n.kind, n.title, n.body, n.link, n.status, n.quota_source, n.created_at, n.queued_at, n.finished_at,
+            n.recipients,
             count(d.id)::int as total,
             count(d.id) filter (where d.status = 'sent')::int as sent,
             count(d.id) filter (where d.status in ('failed', 'gone'))::int as failed,
@@ -269,7 +272,8 @@ export async function finishNotificationIfDelivered(notificationId: string): Pro
      )
      select done.user_id, done.card_id, done.kind, done.title,
             (select count(*)::int from deliveries d where d.notification_id = done.id and d.status = 'sent') as sent,
-            (select count(*)::int from deliveries d where d.notification_id = done.id and d.status in ('failed', 'gone')) as failed
+            (select count(*)::int from deliveries d
+              where d.notification_id = done.id and d.status in ('failed', 'gone')) as failed
      from done`,
     { replacements: { notificationId }, type: QueryTypes.SELECT },
   )

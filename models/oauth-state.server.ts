@@ -23,7 +23,8 @@ export async function saveOAuthState(input: OAuthStateInput) {
   await sequelize.query(`delete from oauth_states where expires_at < now() - interval '1 hour'`)
   await sequelize.query(
     `insert into oauth_states (state_hash, provider, code_verifier, nonce, redirect_to, browser_hash, expires_at)
-     values (:hash, :provider, :codeVerifier, :nonce, :redirectTo, :browserHash, now() + make_interval(secs => :seconds))`,
+     values (:hash, :provider, :codeVerifier, :nonce, :redirectTo, :browserHash,
+       now() + make_interval(secs => :seconds))`,
     {
       replacements: {
         hash: hashToken(input.state),

@@ -97,7 +97,8 @@ export async function getPassView(passId: unknown): Promise<PassView | null> {
   const rows = await select<
     JoinableCard & { passId: string; shortCode: string; stamps: number; rewardsRedeemed: number }
   >(
-    `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps, p.rewards_redeemed as "rewardsRedeemed"
+    `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps,
+      p.rewards_redeemed as "rewardsRedeemed"
      from passes p join cards c on c.id = p.card_id where p.id = :passId`,
     { passId },
   )
@@ -111,7 +112,8 @@ export async function getPassView(passId: unknown): Promise<PassView | null> {
 export async function getPassPageVersion(passId: string): Promise<string | null> {
   if (!isPassId(passId)) return null
   const rows = await select<{ version: string }>(
-    `select (extract(epoch from p.updated_at) * 1000000)::bigint || '|' || (extract(epoch from c.updated_at) * 1000000)::bigint as version
+    `select (extract(epoch from p.updated_at) * 1000000)::bigint || '|'
+              || (extract(epoch from c.updated_at) * 1000000)::bigint as version
      from passes p join cards c on c.id = p.card_id where p.id = :passId`,
     { passId },
   )
@@ -122,7 +124,8 @@ export async function getPassPageVersion(passId: string): Promise<string | null>
 export async function getPassCardLogo(passId: string): Promise<{ data: Buffer; contentType: string } | null> {
   if (!isPassId(passId)) return null
   const rows = await select<{ data: Buffer | null; contentType: string | null }>(
-    `select c.logo as data, c.logo_content_type as "contentType" from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    `select c.logo as data, c.logo_content_type as "contentType" from passes p join cards c on c.id = p.card_id
+      where p.id = :passId`,
     { passId },
   )
   const row = rows[0]
@@ -143,7 +146,8 @@ export type RemovablePass = {
 export async function getRemovablePass(passId: unknown): Promise<RemovablePass | null> {
   if (!isPassId(passId)) return null
   const rows = await select<RemovablePass>(
-    `select p.id, p.card_id as "cardId", p.stamps, c.stamps_required as "stampsRequired", c.business_name as "businessName",
+    `select p.id, p.card_id as "cardId", p.stamps, c.stamps_required as "stampsRequired",
+      c.business_name as "businessName",
             case when c.status = 'active' then c.slug end as "joinSlug"
      from passes p join cards c on c.id = p.card_id where p.id = :passId`,
     { passId },

@@ -27,8 +27,10 @@ export async function savePassSubscription(
     if (!pass) return null
     // The clock, not the transaction's start: a save that waited for the lock is still the newest.
     const [saved] = await getSequelize().query<{ created: boolean }>(
-      `insert into push_subscriptions (pass_id, endpoint, p256dh, auth, updated_at) values (:passId, :endpoint, :p256dh, :auth, clock_timestamp())
-       on conflict (pass_id, endpoint) do update set p256dh = excluded.p256dh, auth = excluded.auth, updated_at = clock_timestamp()
+      `insert into push_subscriptions (pass_id, endpoint, p256dh, auth, updated_at) 
+         values (:passId, :endpoint, :p256dh, :auth, clock_timestamp())
+       on conflict (pass_id, endpoint) do update set p256dh = excluded.p256dh, auth = excluded.auth,
+         updated_at = clock_timestamp()
        returning (xmax = 0) as created`,
       {
         replacements: { passId, endpoint, p256dh: keys.p256dh, auth: keys.auth },

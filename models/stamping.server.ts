@@ -36,7 +36,8 @@ export async function lockPassOfOwnedCard(
   const [row] = await getSequelize().query<LockedPass>(
     `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required, c.business_name, c.title, c.reward
      from passes p join cards c on c.id = p.card_id
-     where ${'passId' in reference ? 'p.id = :passId' : 'p.short_code = :shortCode'} and p.card_id = :cardId and c.user_id = :ownerId
+     where ${'passId' in reference ? 'p.id = :passId' : 'p.short_code = :shortCode'} and p.card_id = :cardId
+       and c.user_id = :ownerId
      for update of p`,
     { replacements: { ...reference, cardId, ownerId }, type: QueryTypes.SELECT, transaction },
   )
@@ -88,11 +89,13 @@ export async function applyEventToLockedPass(
 ): Promise<{ stamps: number; rewards_redeemed: number; created_at: Date }> {
   const [row] = await getSequelize().query<{ stamps: number; rewards_redeemed: number; created_at: Date }>(
     `with updated as (
-       update passes set stamps = greatest(stamps + :stampsDelta, 0), rewards_redeemed = rewards_redeemed + :rewardsDelta,
+       update passes set stamps = greatest(stamps + :stampsDelta, 0),
+         rewards_redeemed = rewards_redeemed + :rewardsDelta,
          last_stamped_at = case when :kind = 'stamp' then now() else last_stamped_at end
        where id = :passId returning stamps, rewards_redeemed
      ), event as (
-       insert into stamp_events (pass_id, card_id, actor_id, kind, count) values (:passId, :cardId, :ownerId, :kind, :count)
+       insert into stamp_events (pass_id, card_id, actor_id, kind, count)
+         values (:passId, :cardId, :ownerId, :kind, :count)
        returning created_at
      )
      select updated.stamps, updated.rewards_redeemed, event.created_at from updated, event`,

@@ -1,4 +1,5 @@
 import {
+  QueryTypes,
   DataTypes,
   Model,
   type CreationOptional,
@@ -256,36 +257,35 @@ export async function endSubscriptionAt({ id, userId }: SubscriptionRef, now: Da
   )
 }
 
+export type EndingSubscription = {
+  userId: string
+  /** trial: the trial ends; renewal: an active plan renews; ending: a cancelled plan ends. */
+  ending: 'trial' | 'renewal' | 'ending'
+  tariffName: string | null
+  endsAt: Date
+  /** Names the subscription and, for a period, its end date: each end is told once (notices.dedupe_key). */
+  dedupeKey: string
+}
+
 /**
- * The "ending in a few days" notices of every subscription whose trial or period ends after `now` and by `horizon`
- * (plan-housekeeping.server.ts). The dedupe key names the subscription and the end date, so each is raised once;
- * returns how many were new.
+ * Every subscription whose trial or period ends after `now` and by `horizon` (plan-housekeeping.server.ts writes
+ * the notices' words). The keys are made here, from the stored end (microseconds included), as they always were.
  */
-export async function raiseEndingNotices({ now, horizon }: { now: Date; horizon: Date }): Promise<number> {
-  const [rows] = (await getSequelize().query(
-    `insert into notices (user_id, kind, message, link, dedupe_key)
-     select s.user_id, 'trial_ending',
-            'Your free trial ends on ' || to_char(s.trial_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
-              '. Choose a plan to keep sending push messages.',
-            '/account/tariffs', 'trial-ending:' || s.id
+export async function listSubscriptionsEndingBy({ now, horizon }: { now: Date; horizon: Date }) {
+  return getSequelize().query<EndingSubscription>(
+    `select s.user_id as "userId", 'trial' as ending, null as "tariffName", s.trial_ends_at as "endsAt",
+            'trial-ending:' || s.id as "dedupeKey"
        from subscriptions s where s.status = 'trial' and s.trial_ends_at > :now and s.trial_ends_at <= :horizon
      union all
-     select s.user_id, 'plan_ending',
-            'Your ' || t.name || ' plan renews on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
-              ': we will send you the invoice then.',
-            '/account/plan', 'renewal:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
+     select s.user_id, 'renewal', t.name, s.period_ends_at,
+            'renewal:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
        from subscriptions s join tariffs t on t.id = s.tariff_id
        where s.status = 'active' and s.period_ends_at > :now and s.period_ends_at <= :horizon
      union all
-     select s.user_id, 'plan_ending',
-            'Your ' || t.name || ' plan ends on ' || to_char(s.period_ends_at at time zone 'UTC', 'FMDD FMMonth YYYY') ||
-              '. Choose a plan to keep your access.',
-            '/account/tariffs', 'ending:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
+     select s.user_id, 'ending', t.name, s.period_ends_at,
+            'ending:' || s.id || ':' || extract(epoch from s.period_ends_at)::bigint
        from subscriptions s join tariffs t on t.id = s.tariff_id
-       where s.status = 'cancelled' and s.period_ends_at > :now and s.period_ends_at <= :horizon
-     on conflict (user_id, dedupe_key) do nothing
-     returning id`,
-    { replacements: { now, horizon } },
-  )) as [unknown[], unknown]
-  return rows.length
+       where s.status = 'cancelled' and s.period_ends_at > :now and s.period_ends_at <= :horizon`,
+    { replacements: { now, horizon }, type: QueryTypes.SELECT },
+  )
 }

@@ -1,4 +1,10 @@
-import { listSubscriptionsWithDueTransitions, raiseEndingNotices } from '#models/subscription.server.ts'
+import { formatDate } from '#app/utils/plan-format.ts'
+import { raiseNotices } from '#models/notice.server.ts'
+import {
+  listSubscriptionsEndingBy,
+  listSubscriptionsWithDueTransitions,
+  type EndingSubscription,
+} from '#models/subscription.server.ts'
 import { applyDueTransitions } from './billing.server.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -23,7 +29,41 @@ export async function runPlanHousekeeping(now = new Date()) {
   return { applied, notices }
 }
 
+/** What the notice says and links to, for each kind of end. */
+function endingNotice({ ending, tariffName, endsAt }: EndingSubscription) {
+  const date = formatDate(endsAt)
+  if (ending === 'trial') {
+    return {
+      kind: 'trial_ending' as const,
+      message: `Your free trial ends on ${date}. Choose a plan to keep sending push messages.`,
+      link: '/account/tariffs',
+    }
+  }
+  if (ending === 'renewal') {
+    return {
+      kind: 'plan_ending' as const,
+      message: `Your ${tariffName} plan renews on ${date}: we will send you the invoice then.`,
+      link: '/account/plan',
+    }
+  }
+  return {
+    kind: 'plan_ending' as const,
+    message: `Your ${tariffName} plan ends on ${date}. Choose a plan to keep your access.`,
+    link: '/account/tariffs',
+  }
+}
+
 /** One notice per subscription and end date, 3 days ahead: a trial ending, a plan renewing, a cancelled plan ending. */
-function raiseDueEndingNotices(now: Date): Promise<number> {
-  return raiseEndingNotices({ now, horizon: new Date(now.getTime() + ENDING_NOTICE_DAYS * DAY_MS) })
+async function raiseDueEndingNotices(now: Date): Promise<number> {
+  const ending = await listSubscriptionsEndingBy({
+    now,
+    horizon: new Date(now.getTime() + ENDING_NOTICE_DAYS * DAY_MS),
+  })
+  return raiseNotices(
+    ending.map((subscription) => ({
+      userId: subscription.userId,
+      dedupeKey: subscription.dedupeKey,
+      ...endingNotice(subscription),
+    })),
+  )
 }
