@@ -1,4 +1,3 @@
-import { getSequelize } from '#app/server/db.server.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { CARD_CONTENT_FIELDS } from '#app/utils/card-design-fields.ts'
 import {
@@ -8,6 +7,7 @@ import {
   type EditableCardValues,
 } from '#models/card-admin.server.ts'
 import { type CardLogo } from '#models/card-onboarding.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 
 /**
  * An admin saves a user's card: the fields that changed are written together with their audit entry ('card.edit',
@@ -26,7 +26,7 @@ export async function editCardAsAdmin({
   values: EditableCardValues
   logo: CardLogo | 'remove' | null
 }): Promise<{ status: 'not-found' } | { status: 'saved'; changed: string[] }> {
-  return getSequelize().transaction(async (transaction) => {
+  return withTransaction(async (transaction) => {
     const current = await lockUserCardForEdit(userId, cardId, transaction)
     if (!current) return { status: 'not-found' as const }
     const before: Record<string, unknown> = {}

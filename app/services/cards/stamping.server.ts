@@ -1,5 +1,4 @@
 import { type Transaction } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
 import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { queueHolderStampPush } from '#app/services/push/stamp-push.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
@@ -11,6 +10,7 @@ import {
   type LockedPass,
   type StampEvent,
 } from '#models/stamping.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 
 /**
  * Stamping (issue #5, item 5): the owner stamps a pass of one of their cards by its short code, undoes the last
@@ -125,7 +125,7 @@ export async function stampPass({
   if (!Number.isInteger(count) || count < 1 || count > MAX_STAMPS_AT_ONCE) {
     return refuse(400, 'count', `Give between 1 and ${MAX_STAMPS_AT_ONCE} stamps at once`)
   }
-  const result = await getSequelize().transaction(async (transaction) => {
+  const result = await withTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: parsePassReference(code) })
     // Unknown, or a pass of another card (this owner's or not): the same answer, so no code reveals another holder.
     if (!pass) return refuse(404, 'code', NO_CARD_WITH_THIS_CODE)
@@ -158,7 +158,7 @@ export async function undoLastStamp({
   cardId: string
   passId: string
 }): Promise<StampingResult> {
-  return getSequelize().transaction(async (transaction) => {
+  return withTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
     if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
     const stamp = await undoableStampOfLockedPass(transaction, { passId: pass.id, windowSeconds: UNDO_WINDOW_SECONDS })
@@ -185,7 +185,7 @@ export async function redeemReward({
   cardId: string
   passId: string
 }): Promise<StampingResult> {
-  return getSequelize().transaction(async (transaction) => {
+  return withTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
     if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
     if (pass.stamps < pass.stamps_required) return refuse(409, 'form', REWARD_NOT_EARNED)

@@ -1,6 +1,5 @@
 import https from 'node:https'
 import webpush from 'web-push'
-import { getSequelize } from '#app/server/db.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { countDeliveries } from '#app/server/metrics.server.ts'
@@ -25,6 +24,7 @@ import {
   markNotificationSending,
   type MessageContent,
 } from '#models/notification.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 import { postToPushService } from './push-request.server.ts'
 import { getVapidKeys } from './vapid.server.ts'
 
@@ -66,7 +66,7 @@ const agent = new https.Agent({ keepAlive: true, maxSockets: 256, timeout: PUSH_
  * answers the id ranges of the rows still pending, for the chunk jobs. A message nobody can receive is done at once.
  */
 export async function prepareNotification(notificationId: string): Promise<ChunkRange[]> {
-  const ranges = await getSequelize().transaction(async (transaction) => {
+  const ranges = await withTransaction(async (transaction) => {
     const status = await lockNotificationStatus(notificationId, transaction)
     if (status !== 'queued' && status !== 'sending') return []
     if (status === 'queued') {

@@ -1,4 +1,3 @@
-import { getSequelize } from '#app/server/db.server.ts'
 import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
@@ -11,6 +10,7 @@ import {
 } from '#models/notification.server.ts'
 import { spendAdditionalPush } from '#models/push-quota.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 
 export const NO_QUOTA_LEFT =
   'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
@@ -44,7 +44,7 @@ export async function sendOwnerNotification({
   const recipients = await countCardPushSubscribers({ cardId, userId: ownerId })
   if (recipients === 0) return { ok: false, status: 409, message: NO_RECIPIENTS }
 
-  const refusal = await getSequelize().transaction(async (transaction): Promise<SendRefusal | null> => {
+  const refusal = await withTransaction(async (transaction): Promise<SendRefusal | null> => {
     const subscription = await getOwnerSubscription(ownerId, { transaction, lock: true })
     if (!subscription) return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
     const state = planState(subscription, now)
