@@ -19,7 +19,8 @@ const PAGE = self.registration.scope
 /** The same-origin files a page refers to: stylesheets, scripts, manifest, icons. */
 function filesOf(html) {
   const files = new Set()
-  for (const match of html.matchAll(/(?:href|src)="(\/(?:assets|p)\/[^"]+|\/favicon\.svg)"/g)) files.add(match[1].replaceAll('&amp;', '&'))
+  for (const match of html.matchAll(/(?:href|src)="(\/(?:assets|p)\/[^"]+|\/favicon\.svg)"/g))
+    files.add(match[1].replaceAll('&amp;', '&'))
   return [...files]
 }
 
@@ -142,7 +143,10 @@ self.addEventListener('pushsubscriptionchange', (event) => {
       let renewed = event.newSubscription
       if (!renewed) {
         const answer = await fetch(SUBSCRIPTION).then((response) => response.json())
-        renewed = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(answer.publicKey) })
+        renewed = await self.registration.pushManager.subscribe({
+          userVisibleOnly: true,
+          applicationServerKey: keyBytes(answer.publicKey),
+        })
       }
       await saveSubscription('POST', renewed.toJSON())
       if (old && old.endpoint !== renewed.endpoint) await saveSubscription('DELETE', { endpoint: old.endpoint })

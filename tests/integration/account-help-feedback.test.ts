@@ -74,7 +74,17 @@ describe('/account/help', () => {
     const html = await response.text()
     expect(html).toContain('<h1>FAQ</h1>')
     expect(html).toContain('<details class="faq__item">')
-    for (const text of ['14 days, free', '$19', '$190', '$39', '$390', '$79', '$790', 'additional quota', 'bank transfer']) {
+    for (const text of [
+      '14 days, free',
+      '$19',
+      '$190',
+      '$39',
+      '$390',
+      '$79',
+      '$790',
+      'additional quota',
+      'bank transfer',
+    ]) {
       expect(html).toContain(text)
     }
     expect(html).toContain('href="/account/contact-us"')
@@ -91,7 +101,11 @@ describe('/account/contact-us', () => {
 
   test('stores the message as the owner’s, mails it to SUPPORT_EMAIL, and comes back with a toast', async () => {
     const owner = await signedInOwner()
-    const response = await postForm('/account/contact-us', { subject: 'Invoice question', message: 'Where is my invoice?' }, owner.cookie)
+    const response = await postForm(
+      '/account/contact-us',
+      { subject: 'Invoice question', message: 'Where is my invoice?' },
+      owner.cookie,
+    )
     expect(response.status).toBe(303)
     expect(response.headers.get('Location')).toBe('/account/contact-us')
     expect(response.headers.getSetCookie().some((line) => line.startsWith('__toast='))).toBe(true)
@@ -112,7 +126,11 @@ describe('/account/contact-us', () => {
       ['/\\evil.example', '/account/contact-us'],
     ]
     for (const [redirectTo, expected] of cases) {
-      const response = await postForm('/account/contact-us', { message: `From ${redirectTo}`, redirectTo: redirectTo! }, owner.cookie)
+      const response = await postForm(
+        '/account/contact-us',
+        { message: `From ${redirectTo}`, redirectTo: redirectTo! },
+        owner.cookie,
+      )
       expect(response.status, redirectTo).toBe(303)
       expect(response.headers.get('Location'), redirectTo).toBe(expected)
     }
@@ -167,7 +185,10 @@ describe('POST /api/account/feedback', () => {
     await expectAnswer(
       await postJson(server, '/api/account/feedback', { subject: 5, message: 'x'.repeat(5001) }, { Cookie: cookie }),
       400,
-      { status: 'error', errors: { subject: ['Enter a subject'], message: ['Keep your message to 5,000 characters or fewer'] } },
+      {
+        status: 'error',
+        errors: { subject: ['Enter a subject'], message: ['Keep your message to 5,000 characters or fewer'] },
+      },
     )
     await expectAnswer(await postJson(server, '/api/account/feedback', '{oops', { Cookie: cookie }), 400, {
       status: 'error',
@@ -178,7 +199,12 @@ describe('POST /api/account/feedback', () => {
   test('200 for a JSON or a form body: stored and mailed', async () => {
     const owner = await signedInOwner()
     const body = await expectAnswer(
-      await postJson(server, '/api/account/feedback', { subject: 'API subject', message: 'From the API' }, { Cookie: owner.cookie }),
+      await postJson(
+        server,
+        '/api/account/feedback',
+        { subject: 'API subject', message: 'From the API' },
+        { Cookie: owner.cookie },
+      ),
       200,
       { status: 'success', message: SENT },
     )
@@ -201,7 +227,11 @@ describe('POST /api/account/feedback', () => {
     const getAnswer = await get('/api/account/feedback', owner.cookie)
     await expectAnswer(getAnswer, 405, { status: 'error' })
     expect(getAnswer.headers.get('Allow')).toBe('POST')
-    const put = await server.fetch('/api/account/feedback', { method: 'PUT', headers: { Cookie: owner.cookie }, body: '{}' })
+    const put = await server.fetch('/api/account/feedback', {
+      method: 'PUT',
+      headers: { Cookie: owner.cookie },
+      body: '{}',
+    })
     await expectAnswer(put, 405, { status: 'error' })
 
     await exhaustFeedbackLimit(owner.id)

@@ -22,7 +22,8 @@ async function page(cookie: string) {
   return { html: (await response.text()).replaceAll('<!-- -->', ''), response }
 }
 
-const queries = (response: Response) => Number(/db;desc="(\d+) queries"/.exec(response.headers.get('Server-Timing') ?? '')?.[1])
+const queries = (response: Response) =>
+  Number(/db;desc="(\d+) queries"/.exec(response.headers.get('Server-Timing') ?? '')?.[1])
 
 test('each change to the page’s data shows at once; unchanged data is answered from the cache', async () => {
   const owner = await createOwner()
@@ -38,13 +39,22 @@ test('each change to the page’s data shows at once; unchanged data is answered
   await sql(`update cards set title = 'Beta card' where id = :id`, { id: card!.id })
   expect((await page(cookie)).html).toContain('Beta card')
 
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values (:id, 'CACHEAB2') returning id`, { id: card!.id })
+  const [pass] = await sql<{ id: string }>(
+    `insert into passes (card_id, short_code) values (:id, 'CACHEAB2') returning id`,
+    { id: card!.id },
+  )
   expect((await page(cookie)).html).toMatch(/Holders<\/dt><dd>1<\/dd>/)
 
-  await sql(`insert into stamp_events (pass_id, card_id, kind, count) values (:pass, :card, 'stamp', 4)`, { pass: pass!.id, card: card!.id })
+  await sql(`insert into stamp_events (pass_id, card_id, kind, count) values (:pass, :card, 'stamp', 4)`, {
+    pass: pass!.id,
+    card: card!.id,
+  })
   expect((await page(cookie)).html).toMatch(/Stamps this month<\/dt><dd>4<\/dd>/)
 
-  await sql(`insert into notices (user_id, kind, message, dedupe_key) values (:id, 'first_holder', 'Your first holder joined', 'cache-1')`, { id: owner.id })
+  await sql(
+    `insert into notices (user_id, kind, message, dedupe_key) values (:id, 'first_holder', 'Your first holder joined', 'cache-1')`,
+    { id: owner.id },
+  )
   expect((await page(cookie)).html).toContain('Your first holder joined')
   await sql(`update notices set read_at = now() where user_id = :id`, { id: owner.id })
   expect((await page(cookie)).html).not.toMatch(/1 unread/)
@@ -71,7 +81,8 @@ test('a cached answer is the owner’s own and has a fresh nonce matching its CS
   await page(cookieA)
   const first = await page(cookieA)
   const second = await page(cookieA)
-  const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
+  const nonceOf = (response: Response) =>
+    /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
   const nonce1 = nonceOf(first.response)
   const nonce2 = nonceOf(second.response)
   expect(nonce1).toBeTruthy()

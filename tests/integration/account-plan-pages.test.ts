@@ -30,10 +30,13 @@ async function createCard(userId: string, status = 'active') {
 }
 
 async function endTrial(userId: string, additionalQuota = 0) {
-  await sql(`update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day', additional_quota = :additionalQuota where user_id = :userId`, {
-    userId,
-    additionalQuota,
-  })
+  await sql(
+    `update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day', additional_quota = :additionalQuota where user_id = :userId`,
+    {
+      userId,
+      additionalQuota,
+    },
+  )
 }
 
 describe('/account', () => {
@@ -46,7 +49,10 @@ describe('/account', () => {
   test('lists the cards with holders and this month’s stamps, net of undos', async () => {
     const owner = await signedInOwner()
     const cardId = await createCard(owner.id)
-    const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values (:cardId, 'ABCDEFGH') returning id`, { cardId })
+    const [pass] = await sql<{ id: string }>(
+      `insert into passes (card_id, short_code) values (:cardId, 'ABCDEFGH') returning id`,
+      { cardId },
+    )
     await sql(
       `insert into stamp_events (pass_id, card_id, kind, count, created_at) values
          (:passId, :cardId, 'stamp', 3, now()), (:passId, :cardId, 'undo', 1, now()),
@@ -83,7 +89,11 @@ describe('choosing, paying and cancelling a plan', () => {
     expect(html).toContain('waiting_payment')
     expect(html).toContain('Pay by bank transfer')
     const data = await (await get('/api/account/plan', owner.cookie)).json()
-    expect(data.plan).toMatchObject({ status: 'waiting_payment', sub_active_flag: 1, invoice: { amount_cents: 79000, duration_in_months: 12, tariff_name: 'Premium' } })
+    expect(data.plan).toMatchObject({
+      status: 'waiting_payment',
+      sub_active_flag: 1,
+      invoice: { amount_cents: 79000, duration_in_months: 12, tariff_name: 'Premium' },
+    })
   })
 
   test('cancelling needs the confirmation and an active plan', async () => {
@@ -140,16 +150,22 @@ describe('the card limit', () => {
     const owner = await signedInOwner()
     for (let i = 0; i < 3; i++) await createCard(owner.id)
     const refused = await (await get('/main', owner.cookie)).text()
-    expect(refused).toContain('Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another.')
+    expect(refused).toContain(
+      'Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another.',
+    )
     expect(refused).toContain('href="/account/tariffs"')
-    await sql(`update cards set status = 'archived' where id = (select id from cards where user_id = :id limit 1)`, { id: owner.id })
+    await sql(`update cards set status = 'archived' where id = (select id from cards where user_id = :id limit 1)`, {
+      id: owner.id,
+    })
     expect(await (await get('/main', owner.cookie)).text()).not.toContain('card limit')
   })
 
   test('an ended plan creates no cards', async () => {
     const owner = await signedInOwner()
     await endTrial(owner.id)
-    expect(await (await get('/main', owner.cookie)).text()).toContain('Your plan has ended, so you cannot create new cards.')
+    expect(await (await get('/main', owner.cookie)).text()).toContain(
+      'Your plan has ended, so you cannot create new cards.',
+    )
   })
 })
 
@@ -159,8 +175,20 @@ describe('JSON calls', () => {
     const response = await get('/api/account/user_data', owner.cookie)
     expect(response.status).toBe(200)
     const body = await response.json()
-    expect(body.user_info).toMatchObject({ id: owner.id, email: owner.email, user_logo: null, trial_days: 14, total_cards: 0 })
-    expect(body.user_tariff_info).toEqual({ trial_days: 14, sub_active_flag: 1, tariff: null, user_tariff: { status: 'trial' }, additional_quota: 0 })
+    expect(body.user_info).toMatchObject({
+      id: owner.id,
+      email: owner.email,
+      user_logo: null,
+      trial_days: 14,
+      total_cards: 0,
+    })
+    expect(body.user_tariff_info).toEqual({
+      trial_days: 14,
+      sub_active_flag: 1,
+      tariff: null,
+      user_tariff: { status: 'trial' },
+      additional_quota: 0,
+    })
     await sql(
       `update subscriptions set status = 'active', tariff_id = (select id from tariffs where tier = 2), period_months = 12,
          period_starts_at = now(), period_ends_at = now() + interval '1 year', trial_ends_at = now() - interval '1 day' where user_id = :id`,

@@ -93,11 +93,13 @@ describe('the page', () => {
     const html = await response.text()
     expect(html).toContain('<h1>Profile settings</h1>')
     expect(html).toContain(owner.email)
-    for (const intent of ['logo', 'email', 'password', 'delete']) expect(html).toContain(`name="intent" value="${intent}"`)
+    for (const intent of ['logo', 'email', 'password', 'delete'])
+      expect(html).toContain(`name="intent" value="${intent}"`)
     expect(html).toMatch(/enctype="multipart\/form-data"/i)
-    const [{ password_hash: hash }] = (await sql<{ password_hash: string }>('select password_hash from users where id = :id', { id: owner.id })) as [
-      { password_hash: string },
-    ]
+    const [{ password_hash: hash }] = (await sql<{ password_hash: string }>(
+      'select password_hash from users where id = :id',
+      { id: owner.id },
+    )) as [{ password_hash: string }]
     expect(html).not.toContain(hash)
     expect(html).not.toContain('passwordHash')
   })
@@ -117,7 +119,9 @@ describe('the page', () => {
 describe('logo', () => {
   test('an upload is stored as a 256 px WebP and served to its owner with long private caching', async () => {
     const owner = await signedInOwner()
-    expectToastRedirect(await uploadLogo(owner.cookie, await image('jpeg', 900, 600), { name: 'photo.jpg', type: 'image/jpeg' }))
+    expectToastRedirect(
+      await uploadLogo(owner.cookie, await image('jpeg', 900, 600), { name: 'photo.jpg', type: 'image/jpeg' }),
+    )
     expect(await userRow(owner.id)).toMatchObject({ has_logo: true, logo_content_type: 'image/webp' })
 
     const html = await (await get(PROFILE, owner.cookie)).text()
@@ -154,7 +158,10 @@ describe('logo', () => {
 
   test('a text file renamed to .png is refused by its content', async () => {
     const owner = await signedInOwner()
-    await expectFormError(await uploadLogo(owner.cookie, Buffer.from('just text\n'.repeat(50))), 'Upload a PNG, JPEG or WebP image')
+    await expectFormError(
+      await uploadLogo(owner.cookie, Buffer.from('just text\n'.repeat(50))),
+      'Upload a PNG, JPEG or WebP image',
+    )
     expect(await userRow(owner.id)).toMatchObject({ has_logo: false })
   })
 
@@ -166,7 +173,11 @@ describe('logo', () => {
     await expectFormError(await uploadLogo(owner.cookie, big), 'The image must be 2 MB or smaller', 413)
 
     // 50 MB declared up front, then 50 MB streamed with no length (chunked): both refused with the logo rule.
-    await expectFormError(await uploadLogo(owner.cookie, Buffer.alloc(50 * 1024 * 1024)), 'The image must be 2 MB or smaller', 413)
+    await expectFormError(
+      await uploadLogo(owner.cookie, Buffer.alloc(50 * 1024 * 1024)),
+      'The image must be 2 MB or smaller',
+      413,
+    )
     const boundary = 'stampwise-test-boundary'
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nlogo\r\n--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`
     let sent = 0
@@ -192,9 +203,16 @@ describe('logo', () => {
   test('a truncated image, a decompression bomb, a missing file and a broken upload are refused', async () => {
     const owner = await signedInOwner()
     const noise = Buffer.from(Array.from({ length: 200 * 200 * 3 }, (_, i) => (i * 7919) % 256))
-    const jpeg = await sharp(noise, { raw: { width: 200, height: 200, channels: 3 } }).jpeg().toBuffer()
-    await expectFormError(await uploadLogo(owner.cookie, jpeg.subarray(0, jpeg.byteLength / 2)), 'The image could not be read')
-    const bomb = await sharp(Buffer.alloc(8000 * 8000), { raw: { width: 8000, height: 8000, channels: 1 } }).png().toBuffer()
+    const jpeg = await sharp(noise, { raw: { width: 200, height: 200, channels: 3 } })
+      .jpeg()
+      .toBuffer()
+    await expectFormError(
+      await uploadLogo(owner.cookie, jpeg.subarray(0, jpeg.byteLength / 2)),
+      'The image could not be read',
+    )
+    const bomb = await sharp(Buffer.alloc(8000 * 8000), { raw: { width: 8000, height: 8000, channels: 1 } })
+      .png()
+      .toBuffer()
     await expectFormError(await uploadLogo(owner.cookie, bomb), 'The image is too large in pixels')
     await expectFormError(await uploadLogo(owner.cookie, new Uint8Array(), { name: '' }), 'Choose an image to upload')
     const broken = await server.fetch(PROFILE, {
@@ -211,13 +229,16 @@ describe('logo', () => {
     expectToastRedirect(await uploadLogo(owner.cookie, await image('webp')))
     expectToastRedirect(await postForm(owner.cookie, { intent: 'remove-logo' }))
     expect(await userRow(owner.id)).toMatchObject({ has_logo: false, logo_content_type: null })
-    expect(await (await get(PROFILE, owner.cookie)).text()).toContain('class="profile-photo" src="/images/default-profile.svg"')
+    expect(await (await get(PROFILE, owner.cookie)).text()).toContain(
+      'class="profile-photo" src="/images/default-profile.svg"',
+    )
     expect((await get(`/images/users/${owner.id}/logo`, owner.cookie)).status).toBe(404)
   })
 })
 
 describe('e-mail change', () => {
-  const changeEmail = (cookie: string, fields: Record<string, string>) => postForm(cookie, { intent: 'email', ...fields })
+  const changeEmail = (cookie: string, fields: Record<string, string>) =>
+    postForm(cookie, { intent: 'email', ...fields })
 
   test('mails a link to the new address and a notice to the old one; the address changes when the link is opened', async () => {
     const owner = await signedInOwner()
@@ -237,28 +258,53 @@ describe('e-mail change', () => {
     expect(await userRow(owner.id)).toMatchObject({ email: newEmail, email_confirmed: true })
     expect((await get(link)).status).toBe(200) // idempotent
 
-    expect((await server.fetch('/api/auth/login', { method: 'POST', body: JSON.stringify({ email: owner.email, password: STRONG_PASSWORD }) })).status).toBe(401)
+    expect(
+      (
+        await server.fetch('/api/auth/login', {
+          method: 'POST',
+          body: JSON.stringify({ email: owner.email, password: STRONG_PASSWORD }),
+        })
+      ).status,
+    ).toBe(401)
     await logIn(server, newEmail)
   })
 
   test('refuses bad input with field messages', async () => {
     const owner = await signedInOwner()
     const taken = await createOwner()
-    await expectFormError(await changeEmail(owner.cookie, { email: 'not-an-email', password: STRONG_PASSWORD }), 'Invalid email format')
+    await expectFormError(
+      await changeEmail(owner.cookie, { email: 'not-an-email', password: STRONG_PASSWORD }),
+      'Invalid email format',
+    )
     await expectFormError(await changeEmail(owner.cookie, { email: uniqueEmail() }), 'Enter your current password')
-    await expectFormError(await changeEmail(owner.cookie, { email: uniqueEmail(), password: 'Wrong.pass1' }), 'The password is not correct')
-    await expectFormError(await changeEmail(owner.cookie, { email: owner.email, password: STRONG_PASSWORD }), 'This is already your email address')
-    await expectFormError(await changeEmail(owner.cookie, { email: taken.email, password: STRONG_PASSWORD }), 'An account with this email already exists')
-    const [{ count }] = (await sql<{ count: number }>(`select count(*)::int as count from one_time_tokens where user_id = :id and kind = 'email_change'`, {
-      id: owner.id,
-    })) as [{ count: number }]
+    await expectFormError(
+      await changeEmail(owner.cookie, { email: uniqueEmail(), password: 'Wrong.pass1' }),
+      'The password is not correct',
+    )
+    await expectFormError(
+      await changeEmail(owner.cookie, { email: owner.email, password: STRONG_PASSWORD }),
+      'This is already your email address',
+    )
+    await expectFormError(
+      await changeEmail(owner.cookie, { email: taken.email, password: STRONG_PASSWORD }),
+      'An account with this email already exists',
+    )
+    const [{ count }] = (await sql<{ count: number }>(
+      `select count(*)::int as count from one_time_tokens where user_id = :id and kind = 'email_change'`,
+      {
+        id: owner.id,
+      },
+    )) as [{ count: number }]
     expect(count).toBe(0)
   })
 
   test('repeated wrong passwords are limited', async () => {
     const owner = await signedInOwner()
     for (let i = 0; i < 5; i++) {
-      await expectFormError(await changeEmail(owner.cookie, { email: uniqueEmail(), password: 'Wrong.pass1' }), 'The password is not correct')
+      await expectFormError(
+        await changeEmail(owner.cookie, { email: uniqueEmail(), password: 'Wrong.pass1' }),
+        'The password is not correct',
+      )
     }
     const limited = await changeEmail(owner.cookie, { email: uniqueEmail(), password: STRONG_PASSWORD })
     expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/)
@@ -277,7 +323,9 @@ describe('e-mail change', () => {
     expect((await get(linkPath((await waitForMail(newEmail, 'Confirm your new e-mail')).text))).status).toBe(200)
     expect(await userRow(owner.id)).toMatchObject({ email: newEmail })
     // …and can set a first password without a current one.
-    expectToastRedirect(await postForm(owner.cookie, { intent: 'password', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }))
+    expectToastRedirect(
+      await postForm(owner.cookie, { intent: 'password', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }),
+    )
     await logIn(server, newEmail, NEW_PASSWORD)
   })
 
@@ -303,28 +351,46 @@ describe('e-mail change', () => {
 })
 
 describe('password change', () => {
-  const changePassword = (cookie: string, fields: Record<string, string>) => postForm(cookie, { intent: 'password', ...fields })
+  const changePassword = (cookie: string, fields: Record<string, string>) =>
+    postForm(cookie, { intent: 'password', ...fields })
 
   test('refuses a weak or mismatched password and a wrong current one', async () => {
     const owner = await signedInOwner()
     const valid = { currentPassword: STRONG_PASSWORD, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }
-    await expectFormError(await changePassword(owner.cookie, { ...valid, confirmPassword: 'Fresh.start3' }), 'Passwords do not match')
+    await expectFormError(
+      await changePassword(owner.cookie, { ...valid, confirmPassword: 'Fresh.start3' }),
+      'Passwords do not match',
+    )
     const weak = await changePassword(owner.cookie, { ...valid, password: 'short', confirmPassword: 'short' })
     const html = await weak.text()
     expect(weak.status).toBe(400)
-    for (const message of ['6 characters minimum', 'At least one uppercase letter', 'At least one number']) expect(html).toContain(message)
+    for (const message of ['6 characters minimum', 'At least one uppercase letter', 'At least one number'])
+      expect(html).toContain(message)
     expect(html).not.toContain(STRONG_PASSWORD) // passwords are never sent back
-    await expectFormError(await changePassword(owner.cookie, { ...valid, currentPassword: 'Wrong.pass1' }), 'The password is not correct')
-    await expectFormError(await changePassword(owner.cookie, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }), 'Enter your current password')
+    await expectFormError(
+      await changePassword(owner.cookie, { ...valid, currentPassword: 'Wrong.pass1' }),
+      'The password is not correct',
+    )
+    await expectFormError(
+      await changePassword(owner.cookie, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }),
+      'Enter your current password',
+    )
   })
 
   test('a new password ends the other sessions, voids reset links and keeps this session', async () => {
     const owner = await signedInOwner()
     const otherBrowser = await logIn(server, owner.email)
-    const forgot = await server.fetch('/api/auth/forgot-password', { method: 'POST', body: JSON.stringify({ email: owner.email }) })
+    const forgot = await server.fetch('/api/auth/forgot-password', {
+      method: 'POST',
+      body: JSON.stringify({ email: owner.email }),
+    })
     expect(forgot.status).toBe(200)
     expectToastRedirect(
-      await changePassword(owner.cookie, { currentPassword: STRONG_PASSWORD, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }),
+      await changePassword(owner.cookie, {
+        currentPassword: STRONG_PASSWORD,
+        password: NEW_PASSWORD,
+        confirmPassword: NEW_PASSWORD,
+      }),
     )
     expect((await get(PROFILE, owner.cookie)).status).toBe(200)
     expect((await get(PROFILE, otherBrowser)).status).toBe(302)
@@ -340,25 +406,37 @@ describe('password change', () => {
 describe('delete profile', () => {
   test('a wrong confirmation is refused', async () => {
     const owner = await signedInOwner()
-    await expectFormError(await postForm(owner.cookie, { intent: 'delete', confirm: 'someone@example.com' }), 'This does not match your email address')
+    await expectFormError(
+      await postForm(owner.cookie, { intent: 'delete', confirm: 'someone@example.com' }),
+      'This does not match your email address',
+    )
     await expectFormError(await postForm(owner.cookie, { intent: 'delete' }), 'Type your email address to confirm')
     expect(await userRow(owner.id)).toBeDefined()
   })
 
   test('deletes the user with cards and sessions, signs out and says so on the home page', async () => {
     const owner = await signedInOwner()
-    await sql(`insert into cards (user_id, slug, title) values (:id, :slug, 'Coffee')`, { id: owner.id, slug: `card-${owner.id.slice(0, 8)}` })
+    await sql(`insert into cards (user_id, slug, title) values (:id, :slug, 'Coffee')`, {
+      id: owner.id,
+      slug: `card-${owner.id.slice(0, 8)}`,
+    })
     const response = await postForm(owner.cookie, { intent: 'delete', confirm: ` ${owner.email.toUpperCase()} ` })
     expectToastRedirect(response, '/')
-    expect(response.headers.getSetCookie().find((line) => line.startsWith('__session='))).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/)
+    expect(response.headers.getSetCookie().find((line) => line.startsWith('__session='))).toMatch(
+      /Max-Age=0|Expires=Thu, 01 Jan 1970/,
+    )
     expect(await userRow(owner.id)).toBeUndefined()
     for (const table of ['cards', 'sessions', 'subscriptions']) {
-      const [{ count }] = (await sql<{ count: number }>(`select count(*)::int as count from ${table} where user_id = :id`, { id: owner.id })) as [
-        { count: number },
-      ]
+      const [{ count }] = (await sql<{ count: number }>(
+        `select count(*)::int as count from ${table} where user_id = :id`,
+        { id: owner.id },
+      )) as [{ count: number }]
       expect(count, table).toBe(0)
     }
-    const toast = response.headers.getSetCookie().find((line) => line.startsWith('__toast='))!.split(';')[0]!
+    const toast = response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__toast='))!
+      .split(';')[0]!
     const home = await get('/', toast)
     expect(await home.text()).toContain('Your profile has been deleted')
     expect((await get(PROFILE, owner.cookie)).status).toBe(302)

@@ -103,8 +103,22 @@ describe('an admin edits a card', () => {
         actor_id: admin.id,
         action: 'card.edit',
         target_type: 'card',
-        before: { title: 'Coffee card', stampsRequired: 8, backgroundColor: '#1f3a5f', textColor: '#ffffff', stampIcon: 'coffee', reward: 'A free coffee' },
-        after: { title: 'Espresso club', stampsRequired: 10, backgroundColor: '#ffeedd', textColor: '#222222', stampIcon: 'star', reward: 'A free espresso' },
+        before: {
+          title: 'Coffee card',
+          stampsRequired: 8,
+          backgroundColor: '#1f3a5f',
+          textColor: '#ffffff',
+          stampIcon: 'coffee',
+          reward: 'A free coffee',
+        },
+        after: {
+          title: 'Espresso club',
+          stampsRequired: 10,
+          backgroundColor: '#ffeedd',
+          textColor: '#222222',
+          stampIcon: 'star',
+          reward: 'A free espresso',
+        },
       },
     ])
 
@@ -118,7 +132,9 @@ describe('an admin edits a card', () => {
     const owner = await signedIn()
     const cardId = await insertCard(owner.id)
     const path = `/admin/users/${owner.id}/cards/${cardId}/edit`
-    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#c0392b' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#c0392b' } })
+      .png()
+      .toBuffer()
     const form = new FormData()
     for (const [name, value] of Object.entries(EDIT)) form.set(name, value)
     form.set('logo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png')
@@ -132,8 +148,13 @@ describe('an admin edits a card', () => {
     expect((await cardRow(cardId)).logo_content_type).toBeNull()
     const [upload, removal] = (await auditRows(cardId)).slice(-2)
     expect(upload!.before).toMatchObject({ logo: null })
-    expect(upload!.after).toMatchObject({ logo: { contentType: 'image/webp', md5: expect.stringMatching(/^[0-9a-f]{32}$/) } })
-    expect(removal).toMatchObject({ before: { logo: (upload!.after as { logo: unknown }).logo }, after: { logo: null } })
+    expect(upload!.after).toMatchObject({
+      logo: { contentType: 'image/webp', md5: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    })
+    expect(removal).toMatchObject({
+      before: { logo: (upload!.after as { logo: unknown }).logo },
+      after: { logo: null },
+    })
 
     const notAnImage = new FormData()
     for (const [name, value] of Object.entries(EDIT)) notAnImage.set(name, value)

@@ -15,7 +15,8 @@ const databaseEnv = (): Record<string, string> =>
 afterEach(killChildren)
 
 const admin = (...args: string[]) => runTsToEnd(COMMAND, { env: databaseEnv(), args })
-const roleOf = async (id: string) => (await sql<{ role: string }>(`select role from users where id = :id`, { id }))[0]!.role
+const roleOf = async (id: string) =>
+  (await sql<{ role: string }>(`select role from users where id = :id`, { id }))[0]!.role
 const lines = (text: string) => text.split('\n').filter(Boolean)
 
 describe('npm run admin', () => {
@@ -51,7 +52,8 @@ describe('npm run admin', () => {
 
   test('an unknown e-mail: exit code 1, one line on stderr, nobody changed', async () => {
     const user = await createUser()
-    const countAdmins = async () => (await sql<{ count: number }>(`select count(*)::int as count from users where role = 'admin'`))[0]!.count
+    const countAdmins = async () =>
+      (await sql<{ count: number }>(`select count(*)::int as count from users where role = 'admin'`))[0]!.count
     const adminsBefore = await countAdmins()
     const result = await admin('grant', 'nobody-here@example.com')
     expect(result.code).toBe(1)
@@ -61,10 +63,14 @@ describe('npm run admin', () => {
     expect(await countAdmins()).toBe(adminsBefore)
   }, 60_000)
 
-  test.each([[[]], [['grant']], [['promote', 'x@example.com']]])('wrong arguments %j: exit code 1 and the usage line', async (args) => {
-    const result = await admin(...args)
-    expect(result.code).toBe(1)
-    expect(result.stdout).toBe('')
-    expect(lines(result.stderr)).toEqual(['usage: npm run admin -- grant <email> | revoke <email>'])
-  }, 60_000)
+  test.each([[[]], [['grant']], [['promote', 'x@example.com']]])(
+    'wrong arguments %j: exit code 1 and the usage line',
+    async (args) => {
+      const result = await admin(...args)
+      expect(result.code).toBe(1)
+      expect(result.stdout).toBe('')
+      expect(lines(result.stderr)).toEqual(['usage: npm run admin -- grant <email> | revoke <email>'])
+    },
+    60_000,
+  )
 })

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
-import { createUser, expectAnswer, logIn, postJson, sql, STRONG_PASSWORD, uniqueEmail } from '#tests/support/auth-api.ts'
+import {
+  createUser,
+  expectAnswer,
+  logIn,
+  postJson,
+  sql,
+  STRONG_PASSWORD,
+  uniqueEmail,
+} from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -51,9 +59,14 @@ async function subscriptionOf(userId: string) {
   return row!
 }
 
+// The audit row's before/after are JSONB of any record's shape: the assertions read fields of each kind.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AuditRow = { actor_id: string; action: string; target_type: string; target_id: string; before: any; after: any }
 async function auditOf(targetId: string) {
-  return sql<AuditRow>(`select actor_id, action, target_type, target_id, before, after from audit_log where target_id = :targetId order by id`, { targetId })
+  return sql<AuditRow>(
+    `select actor_id, action, target_type, target_id, before, after from audit_log where target_id = :targetId order by id`,
+    { targetId },
+  )
 }
 
 /** A 302 back to the user's page, with the toast cookie. */
@@ -130,7 +143,10 @@ describe('/admin/users/{userId}', () => {
       `insert into cards (user_id, slug, status, title, business_name) values (:id, :slug, 'active', 'Coffee card', 'Corner Coffee') returning id`,
       { id: owner.id, slug: `card-${Date.now().toString(36)}` },
     )
-    await sql(`insert into passes (card_id, short_code) values (:cardId, :code)`, { cardId: card!.id, code: 'ABCDEFGH'.replace('A', 'Z') })
+    await sql(`insert into passes (card_id, short_code) values (:cardId, :code)`, {
+      cardId: card!.id,
+      code: 'ABCDEFGH'.replace('A', 'Z'),
+    })
     await sql(
       `insert into notifications (card_id, user_id, title, body, status, queued_at) values (:cardId, :userId, 'Happy hour', 'Two for one', 'done', now())`,
       { cardId: card!.id, userId: owner.id },
@@ -155,7 +171,11 @@ describe('/admin/users/{userId}', () => {
 
     await expectRefused(await asAdmin(owner.id, { intent: 'confirm-payment', invoiceId: invoice.id }), CONFIRM_MISSING)
     await expectRefused(
-      await asAdmin(owner.id, { intent: 'confirm-payment', invoiceId: '8d5e1b0c-3f7a-4c1e-9b2d-0a6f4e2c1d3b', confirm: 'on' }),
+      await asAdmin(owner.id, {
+        intent: 'confirm-payment',
+        invoiceId: '8d5e1b0c-3f7a-4c1e-9b2d-0a6f4e2c1d3b',
+        confirm: 'on',
+      }),
       'This invoice is no longer open',
     )
     expect((await subscriptionOf(owner.id)).status).toBe('waiting_payment')
@@ -165,8 +185,13 @@ describe('/admin/users/{userId}', () => {
     const subscription = await subscriptionOf(owner.id)
     expect(subscription).toMatchObject({ status: 'active', tier: 2, period_months: 12 })
     expect(new Date(subscription.period_starts_at!).getTime()).toBeGreaterThanOrEqual(before - 1000)
-    expect(new Date(subscription.period_ends_at!).getTime() - new Date(subscription.period_starts_at!).getTime()).toBeGreaterThan(364 * DAY_MS)
-    const [paid] = await sql<{ status: string; paid_by: string }>(`select status, paid_by from invoices where id = :id`, { id: invoice.id })
+    expect(
+      new Date(subscription.period_ends_at!).getTime() - new Date(subscription.period_starts_at!).getTime(),
+    ).toBeGreaterThan(364 * DAY_MS)
+    const [paid] = await sql<{ status: string; paid_by: string }>(
+      `select status, paid_by from invoices where id = :id`,
+      { id: invoice.id },
+    )
     expect(paid).toEqual({ status: 'paid', paid_by: admin.id })
 
     const [entry] = await auditOf(invoice.id)
@@ -181,12 +206,24 @@ describe('/admin/users/{userId}', () => {
 
   test('change plan: an invoice for the new plan; an active owner keeps the current plan until it is paid', async () => {
     const owner = await createOwner()
-    await expectRefused(await asAdmin(owner.id, { intent: 'change-plan', tier: '3', periodMonths: '1' }), CONFIRM_MISSING)
-    await expectRefused(await asAdmin(owner.id, { intent: 'change-plan', tier: '4', periodMonths: '1', confirm: 'on' }), 'Choose a plan')
-    await expectRefused(await asAdmin(owner.id, { intent: 'change-plan', tier: '3', periodMonths: '6', confirm: 'on' }), 'Choose monthly or yearly billing')
+    await expectRefused(
+      await asAdmin(owner.id, { intent: 'change-plan', tier: '3', periodMonths: '1' }),
+      CONFIRM_MISSING,
+    )
+    await expectRefused(
+      await asAdmin(owner.id, { intent: 'change-plan', tier: '4', periodMonths: '1', confirm: 'on' }),
+      'Choose a plan',
+    )
+    await expectRefused(
+      await asAdmin(owner.id, { intent: 'change-plan', tier: '3', periodMonths: '6', confirm: 'on' }),
+      'Choose monthly or yearly billing',
+    )
     expect(await openInvoice(owner.id)).toBeUndefined()
 
-    expectDone(await asAdmin(owner.id, { intent: 'change-plan', tier: '3', periodMonths: '1', confirm: 'on' }), owner.id)
+    expectDone(
+      await asAdmin(owner.id, { intent: 'change-plan', tier: '3', periodMonths: '1', confirm: 'on' }),
+      owner.id,
+    )
     expect(await subscriptionOf(owner.id)).toMatchObject({ status: 'waiting_payment', tier: 3, period_months: 1 })
     expect(await openInvoice(owner.id)).toMatchObject({ tier: 3, reason: 'new' })
     const subscriptionId = (await subscriptionOf(owner.id)).id
@@ -197,8 +234,14 @@ describe('/admin/users/{userId}', () => {
 
     const paying = await createOwner()
     await makeActive(paying.id, 1)
-    await expectRefused(await asAdmin(paying.id, { intent: 'change-plan', tier: '1', periodMonths: '1', confirm: 'on' }), 'This is already the owner’s plan')
-    expectDone(await asAdmin(paying.id, { intent: 'change-plan', tier: '2', periodMonths: '1', confirm: 'on' }), paying.id)
+    await expectRefused(
+      await asAdmin(paying.id, { intent: 'change-plan', tier: '1', periodMonths: '1', confirm: 'on' }),
+      'This is already the owner’s plan',
+    )
+    expectDone(
+      await asAdmin(paying.id, { intent: 'change-plan', tier: '2', periodMonths: '1', confirm: 'on' }),
+      paying.id,
+    )
     expect(await subscriptionOf(paying.id)).toMatchObject({ status: 'active', tier: 1 })
     expect(await openInvoice(paying.id)).toMatchObject({ tier: 2, reason: 'change' })
   })
@@ -208,7 +251,10 @@ describe('/admin/users/{userId}', () => {
     const endsAt = new Date((await subscriptionOf(owner.id)).trial_ends_at).getTime()
     await expectRefused(await asAdmin(owner.id, { intent: 'extend-trial', days: '10' }), CONFIRM_MISSING)
     for (const days of ['0', '91', 'ten']) {
-      await expectRefused(await asAdmin(owner.id, { intent: 'extend-trial', days, confirm: 'on' }), 'Enter a number of days from 1 to 90')
+      await expectRefused(
+        await asAdmin(owner.id, { intent: 'extend-trial', days, confirm: 'on' }),
+        'Enter a number of days from 1 to 90',
+      )
     }
     expect(new Date((await subscriptionOf(owner.id)).trial_ends_at).getTime()).toBe(endsAt)
 
@@ -222,7 +268,9 @@ describe('/admin/users/{userId}', () => {
     expect(new Date(entry!.after.trialEndsAt).getTime()).toBe(endsAt + 10 * DAY_MS)
 
     const lapsed = await createOwner()
-    await sql(`update subscriptions set trial_ends_at = now() - interval '3 days' where user_id = :id`, { id: lapsed.id })
+    await sql(`update subscriptions set trial_ends_at = now() - interval '3 days' where user_id = :id`, {
+      id: lapsed.id,
+    })
     const before = Date.now()
     expectDone(await asAdmin(lapsed.id, { intent: 'extend-trial', days: '5', confirm: 'on' }), lapsed.id)
     const restarted = await subscriptionOf(lapsed.id)
@@ -239,20 +287,28 @@ describe('/admin/users/{userId}', () => {
 
     const paying = await createOwner()
     await makeActive(paying.id)
-    await expectRefused(await asAdmin(paying.id, { intent: 'extend-trial', days: '5', confirm: 'on' }), 'there is no trial to extend')
+    await expectRefused(
+      await asAdmin(paying.id, { intent: 'extend-trial', days: '5', confirm: 'on' }),
+      'there is no trial to extend',
+    )
   })
 
   test('grant additional quota', async () => {
     const owner = await createOwner()
     await expectRefused(await asAdmin(owner.id, { intent: 'grant-quota', messages: '25' }), CONFIRM_MISSING)
-    await expectRefused(await asAdmin(owner.id, { intent: 'grant-quota', messages: '1001', confirm: 'on' }), 'Enter a number of messages from 1 to 1000')
+    await expectRefused(
+      await asAdmin(owner.id, { intent: 'grant-quota', messages: '1001', confirm: 'on' }),
+      'Enter a number of messages from 1 to 1000',
+    )
     expect((await subscriptionOf(owner.id)).additional_quota).toBe(0)
     expectDone(await asAdmin(owner.id, { intent: 'grant-quota', messages: '25', confirm: 'on' }), owner.id)
     expectDone(await asAdmin(owner.id, { intent: 'grant-quota', messages: '5', confirm: 'on' }), owner.id)
     const subscription = await subscriptionOf(owner.id)
     expect(subscription.additional_quota).toBe(30)
     const entries = await auditOf(subscription.id)
-    expect(entries.map((entry) => [entry.action, entry.actor_id, entry.before.additionalQuota, entry.after.additionalQuota])).toEqual([
+    expect(
+      entries.map((entry) => [entry.action, entry.actor_id, entry.before.additionalQuota, entry.after.additionalQuota]),
+    ).toEqual([
       ['quota.grant', admin.id, 0, 25],
       ['quota.grant', admin.id, 25, 30],
     ])
@@ -273,9 +329,19 @@ describe('/admin/users/{userId}', () => {
       `select from_status, to_status, cause, actor_id from subscription_status_changes where subscription_id = :id order by id desc limit 1`,
       { id: subscription.id },
     )
-    expect(change).toEqual({ from_status: 'waiting_payment', to_status: 'ended', cause: 'ended by admin', actor_id: admin.id })
+    expect(change).toEqual({
+      from_status: 'waiting_payment',
+      to_status: 'ended',
+      cause: 'ended by admin',
+      actor_id: admin.id,
+    })
     const [entry] = await auditOf(subscription.id)
-    expect(entry).toMatchObject({ actor_id: admin.id, action: 'subscription.end', before: { status: 'waiting_payment' }, after: { status: 'ended', openInvoice: null } })
+    expect(entry).toMatchObject({
+      actor_id: admin.id,
+      action: 'subscription.end',
+      before: { status: 'waiting_payment' },
+      after: { status: 'ended', openInvoice: null },
+    })
     expect(entry!.before.openInvoice).toMatch(/^SW-/)
     await expectRefused(await asAdmin(owner.id, { intent: 'end-subscription', confirm: 'on' }), 'already ended')
     // The owner is at the limits gate now.
@@ -286,14 +352,23 @@ describe('/admin/users/{userId}', () => {
     const unconfirmed = await createUser({ confirmed: false })
     await expectRefused(await asAdmin(unconfirmed.id, { intent: 'resend-confirmation' }), CONFIRM_MISSING)
     expectDone(await asAdmin(unconfirmed.id, { intent: 'resend-confirmation', confirm: 'on' }), unconfirmed.id)
-    const mails = await sql<{ text_body: string }>(`select text_body from mails where to_address = :email`, { email: unconfirmed.email })
+    const mails = await sql<{ text_body: string }>(`select text_body from mails where to_address = :email`, {
+      email: unconfirmed.email,
+    })
     expect(mails).toHaveLength(1)
     expect(mails[0]!.text_body).toMatch(/\/email-confirmed\?token=[\w-]{20,}/)
     const [entry] = await auditOf(unconfirmed.id)
-    expect(entry).toMatchObject({ actor_id: admin.id, action: 'email.resend_confirmation', after: { confirmationMailedTo: unconfirmed.email } })
+    expect(entry).toMatchObject({
+      actor_id: admin.id,
+      action: 'email.resend_confirmation',
+      after: { confirmationMailedTo: unconfirmed.email },
+    })
 
     const confirmed = await createOwner()
-    await expectRefused(await asAdmin(confirmed.id, { intent: 'resend-confirmation', confirm: 'on' }), 'already confirmed')
+    await expectRefused(
+      await asAdmin(confirmed.id, { intent: 'resend-confirmation', confirm: 'on' }),
+      'already confirmed',
+    )
   })
 
   test('disable ends the owner’s sessions and sign-ins; enable lets them back in', async () => {
@@ -306,20 +381,34 @@ describe('/admin/users/{userId}', () => {
     const signedOut = await get('/account', owner.cookie)
     expect(signedOut.status).toBe(302)
     expect(signedOut.headers.get('Location')).toMatch(/^\/login/)
-    const [sessions] = await sql<{ count: number }>(`select count(*)::int as count from sessions where user_id = :id`, { id: owner.id })
+    const [sessions] = await sql<{ count: number }>(`select count(*)::int as count from sessions where user_id = :id`, {
+      id: owner.id,
+    })
     expect(sessions!.count).toBe(0)
-    expect((await postJson(server, '/api/auth/login', { email: owner.email, password: STRONG_PASSWORD })).status).toBe(401)
+    expect((await postJson(server, '/api/auth/login', { email: owner.email, password: STRONG_PASSWORD })).status).toBe(
+      401,
+    )
     await expectRefused(await asAdmin(owner.id, { intent: 'disable', confirm: 'on' }), 'already disabled')
     expect(await text(await get(page(owner.id), admin.cookie))).toContain('Enable the account')
 
     expectDone(await asAdmin(owner.id, { intent: 'enable', confirm: 'on' }), owner.id)
     expect((await get('/account', owner.cookie)).status).toBe(302) // the old session stays ended
     expect((await get('/account', await logIn(server, owner.email))).status).toBe(200)
-    expect((await auditOf(owner.id)).map((entry) => [entry.action, entry.actor_id, entry.before.disabledAt === null, entry.after.disabledAt === null])).toEqual([
+    expect(
+      (await auditOf(owner.id)).map((entry) => [
+        entry.action,
+        entry.actor_id,
+        entry.before.disabledAt === null,
+        entry.after.disabledAt === null,
+      ]),
+    ).toEqual([
       ['account.disable', admin.id, true, false],
       ['account.enable', admin.id, false, true],
     ])
-    await expectRefused(await asAdmin(admin.id, { intent: 'disable', confirm: 'on' }), 'You cannot disable your own account')
+    await expectRefused(
+      await asAdmin(admin.id, { intent: 'disable', confirm: 'on' }),
+      'You cannot disable your own account',
+    )
   })
 })
 
@@ -337,14 +426,28 @@ describe('/admin/users/new: a pre-made account', () => {
 
   test('invalid input and a taken address are refused with their messages; nothing is created', async () => {
     // Reached from every admin page's menu.
-    expect(await text(await get('/admin', admin.cookie))).toMatch(/<a[^>]*href="\/admin\/users\/new"[^>]*>New account<\/a>/)
+    expect(await text(await get('/admin', admin.cookie))).toMatch(
+      /<a[^>]*href="\/admin\/users\/new"[^>]*>New account<\/a>/,
+    )
     expect(await text(await get('/admin/users/new', admin.cookie))).toContain('Create a pre-made account')
     const email = uniqueEmail('premade')
     await expectRefused(await post('/admin/users/new', admin.cookie, { ...CARD, email }), CONFIRM_MISSING)
-    await expectRefused(await post('/admin/users/new', admin.cookie, { ...CARD, email, stampsRequired: '25', confirm: 'on' }), 'Choose how many stamps are needed, from 1 to 20')
-    await expectRefused(await post('/admin/users/new', admin.cookie, { ...CARD, email, reward: '', confirm: 'on' }), 'Describe the reward')
-    await expectRefused(await post('/admin/users/new', admin.cookie, { ...CARD, email: 'not-an-email', confirm: 'on' }), 'Invalid email format')
-    await expectRefused(await post('/admin/users/new', admin.cookie, { ...CARD, email: admin.email, confirm: 'on' }), 'An account with this email already exists')
+    await expectRefused(
+      await post('/admin/users/new', admin.cookie, { ...CARD, email, stampsRequired: '25', confirm: 'on' }),
+      'Choose how many stamps are needed, from 1 to 20',
+    )
+    await expectRefused(
+      await post('/admin/users/new', admin.cookie, { ...CARD, email, reward: '', confirm: 'on' }),
+      'Describe the reward',
+    )
+    await expectRefused(
+      await post('/admin/users/new', admin.cookie, { ...CARD, email: 'not-an-email', confirm: 'on' }),
+      'Invalid email format',
+    )
+    await expectRefused(
+      await post('/admin/users/new', admin.cookie, { ...CARD, email: admin.email, confirm: 'on' }),
+      'An account with this email already exists',
+    )
     expect(await sql(`select id from users where email = :email`, { email })).toEqual([])
   })
 
@@ -361,24 +464,51 @@ describe('/admin/users/new: a pre-made account', () => {
     )
     expect(user).toEqual({ email, is_premade: true, email_confirmed_at: null })
     expect((await subscriptionOf(userId!)).status).toBe('trial')
-    const [card] = await sql<{ id: string; slug: string; status: string; title: string; stamps_required: number; text_color: string; onboarding_step: string | null }>(
+    const [card] = await sql<{
+      id: string
+      slug: string
+      status: string
+      title: string
+      stamps_required: number
+      text_color: string
+      onboarding_step: string | null
+    }>(
       `select id, slug, status, title, stamps_required, text_color, onboarding_step from cards where user_id = :userId`,
       { userId },
     )
-    expect(card).toMatchObject({ status: 'active', title: 'Croissant club', stamps_required: 6, text_color: '#ffffff', onboarding_step: null })
+    expect(card).toMatchObject({
+      status: 'active',
+      title: 'Croissant club',
+      stamps_required: 6,
+      text_color: '#ffffff',
+      onboarding_step: null,
+    })
     expect(card!.slug).toMatch(/^bakery-blue-[a-z0-9]{6}$/)
     const [entry] = await auditOf(userId!)
-    expect(entry).toMatchObject({ actor_id: admin.id, action: 'account.create_premade', before: null, after: { email, isPremade: true, card: { id: card!.id, title: 'Croissant club' } } })
+    expect(entry).toMatchObject({
+      actor_id: admin.id,
+      action: 'account.create_premade',
+      before: null,
+      after: { email, isPremade: true, card: { id: card!.id, title: 'Croissant club' } },
+    })
     expect(await text(await get(page(userId!), admin.cookie))).toContain('account.create_premade')
-    await expectRefused(await asAdmin(userId!, { intent: 'resend-confirmation', confirm: 'on' }), 'A pre-made account confirms its address')
+    await expectRefused(
+      await asAdmin(userId!, { intent: 'resend-confirmation', confirm: 'on' }),
+      'A pre-made account confirms its address',
+    )
 
     // The invitation: the one-time password, once, in the mail (only its hash is stored).
-    const mails = await sql<{ subject: string; text_body: string }>(`select subject, text_body from mails where to_address = :email`, { email })
+    const mails = await sql<{ subject: string; text_body: string }>(
+      `select subject, text_body from mails where to_address = :email`,
+      { email },
+    )
     expect(mails).toHaveLength(1)
     expect(mails[0]!.subject).toBe('Your Stampwise account is ready')
     const oneTimePassword = /one-time password ([\w-]+)\./.exec(mails[0]!.text_body)?.[1]
     expect(oneTimePassword).toMatch(/^[A-Za-z2-9]{6}(-[A-Za-z2-9]{6}){3}$/)
-    const [stored] = await sql<{ password_hash: string }>(`select password_hash from users where id = :userId`, { userId })
+    const [stored] = await sql<{ password_hash: string }>(`select password_hash from users where id = :userId`, {
+      userId,
+    })
     expect(stored!.password_hash).not.toContain(oneTimePassword)
 
     // Signing in with it answers 'premaid' with a token, and no session.
@@ -387,12 +517,19 @@ describe('/admin/users/new: a pre-made account', () => {
     const body = await expectAnswer(login, 200, { status: 'premaid' })
     const token = body.token as string
 
-    const changed = await post('/change-password', undefined, { token, password: 'Own.pass7', confirmPassword: 'Own.pass7' })
+    const changed = await post('/change-password', undefined, {
+      token,
+      password: 'Own.pass7',
+      confirmPassword: 'Own.pass7',
+    })
     expect(changed.headers.get('Location')).toBe('/password-updated?premade=1')
     expect(await text(await get('/password-updated?premade=1'))).toContain('href="/login?redirectTo=%2Fpremaid_card"')
     const signedIn = await post('/login', undefined, { email, password: 'Own.pass7', redirectTo: '/premaid_card' })
     expect(signedIn.headers.get('Location')).toBe('/premaid_card')
-    const cookie = signedIn.headers.getSetCookie().find((line) => line.startsWith('__session='))!.split(';')[0]!
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__session='))!
+      .split(';')[0]!
     const html = await text(await get('/premaid_card', cookie))
     expect(html).toContain('We made your card for you')
     expect(html).toContain('Croissant club')
@@ -425,7 +562,10 @@ describe('/admin/feedback', () => {
     const handled = await post('/admin/feedback?status=open', admin.cookie, { intent: 'handle', messageId: id })
     expect(handled.status).toBe(302)
     expect(handled.headers.get('Location')).toBe('/admin/feedback?status=open')
-    const [row] = await sql<{ handled_at: Date | null; handled_by: string | null }>(`select handled_at, handled_by from feedback_messages where id = :id`, { id })
+    const [row] = await sql<{ handled_at: Date | null; handled_by: string | null }>(
+      `select handled_at, handled_by from feedback_messages where id = :id`,
+      { id },
+    )
     expect(row!.handled_at).not.toBeNull()
     expect(row!.handled_by).toBe(admin.id)
     expect(await text(await get('/admin/feedback', admin.cookie))).not.toContain('Where is my QR code?')
@@ -434,10 +574,17 @@ describe('/admin/feedback', () => {
     expect(handledPage).toContain(`by ${admin.email}`)
     expect(handledPage).not.toContain('Older question')
 
-    expect((await post('/admin/feedback?status=handled', admin.cookie, { intent: 'reopen', messageId: id })).status).toBe(302)
-    const [reopened] = await sql<{ handled_at: Date | null; handled_by: string | null }>(`select handled_at, handled_by from feedback_messages where id = :id`, { id })
+    expect(
+      (await post('/admin/feedback?status=handled', admin.cookie, { intent: 'reopen', messageId: id })).status,
+    ).toBe(302)
+    const [reopened] = await sql<{ handled_at: Date | null; handled_by: string | null }>(
+      `select handled_at, handled_by from feedback_messages where id = :id`,
+      { id },
+    )
     expect(reopened).toEqual({ handled_at: null, handled_by: null })
-    expect((await auditOf(id)).map((entry) => [entry.action, entry.actor_id, entry.target_type, entry.after.handledBy])).toEqual([
+    expect(
+      (await auditOf(id)).map((entry) => [entry.action, entry.actor_id, entry.target_type, entry.after.handledBy]),
+    ).toEqual([
       ['feedback.handle', admin.id, 'feedback', admin.id],
       ['feedback.reopen', admin.id, 'feedback', null],
     ])

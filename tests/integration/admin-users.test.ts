@@ -23,7 +23,8 @@ afterAll(async () => {
   await server.close()
 })
 
-const get = (pathname: string, cookie = adminCookie) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
+const get = (pathname: string, cookie = adminCookie) =>
+  server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
 
 async function page(pathname: string, status = 200) {
   const response = await get(pathname)
@@ -33,7 +34,8 @@ async function page(pathname: string, status = 200) {
 }
 
 /** The e-mails of the table's rows, in order. */
-const emails = (html: string) => [...html.matchAll(/<a [^>]*href="\/admin\/users\/[0-9a-f-]{36}"[^>]*>([^<]+)<\/a>/g)].map((match) => match[1])
+const emails = (html: string) =>
+  [...html.matchAll(/<a [^>]*href="\/admin\/users\/[0-9a-f-]{36}"[^>]*>([^<]+)<\/a>/g)].map((match) => match[1])
 const pageLine = (html: string) => /Page (\d+) of (\d+)/.exec(html)?.slice(1).map(Number)
 const link = (html: string, text: 'Next →' | '← Previous') =>
   new RegExp(`<a [^>]*href="([^"]+)"[^>]*>${text}</a>`).exec(html)?.[1]?.replaceAll('&amp;', '&')
@@ -79,7 +81,10 @@ describe('key figures', () => {
       { active, cancelled, slug1: `f1-${tag}`, slug2: `f2-${tag}`, slug3: `f3-${tag}`, slug4: `f4-${tag}` },
     )
     const cardId = cards[0]!.id
-    await sql(`insert into passes (card_id, short_code) values (:cardId, 'AAAAAAAA'), (:cardId, 'BBBBBBBB'), (:cardId, 'CCCCCCCC')`, { cardId })
+    await sql(
+      `insert into passes (card_id, short_code) values (:cardId, 'AAAAAAAA'), (:cardId, 'BBBBBBBB'), (:cardId, 'CCCCCCCC')`,
+      { cardId },
+    )
     await sql(
       `insert into notifications (card_id, user_id, kind, title, body, status, queued_at) values
          (:cardId, :active, 'message', 'Now', 'Queued this month', 'done', now()),
@@ -141,8 +146,13 @@ describe('search', () => {
       { email: `pre-${tag}-bob@beta.test` },
       { email: `xpre-${tag}@alpha.test` },
     ])
-    expect(emails(await page(`/admin?q=pre-${tag}&sort=email`))).toEqual([`pre-${tag}-anna@alpha.test`, `pre-${tag}-bob@beta.test`])
-    expect(emails(await page(`/admin?q=${encodeURIComponent(`  PRE-${tag.toUpperCase()}-A `)}`))).toEqual([`pre-${tag}-anna@alpha.test`])
+    expect(emails(await page(`/admin?q=pre-${tag}&sort=email`))).toEqual([
+      `pre-${tag}-anna@alpha.test`,
+      `pre-${tag}-bob@beta.test`,
+    ])
+    expect(emails(await page(`/admin?q=${encodeURIComponent(`  PRE-${tag.toUpperCase()}-A `)}`))).toEqual([
+      `pre-${tag}-anna@alpha.test`,
+    ])
     // Not a search inside the address: the start only.
     expect(emails(await page(`/admin?q=re-${tag}`))).toEqual([])
   })
@@ -158,7 +168,9 @@ describe('search', () => {
       `one@${tag}.shop.test`,
       `two@mail.${tag}.shop.test`,
     ])
-    expect(emails(await page(`/admin?q=${encodeURIComponent(`@MAIL.${tag}.SHOP.TEST`)}`))).toEqual([`two@mail.${tag}.shop.test`])
+    expect(emails(await page(`/admin?q=${encodeURIComponent(`@MAIL.${tag}.SHOP.TEST`)}`))).toEqual([
+      `two@mail.${tag}.shop.test`,
+    ])
     expect(emails(await page(`/admin?q=${encodeURIComponent(`@x@${tag}.shop.test`)}`))).toEqual([])
   })
 
@@ -177,7 +189,11 @@ describe('filters', () => {
   beforeAll(async () => {
     // Plans by position: waiting_payment Basic (1), cancelled Premium (3), the others none.
     await makeUsers([
-      ...statuses.map((status, index) => ({ email: `flt-${tag}-${status}@example.com`, status, tier: index % 2 ? index : null })),
+      ...statuses.map((status, index) => ({
+        email: `flt-${tag}-${status}@example.com`,
+        status,
+        tier: index % 2 ? index : null,
+      })),
       { email: `flt-${tag}-nosub@example.com` },
     ])
   })
@@ -215,7 +231,8 @@ describe('orders', () => {
       { email: `ord-${tag}-a@example.com`, createdAgo: '1 day' },
       { email: `ord-${tag}-c@example.com`, createdAgo: '2 days' },
     ])
-    const order = async (sort: string) => emails(await page(`/admin?q=ord-${tag}&sort=${sort}`)).map((email) => email!.at(-13))
+    const order = async (sort: string) =>
+      emails(await page(`/admin?q=ord-${tag}&sort=${sort}`)).map((email) => email!.at(-13))
     expect(await order('newest')).toEqual(['a', 'c', 'b'])
     expect(await order('oldest')).toEqual(['b', 'c', 'a'])
     expect(await order('email')).toEqual(['a', 'b', 'c'])
@@ -225,7 +242,10 @@ describe('orders', () => {
 
 describe('pages', () => {
   const expected = (from: number, to: number) =>
-    Array.from({ length: to - from + 1 }, (_, index) => `pg-${tag}-${String(from + index).padStart(3, '0')}@example.com`)
+    Array.from(
+      { length: to - from + 1 },
+      (_, index) => `pg-${tag}-${String(from + index).padStart(3, '0')}@example.com`,
+    )
 
   beforeAll(async () => {
     // 120 users, pg-…-001 the newest.
@@ -314,7 +334,22 @@ describe('query values the form cannot send', () => {
   test('odd searches answer 200 (or nothing matches), never a 500', async () => {
     const countUsers = async () => (await sql<{ count: number }>(`select count(*)::int as count from users`))[0]!.count
     const before = await countUsers()
-    const odd = ['\\', "'", '"', "'; drop table users; --", '\u0000', 'a\u0000b', '😀', 'ünï', '<script>', '@', '@@', ' ', 'a'.repeat(254), '%_%']
+    const odd = [
+      '\\',
+      "'",
+      '"',
+      "'; drop table users; --",
+      '\u0000',
+      'a\u0000b',
+      '😀',
+      'ünï',
+      '<script>',
+      '@',
+      '@@',
+      ' ',
+      'a'.repeat(254),
+      '%_%',
+    ]
     for (const q of odd) {
       const response = await get(`/admin?q=${encodeURIComponent(q)}`)
       expect(response.status, JSON.stringify(q)).toBe(200)

@@ -47,7 +47,10 @@ describe.each([
 ] as const)('%s: who may call', (_name, path, body) => {
   test('a guest gets 401', async () => {
     const owner = await createOwner()
-    await expectAnswer(await postJson(server, path(owner.id), body), 401, { status: 'error', message: 'Please sign in' })
+    await expectAnswer(await postJson(server, path(owner.id), body), 401, {
+      status: 'error',
+      message: 'Please sign in',
+    })
   })
 
   test("another owner's id, or one that is no id, gets 403", async () => {
@@ -70,7 +73,9 @@ describe.each([
 
   test('a body that is not JSON gets 400', async () => {
     const owner = await signedInOwner()
-    await expectAnswer(await postJson(server, path(owner.id), '{not json', { Cookie: owner.cookie }), 400, { status: 'error' })
+    await expectAnswer(await postJson(server, path(owner.id), '{not json', { Cookie: owner.cookie }), 400, {
+      status: 'error',
+    })
   })
 })
 
@@ -79,16 +84,25 @@ describe('POST /api/account/profile/update/email/{userId}', () => {
     const owner = await signedInOwner()
     const newEmail = uniqueEmail('api-moved')
     const body = await expectAnswer(
-      await postJson(server, emailPath(owner.id), { email: newEmail, password: STRONG_PASSWORD }, { Cookie: owner.cookie }),
+      await postJson(
+        server,
+        emailPath(owner.id),
+        { email: newEmail, password: STRONG_PASSWORD },
+        { Cookie: owner.cookie },
+      ),
       200,
       { status: 'success' },
     )
     expect(body.message).toContain(newEmail)
     expect(await userRow(owner.id)).toMatchObject({ email: owner.email })
     await waitForMail(owner.email, 'Your Stampwise e-mail address is changing')
-    const link = /https?:\/\/\S+(\/email-confirmed\?token=[\w-]+)/.exec((await waitForMail(newEmail, 'Confirm your new e-mail')).text)
+    const link = /https?:\/\/\S+(\/email-confirmed\?token=[\w-]+)/.exec(
+      (await waitForMail(newEmail, 'Confirm your new e-mail')).text,
+    )
     expect(link).not.toBeNull()
-    const confirmed = await postJson(server, '/api/auth/verify-token', { token: new URL(link![1]!, server.baseUrl).searchParams.get('token') })
+    const confirmed = await postJson(server, '/api/auth/verify-token', {
+      token: new URL(link![1]!, server.baseUrl).searchParams.get('token'),
+    })
     expect(confirmed.status).toBe(200)
     expect(await userRow(owner.id)).toMatchObject({ email: newEmail, email_confirmed: true })
     const signedIn = (await (await me(server, owner.cookie)).json()) as { user: { email: string } }
@@ -121,12 +135,21 @@ describe('POST /api/account/profile/update/email/{userId}', () => {
       status: 'error',
       errors: { email: ['This is already your email address'] },
     })
-    await expectAnswer(await call({ email: ['a@example.com'], password: 42 }), 400, { status: 'error', errors: expect.any(Object) as never })
+    await expectAnswer(await call({ email: ['a@example.com'], password: 42 }), 400, {
+      status: 'error',
+      errors: expect.any(Object) as never,
+    })
   })
 
   test('at most five changes an hour, so the call cannot flood mailboxes', async () => {
     const owner = await signedInOwner()
-    const call = () => postJson(server, emailPath(owner.id), { email: uniqueEmail('flood'), password: STRONG_PASSWORD }, { Cookie: owner.cookie })
+    const call = () =>
+      postJson(
+        server,
+        emailPath(owner.id),
+        { email: uniqueEmail('flood'), password: STRONG_PASSWORD },
+        { Cookie: owner.cookie },
+      )
     for (let i = 0; i < 5; i++) await expectAnswer(await call(), 200, { status: 'success' })
     const limited = await call()
     expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/)
@@ -137,7 +160,11 @@ describe('POST /api/account/profile/update/email/{userId}', () => {
     const owner = await signedInOwner()
     await sql('update users set password_hash = null where id = :id', { id: owner.id })
     const newEmail = uniqueEmail('api-social')
-    await expectAnswer(await postJson(server, emailPath(owner.id), { email: newEmail }, { Cookie: owner.cookie }), 200, { status: 'success' })
+    await expectAnswer(
+      await postJson(server, emailPath(owner.id), { email: newEmail }, { Cookie: owner.cookie }),
+      200,
+      { status: 'success' },
+    )
     await waitForMail(newEmail, 'Confirm your new e-mail')
   })
 })
@@ -151,20 +178,28 @@ describe('POST /api/account/profile/delete/{id}', () => {
       message: 'This does not match your email address',
       errors: { confirm: ['This does not match your email address'] },
     })
-    await expectAnswer(await call({}), 400, { status: 'error', errors: { confirm: ['Type your email address to confirm'] } })
+    await expectAnswer(await call({}), 400, {
+      status: 'error',
+      errors: { confirm: ['Type your email address to confirm'] },
+    })
     expect(await userRow(owner.id)).toBeDefined()
   })
 
   test('deletes the profile with its cards and ends the session', async () => {
     const owner = await signedInOwner()
-    await sql(`insert into cards (user_id, slug, title) values (:id, :slug, 'Coffee')`, { id: owner.id, slug: `api-${owner.id.slice(0, 8)}` })
+    await sql(`insert into cards (user_id, slug, title) values (:id, :slug, 'Coffee')`, {
+      id: owner.id,
+      slug: `api-${owner.id.slice(0, 8)}`,
+    })
     const response = await postJson(server, deletePath(owner.id), { confirm: owner.email }, { Cookie: owner.cookie })
     await expectAnswer(response, 200, { status: 'success', message: 'Your profile has been deleted' })
-    expect(response.headers.getSetCookie().find((line) => line.startsWith('__session='))).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/)
+    expect(response.headers.getSetCookie().find((line) => line.startsWith('__session='))).toMatch(
+      /Max-Age=0|Expires=Thu, 01 Jan 1970/,
+    )
     expect(await userRow(owner.id)).toBeUndefined()
-    const [{ count }] = (await sql<{ count: number }>('select count(*)::int as count from cards where user_id = :id', { id: owner.id })) as [
-      { count: number },
-    ]
+    const [{ count }] = (await sql<{ count: number }>('select count(*)::int as count from cards where user_id = :id', {
+      id: owner.id,
+    })) as [{ count: number }]
     expect(count).toBe(0)
     expect((await me(server, owner.cookie)).status).toBe(401)
     const login = await postJson(server, '/api/auth/login', { email: owner.email, password: STRONG_PASSWORD })

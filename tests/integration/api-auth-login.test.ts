@@ -37,21 +37,40 @@ describe('GET /api/auth/me', () => {
     const user = await createUser()
     const cookie = await logIn(server, user.email)
     const first = await expectAnswer(await me(server, cookie), 200, { status: 'success' })
-    expect(first.user).toEqual({ id: user.id, email: user.email, role: 'owner', total_cards: 0, email_confirmed: true, user_logo: null })
-
-    await sql(`insert into cards (user_id, slug) values (:id, :slug)`, { id: user.id, slug: `card-${user.id.slice(0, 8)}` })
-    const logoAt = new Date('2026-01-02T03:04:05.678Z')
-    await sql(`update users set logo = 'x'::bytea, logo_content_type = 'image/png', logo_updated_at = :at where id = :id`, {
+    expect(first.user).toEqual({
       id: user.id,
-      at: logoAt,
+      email: user.email,
+      role: 'owner',
+      total_cards: 0,
+      email_confirmed: true,
+      user_logo: null,
     })
+
+    await sql(`insert into cards (user_id, slug) values (:id, :slug)`, {
+      id: user.id,
+      slug: `card-${user.id.slice(0, 8)}`,
+    })
+    const logoAt = new Date('2026-01-02T03:04:05.678Z')
+    await sql(
+      `update users set logo = 'x'::bytea, logo_content_type = 'image/png', logo_updated_at = :at where id = :id`,
+      {
+        id: user.id,
+        at: logoAt,
+      },
+    )
     const second = await expectAnswer(await me(server, cookie), 200, { status: 'success' })
-    expect(second.user).toMatchObject({ total_cards: 1, user_logo: `/images/users/${user.id}/logo?v=${logoAt.getTime()}` })
+    expect(second.user).toMatchObject({
+      total_cards: 1,
+      user_logo: `/images/users/${user.id}/logo?v=${logoAt.getTime()}`,
+    })
   })
 
   test('counts only the caller’s cards', async () => {
     const other = await createUser()
-    await sql(`insert into cards (user_id, slug) values (:id, :slug)`, { id: other.id, slug: `other-${other.id.slice(0, 8)}` })
+    await sql(`insert into cards (user_id, slug) values (:id, :slug)`, {
+      id: other.id,
+      slug: `other-${other.id.slice(0, 8)}`,
+    })
     const user = await createUser()
     const body = await expectAnswer(await me(server, await logIn(server, user.email)), 200, { status: 'success' })
     expect(body.user).toMatchObject({ id: user.id, total_cards: 0 })
@@ -81,22 +100,35 @@ describe('POST /api/auth/login', () => {
     const body = await expectAnswer(response, 200, { status: 'success', message: 'You are signed in' })
     expect(body.total_cards).toBe(0)
     expect(body).not.toHaveProperty('token')
-    const [sessions] = await sql<{ count: number }>('select count(*)::int as count from sessions where user_id = :id', { id: user.id })
+    const [sessions] = await sql<{ count: number }>('select count(*)::int as count from sessions where user_id = :id', {
+      id: user.id,
+    })
     expect(sessions!.count).toBe(1)
   })
 
   test('reports the cards of an owner who has some', async () => {
     const user = await createUser()
-    await sql(`insert into cards (user_id, slug) values (:id, :a), (:id, :b)`, { id: user.id, a: `a-${user.id.slice(0, 8)}`, b: `b-${user.id.slice(0, 8)}` })
-    const body = await expectAnswer(await postJson(server, '/api/auth/login', { email: user.email, password: user.password }), 200, {
-      status: 'success',
+    await sql(`insert into cards (user_id, slug) values (:id, :a), (:id, :b)`, {
+      id: user.id,
+      a: `a-${user.id.slice(0, 8)}`,
+      b: `b-${user.id.slice(0, 8)}`,
     })
+    const body = await expectAnswer(
+      await postJson(server, '/api/auth/login', { email: user.email, password: user.password }),
+      200,
+      {
+        status: 'success',
+      },
+    )
     expect(body.total_cards).toBe(2)
   })
 
   test('accepts the address in any case and with spaces around it', async () => {
     const user = await createUser()
-    const response = await postJson(server, '/api/auth/login', { email: `  ${user.email.toUpperCase()} `, password: user.password })
+    const response = await postJson(server, '/api/auth/login', {
+      email: `  ${user.email.toUpperCase()} `,
+      password: user.password,
+    })
     await expectAnswer(response, 200, { status: 'success' })
   })
 
@@ -124,7 +156,11 @@ describe('POST /api/auth/login', () => {
     const user = await createUser({ confirmed: false })
     const right = await postJson(server, '/api/auth/login', { email: user.email, password: user.password })
     expect(right.headers.getSetCookie()).toEqual([])
-    const body = await expectAnswer(right, 403, { status: 'error', message: UNCONFIRMED, errors: { email: [UNCONFIRMED] } })
+    const body = await expectAnswer(right, 403, {
+      status: 'error',
+      message: UNCONFIRMED,
+      errors: { email: [UNCONFIRMED] },
+    })
     expect(body.verify_email_url).toBe(`/verify-email?email=${encodeURIComponent(user.email)}`)
 
     const wrong = await postJson(server, '/api/auth/login', { email: user.email, password: 'Wrong.pass1' })
@@ -152,12 +188,18 @@ describe('POST /api/auth/login', () => {
   test('missing fields and wrong types: 400 with field errors', async () => {
     const expected = { email: ['Invalid email format'], password: ['Password must be 6 or more characters'] }
     await expectAnswer(await postJson(server, '/api/auth/login', {}), 400, { status: 'error', errors: expected })
-    await expectAnswer(await postJson(server, '/api/auth/login', { email: 42, password: true }), 400, { status: 'error', errors: expected })
+    await expectAnswer(await postJson(server, '/api/auth/login', { email: 42, password: true }), 400, {
+      status: 'error',
+      errors: expected,
+    })
     await expectAnswer(await postJson(server, '/api/auth/login', { email: ['a@b.co'], password: { x: 1 } }), 400, {
       status: 'error',
       errors: expected,
     })
-    await expectAnswer(await server.fetch('/api/auth/login', { method: 'POST' }), 400, { status: 'error', errors: expected })
+    await expectAnswer(await server.fetch('/api/auth/login', { method: 'POST' }), 400, {
+      status: 'error',
+      errors: expected,
+    })
   })
 
   test('a body that is not a JSON object: 400', async () => {
@@ -189,7 +231,10 @@ describe('POST /api/auth/login', () => {
   test('5 failed logins for one address: the 6th answers 429 even with the right password', async () => {
     const user = await createUser()
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const response = await postJson(server, '/api/auth/login', { email: user.email, password: `Wrong.pass${attempt}` })
+      const response = await postJson(server, '/api/auth/login', {
+        email: user.email,
+        password: `Wrong.pass${attempt}`,
+      })
       await expectAnswer(response, 401, { status: 'error', errors: { password: [INVALID] } })
     }
     const blocked = await postJson(server, '/api/auth/login', { email: user.email, password: user.password })
@@ -201,9 +246,13 @@ describe('POST /api/auth/login', () => {
 
     // The limit is per address: another owner on the same network still signs in.
     const other = await createUser()
-    await expectAnswer(await postJson(server, '/api/auth/login', { email: other.email, password: other.password }), 200, {
-      status: 'success',
-    })
+    await expectAnswer(
+      await postJson(server, '/api/auth/login', { email: other.email, password: other.password }),
+      200,
+      {
+        status: 'success',
+      },
+    )
   })
 
   test('a successful login clears the failures counted for the address', async () => {
@@ -213,10 +262,14 @@ describe('POST /api/auth/login', () => {
     }
     await logIn(server, user.email)
     for (let attempt = 1; attempt <= 4; attempt++) {
-      await expectAnswer(await postJson(server, '/api/auth/login', { email: user.email, password: 'Wrong.pass1' }), 401, {
-        status: 'error',
-        errors: { password: [INVALID] },
-      })
+      await expectAnswer(
+        await postJson(server, '/api/auth/login', { email: user.email, password: 'Wrong.pass1' }),
+        401,
+        {
+          status: 'error',
+          errors: { password: [INVALID] },
+        },
+      )
     }
     await logIn(server, user.email)
   })
@@ -227,21 +280,34 @@ describe('pre-made accounts', () => {
     const user = await createUser({ premade: true, password: 'Invite.pass9' })
     const response = await postJson(server, '/api/auth/login', { email: user.email, password: 'Invite.pass9' })
     expect(response.headers.getSetCookie()).toEqual([])
-    const body = await expectAnswer(response, 200, { status: 'premaid', message: 'Please choose your own password to continue' })
+    const body = await expectAnswer(response, 200, {
+      status: 'premaid',
+      message: 'Please choose your own password to continue',
+    })
     expect(body.token).toMatch(/^[\w-]{40,}$/)
 
     const token = body.token as string
-    await expectAnswer(await postJson(server, '/api/auth/verify-change-password-token', { token }), 200, { status: 'success' })
+    await expectAnswer(await postJson(server, '/api/auth/verify-change-password-token', { token }), 200, {
+      status: 'success',
+    })
     await expectAnswer(
-      await postJson(server, '/api/auth/change-password', { password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, token }),
+      await postJson(server, '/api/auth/change-password', {
+        password: STRONG_PASSWORD,
+        confirmPassword: STRONG_PASSWORD,
+        token,
+      }),
       200,
       { status: 'success' },
     )
 
-    await expectAnswer(await postJson(server, '/api/auth/login', { email: user.email, password: 'Invite.pass9' }), 401, {
-      status: 'error',
-      errors: { password: [INVALID] },
-    })
+    await expectAnswer(
+      await postJson(server, '/api/auth/login', { email: user.email, password: 'Invite.pass9' }),
+      401,
+      {
+        status: 'error',
+        errors: { password: [INVALID] },
+      },
+    )
     const signedIn = await postJson(server, '/api/auth/login', { email: user.email, password: STRONG_PASSWORD })
     await expectAnswer(signedIn, 200, { status: 'success' })
     const [row] = await sql<{ is_premade: boolean }>('select is_premade from users where id = :id', { id: user.id })
@@ -267,7 +333,9 @@ describe('POST /api/auth/logout', () => {
     await expectAnswer(response, 200, { status: 'success', message: 'You are signed out' })
     // The old cookie no longer works, even if a client kept it.
     await expectAnswer(await me(server, cookie), 401, { status: 'error' })
-    const [sessions] = await sql<{ count: number }>('select count(*)::int as count from sessions where user_id = :id', { id: user.id })
+    const [sessions] = await sql<{ count: number }>('select count(*)::int as count from sessions where user_id = :id', {
+      id: user.id,
+    })
     expect(sessions!.count).toBe(0)
   })
 
@@ -304,7 +372,12 @@ describe('cross-site requests', () => {
     await expectAnswer(logout, 403, { status: 'error', message: 'Cross-site requests are not allowed' })
     await expectAnswer(await me(server, cookie), 200, { status: 'success' })
 
-    const login = await postJson(server, '/api/auth/login', { email: user.email, password: user.password }, { Origin: 'null' })
+    const login = await postJson(
+      server,
+      '/api/auth/login',
+      { email: user.email, password: user.password },
+      { Origin: 'null' },
+    )
     await expectAnswer(login, 403, { status: 'error' })
     expect(login.headers.getSetCookie()).toEqual([])
   })
@@ -312,7 +385,12 @@ describe('cross-site requests', () => {
   test('a POST from APP_URL or from the address the app was reached on is accepted', async () => {
     const user = await createUser()
     for (const origin of [getEnv().APP_URL, server.baseUrl]) {
-      const response = await postJson(server, '/api/auth/login', { email: user.email, password: user.password }, { Origin: origin })
+      const response = await postJson(
+        server,
+        '/api/auth/login',
+        { email: user.email, password: user.password },
+        { Origin: origin },
+      )
       await expectAnswer(response, 200, { status: 'success' })
     }
   })

@@ -35,7 +35,10 @@ const EXPIRED_LINK = 'This link has expired. Please request a new one.'
 const USED_LINK = 'This link has already been used. Please request a new one.'
 
 async function resetToken(email: string) {
-  await expectAnswer(await postJson(server, '/api/auth/forgot-password', { email }), 200, { status: 'success', message: SENT })
+  await expectAnswer(await postJson(server, '/api/auth/forgot-password', { email }), 200, {
+    status: 'success',
+    message: SENT,
+  })
   return tokenFromMail(email, '/change-password')
 }
 
@@ -56,7 +59,10 @@ describe('POST /api/auth/forgot-password', () => {
 
   test('answers the same for an unknown address, and mails nothing', async () => {
     const email = uniqueEmail('nobody')
-    await expectAnswer(await postJson(server, '/api/auth/forgot-password', { email }), 200, { status: 'success', message: SENT })
+    await expectAnswer(await postJson(server, '/api/auth/forgot-password', { email }), 200, {
+      status: 'success',
+      message: SENT,
+    })
     expect(await mailCount(email)).toBe(0)
   })
 
@@ -79,13 +85,28 @@ describe('POST /api/auth/forgot-password', () => {
 
   test('behind a trusted proxy, 20 requests an hour per client address; another address is not affected', async () => {
     for (let n = 1; n <= 20; n++) {
-      const response = await postJson(proxied, '/api/auth/forgot-password', { email: uniqueEmail('nobody') }, { 'X-Forwarded-For': '203.0.113.20' })
+      const response = await postJson(
+        proxied,
+        '/api/auth/forgot-password',
+        { email: uniqueEmail('nobody') },
+        { 'X-Forwarded-For': '203.0.113.20' },
+      )
       await expectAnswer(response, 200, { status: 'success' })
     }
-    const blocked = await postJson(proxied, '/api/auth/forgot-password', { email: uniqueEmail() }, { 'X-Forwarded-For': '203.0.113.20' })
+    const blocked = await postJson(
+      proxied,
+      '/api/auth/forgot-password',
+      { email: uniqueEmail() },
+      { 'X-Forwarded-For': '203.0.113.20' },
+    )
     expect(blocked.headers.get('Retry-After')).toMatch(/^\d+$/)
     await expectAnswer(blocked, 429, { status: 'error', message: 'Too many attempts. Please try again in 60 minutes.' })
-    const other = await postJson(proxied, '/api/auth/forgot-password', { email: uniqueEmail() }, { 'X-Forwarded-For': '203.0.113.21' })
+    const other = await postJson(
+      proxied,
+      '/api/auth/forgot-password',
+      { email: uniqueEmail() },
+      { 'X-Forwarded-For': '203.0.113.21' },
+    )
     await expectAnswer(other, 200, { status: 'success' })
   })
 })
@@ -103,12 +124,22 @@ describe('POST /api/auth/verify-change-password-token', () => {
   })
 
   test('unknown, expired and used links: 400 with the link message', async () => {
-    await expectAnswer(await verify('y'.repeat(43)), 400, { status: 'error', message: INVALID_LINK, errors: { token: [INVALID_LINK] } })
+    await expectAnswer(await verify('y'.repeat(43)), 400, {
+      status: 'error',
+      message: INVALID_LINK,
+      errors: { token: [INVALID_LINK] },
+    })
 
     const expiring = await createUser()
     const expired = await resetToken(expiring.email)
-    await sql(`update one_time_tokens set expires_at = now() - interval '1 second' where user_id = :id`, { id: expiring.id })
-    await expectAnswer(await verify(expired), 400, { status: 'error', message: EXPIRED_LINK, errors: { token: [EXPIRED_LINK] } })
+    await sql(`update one_time_tokens set expires_at = now() - interval '1 second' where user_id = :id`, {
+      id: expiring.id,
+    })
+    await expectAnswer(await verify(expired), 400, {
+      status: 'error',
+      message: EXPIRED_LINK,
+      errors: { token: [EXPIRED_LINK] },
+    })
 
     const user = await createUser()
     const used = await resetToken(user.email)
@@ -125,9 +156,15 @@ describe('POST /api/auth/verify-change-password-token', () => {
 
   test('a missing or malformed token: 400; GET: 405', async () => {
     for (const token of [undefined, '', 'abc', 42, null]) {
-      await expectAnswer(await verify(token), 400, { status: 'error', message: 'This link is invalid', errors: { token: ['This link is invalid'] } })
+      await expectAnswer(await verify(token), 400, {
+        status: 'error',
+        message: 'This link is invalid',
+        errors: { token: ['This link is invalid'] },
+      })
     }
-    await expectAnswer(await postJson(server, '/api/auth/verify-change-password-token', 'nope'), 400, { status: 'error' })
+    await expectAnswer(await postJson(server, '/api/auth/verify-change-password-token', 'nope'), 400, {
+      status: 'error',
+    })
     await expectAnswer(await server.fetch('/api/auth/verify-change-password-token'), 405, { status: 'error' })
   })
 })
@@ -139,13 +176,21 @@ describe('POST /api/auth/change-password', () => {
     const body = await expectAnswer(await changePassword(token), 200, { status: 'success', message: UPDATED })
     expect(body.msg).toBe(UPDATED)
 
-    await expectAnswer(await postJson(server, '/api/auth/login', { email: user.email, password: STRONG_PASSWORD }), 401, {
-      status: 'error',
-      errors: { password: ['Invalid email or password'] },
-    })
+    await expectAnswer(
+      await postJson(server, '/api/auth/login', { email: user.email, password: STRONG_PASSWORD }),
+      401,
+      {
+        status: 'error',
+        errors: { password: ['Invalid email or password'] },
+      },
+    )
     await logIn(server, user.email, NEW_PASSWORD)
 
-    await expectAnswer(await changePassword(token, 'Third.try3'), 400, { status: 'error', message: USED_LINK, errors: { token: [USED_LINK] } })
+    await expectAnswer(await changePassword(token, 'Third.try3'), 400, {
+      status: 'error',
+      message: USED_LINK,
+      errors: { token: [USED_LINK] },
+    })
     await logIn(server, user.email, NEW_PASSWORD)
   })
 
@@ -171,8 +216,14 @@ describe('POST /api/auth/change-password', () => {
   test('an expired link: 400, and the password stays as it was', async () => {
     const user = await createUser()
     const token = await resetToken(user.email)
-    await sql(`update one_time_tokens set expires_at = now() - interval '1 second' where user_id = :id`, { id: user.id })
-    await expectAnswer(await changePassword(token), 400, { status: 'error', message: EXPIRED_LINK, errors: { token: [EXPIRED_LINK] } })
+    await sql(`update one_time_tokens set expires_at = now() - interval '1 second' where user_id = :id`, {
+      id: user.id,
+    })
+    await expectAnswer(await changePassword(token), 400, {
+      status: 'error',
+      message: EXPIRED_LINK,
+      errors: { token: [EXPIRED_LINK] },
+    })
     await logIn(server, user.email)
   })
 
@@ -191,7 +242,14 @@ describe('POST /api/auth/change-password', () => {
     await expectAnswer(await changePassword(token, 'short'), 400, {
       status: 'error',
       message: '6 characters minimum',
-      errors: { password: ['6 characters minimum', 'At least one uppercase letter', 'At least one number', 'At least one special character !@#$%^&*().,'] },
+      errors: {
+        password: [
+          '6 characters minimum',
+          'At least one uppercase letter',
+          'At least one number',
+          'At least one special character !@#$%^&*().,',
+        ],
+      },
     })
     await expectAnswer(await changePassword(token, NEW_PASSWORD, 'Fresh.start3'), 400, {
       status: 'error',
@@ -205,12 +263,24 @@ describe('POST /api/auth/change-password', () => {
   test('missing fields, wrong types and malformed bodies: 400; GET: 405', async () => {
     await expectAnswer(await postJson(server, '/api/auth/change-password', {}), 400, {
       status: 'error',
-      errors: { password: ['6 characters minimum'], confirmPassword: ['Passwords do not match'], token: ['This link is invalid'] },
+      errors: {
+        password: ['6 characters minimum'],
+        confirmPassword: ['Passwords do not match'],
+        token: ['This link is invalid'],
+      },
     })
-    await expectAnswer(await postJson(server, '/api/auth/change-password', { password: [NEW_PASSWORD], confirmPassword: NEW_PASSWORD, token: 7 }), 400, {
-      status: 'error',
-      errors: { password: ['6 characters minimum'], token: ['This link is invalid'] },
-    })
+    await expectAnswer(
+      await postJson(server, '/api/auth/change-password', {
+        password: [NEW_PASSWORD],
+        confirmPassword: NEW_PASSWORD,
+        token: 7,
+      }),
+      400,
+      {
+        status: 'error',
+        errors: { password: ['6 characters minimum'], token: ['This link is invalid'] },
+      },
+    )
     await expectAnswer(await postJson(server, '/api/auth/change-password', '{"password": '), 400, {
       status: 'error',
       message: 'The request body is not valid JSON',

@@ -37,7 +37,10 @@ describe('POST /api/auth/signup', () => {
     const email = uniqueEmail('new')
     const response = await signUp(`  ${email.toUpperCase()} `)
     expect(response.headers.getSetCookie()).toEqual([])
-    const body = await expectAnswer(response, 201, { status: 'success', message: 'We sent you a link to confirm your email' })
+    const body = await expectAnswer(response, 201, {
+      status: 'success',
+      message: 'We sent you a link to confirm your email',
+    })
     expect(body.email).toBe(email)
 
     const [user] = await sql<{ id: string; confirmed: boolean; password_hash: string }>(
@@ -64,7 +67,10 @@ describe('POST /api/auth/signup', () => {
       errors: { email: ['Please confirm your email first. We can send you a new confirmation link.'] },
     })
     const token = await tokenFromMail(email, '/email-confirmed')
-    await expectAnswer(await postJson(server, '/api/auth/verify-token', { token }), 200, { status: 'success', message: CONFIRMED })
+    await expectAnswer(await postJson(server, '/api/auth/verify-token', { token }), 200, {
+      status: 'success',
+      message: CONFIRMED,
+    })
     await logIn(server, email)
   })
 
@@ -74,7 +80,9 @@ describe('POST /api/auth/signup', () => {
     for (const email of [existing.email, existing.email.toUpperCase()]) {
       await expectAnswer(await signUp(email), 400, { status: 'error', message, errors: { email: [message] } })
     }
-    const [row] = await sql<{ count: number }>('select count(*)::int as count from users where email = :email', { email: existing.email })
+    const [row] = await sql<{ count: number }>('select count(*)::int as count from users where email = :email', {
+      email: existing.email,
+    })
     expect(row!.count).toBe(1)
   })
 
@@ -84,7 +92,12 @@ describe('POST /api/auth/signup', () => {
       status: 'error',
       message: '6 characters minimum',
       errors: {
-        password: ['6 characters minimum', 'At least one uppercase letter', 'At least one number', 'At least one special character !@#$%^&*().,'],
+        password: [
+          '6 characters minimum',
+          'At least one uppercase letter',
+          'At least one number',
+          'At least one special character !@#$%^&*().,',
+        ],
       },
     })
   })
@@ -104,13 +117,25 @@ describe('POST /api/auth/signup', () => {
     const missing = await postJson(server, '/api/auth/signup', {})
     const body = await expectAnswer(missing, 400, {
       status: 'error',
-      errors: { email: ['Invalid email format'], password: ['6 characters minimum'], confirmPassword: ["Passwords don't match"] },
+      errors: {
+        email: ['Invalid email format'],
+        password: ['6 characters minimum'],
+        confirmPassword: ["Passwords don't match"],
+      },
     })
     expect(body.message).toBe('Invalid email format')
-    await expectAnswer(await postJson(server, '/api/auth/signup', { email: 1, password: 2, confirmPassword: null }), 400, {
-      status: 'error',
-      errors: { email: ['Invalid email format'], password: ['6 characters minimum'], confirmPassword: ["Passwords don't match"] },
-    })
+    await expectAnswer(
+      await postJson(server, '/api/auth/signup', { email: 1, password: 2, confirmPassword: null }),
+      400,
+      {
+        status: 'error',
+        errors: {
+          email: ['Invalid email format'],
+          password: ['6 characters minimum'],
+          confirmPassword: ["Passwords don't match"],
+        },
+      },
+    )
     await expectAnswer(await postJson(server, '/api/auth/signup', '{email: x}'), 400, {
       status: 'error',
       message: 'The request body is not valid JSON',
@@ -131,9 +156,12 @@ describe('POST /api/auth/signup', () => {
   test('50 sign-ups an hour per IP: the next one answers 429, another address still signs up', async () => {
     const key = (ip: string) => `${RATE_LIMITS.signupPerIp.name}:${ip}`
     // 50 real sign-ups would spend most of the test hashing passwords: start the window at its limit instead.
-    await sql(`insert into rate_limit_counters (key, points, expires_at) values (:key, 50, now() + interval '1 hour')`, {
-      key: key('203.0.113.50'),
-    })
+    await sql(
+      `insert into rate_limit_counters (key, points, expires_at) values (:key, 50, now() + interval '1 hour')`,
+      {
+        key: key('203.0.113.50'),
+      },
+    )
     const email = uniqueEmail()
     const body = { email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }
     const blocked = await postJson(proxied, '/api/auth/signup', body, { 'X-Forwarded-For': '203.0.113.50' })
@@ -148,14 +176,22 @@ describe('POST /api/auth/signup', () => {
 describe('POST /api/auth/verify-token', () => {
   test('is idempotent: the same link confirms once and still answers success', async () => {
     const user = await createUser({ confirmed: false })
-    await expectAnswer(await postJson(server, '/api/auth/verify-email', { email: user.email }), 200, { status: 'success' })
+    await expectAnswer(await postJson(server, '/api/auth/verify-email', { email: user.email }), 200, {
+      status: 'success',
+    })
     const token = await tokenFromMail(user.email, '/email-confirmed')
     for (let attempt = 0; attempt < 2; attempt++) {
-      await expectAnswer(await postJson(server, '/api/auth/verify-token', { token }), 200, { status: 'success', message: CONFIRMED })
+      await expectAnswer(await postJson(server, '/api/auth/verify-token', { token }), 200, {
+        status: 'success',
+        message: CONFIRMED,
+      })
     }
-    const [row] = await sql<{ confirmed: boolean }>('select email_confirmed_at is not null as confirmed from users where id = :id', {
-      id: user.id,
-    })
+    const [row] = await sql<{ confirmed: boolean }>(
+      'select email_confirmed_at is not null as confirmed from users where id = :id',
+      {
+        id: user.id,
+      },
+    )
     expect(row!.confirmed).toBe(true)
   })
 
@@ -172,16 +208,21 @@ describe('POST /api/auth/verify-token', () => {
     const user = await createUser({ confirmed: false })
     await postJson(server, '/api/auth/verify-email', { email: user.email })
     const token = await tokenFromMail(user.email, '/email-confirmed')
-    await sql(`update one_time_tokens set expires_at = now() - interval '1 minute' where user_id = :id`, { id: user.id })
+    await sql(`update one_time_tokens set expires_at = now() - interval '1 minute' where user_id = :id`, {
+      id: user.id,
+    })
     const message = 'This link has expired. Please request a new one.'
     await expectAnswer(await postJson(server, '/api/auth/verify-token', { token }), 400, {
       status: 'error',
       message,
       errors: { token: [message] },
     })
-    const [row] = await sql<{ confirmed: boolean }>('select email_confirmed_at is not null as confirmed from users where id = :id', {
-      id: user.id,
-    })
+    const [row] = await sql<{ confirmed: boolean }>(
+      'select email_confirmed_at is not null as confirmed from users where id = :id',
+      {
+        id: user.id,
+      },
+    )
     expect(row!.confirmed).toBe(false)
   })
 
@@ -220,20 +261,32 @@ describe('POST /api/auth/verify-email (resend)', () => {
     const email = uniqueEmail()
     await signUp(email)
     const first = await tokenFromMail(email, '/email-confirmed')
-    await expectAnswer(await postJson(server, '/api/auth/verify-email', { email }), 200, { status: 'success', message: SENT })
+    await expectAnswer(await postJson(server, '/api/auth/verify-email', { email }), 200, {
+      status: 'success',
+      message: SENT,
+    })
     expect(await mailCount(email)).toBe(2)
     const second = await tokenFromMail(email, '/email-confirmed')
     expect(second).not.toBe(first)
     const confirmed = "Your email has been successfully confirmed! You're all set to start exploring Stampwise."
-    await expectAnswer(await postJson(server, '/api/auth/verify-token', { token: first }), 200, { status: 'success', message: confirmed })
-    await expectAnswer(await postJson(server, '/api/auth/verify-token', { token: second }), 200, { status: 'success', message: confirmed })
+    await expectAnswer(await postJson(server, '/api/auth/verify-token', { token: first }), 200, {
+      status: 'success',
+      message: confirmed,
+    })
+    await expectAnswer(await postJson(server, '/api/auth/verify-token', { token: second }), 200, {
+      status: 'success',
+      message: confirmed,
+    })
   })
 
   test('answers the same for an unknown or an already confirmed address, and mails nothing', async () => {
     const unknown = uniqueEmail('nobody')
     const confirmed = await createUser()
     for (const email of [unknown, confirmed.email]) {
-      await expectAnswer(await postJson(server, '/api/auth/verify-email', { email }), 200, { status: 'success', message: SENT })
+      await expectAnswer(await postJson(server, '/api/auth/verify-email', { email }), 200, {
+        status: 'success',
+        message: SENT,
+      })
       expect(await mailCount(email)).toBe(0)
     }
   })
@@ -253,7 +306,9 @@ describe('POST /api/auth/verify-email (resend)', () => {
   test('5 sends an hour per address, then 429', async () => {
     const user = await createUser({ confirmed: false })
     for (let send = 1; send <= 5; send++) {
-      await expectAnswer(await postJson(server, '/api/auth/verify-email', { email: user.email }), 200, { status: 'success' })
+      await expectAnswer(await postJson(server, '/api/auth/verify-email', { email: user.email }), 200, {
+        status: 'success',
+      })
     }
     const blocked = await postJson(server, '/api/auth/verify-email', { email: user.email })
     expect(blocked.headers.get('Retry-After')).toMatch(/^\d+$/)
@@ -263,10 +318,20 @@ describe('POST /api/auth/verify-email (resend)', () => {
 
   test('without TRUST_PROXY, X-Forwarded-For is ignored: 20 resends an hour from one client, whatever it claims', async () => {
     for (let send = 1; send <= 20; send++) {
-      const response = await postJson(server, '/api/auth/verify-email', { email: uniqueEmail() }, { 'X-Forwarded-For': `198.51.100.${send}` })
+      const response = await postJson(
+        server,
+        '/api/auth/verify-email',
+        { email: uniqueEmail() },
+        { 'X-Forwarded-For': `198.51.100.${send}` },
+      )
       await expectAnswer(response, 200, { status: 'success' })
     }
-    const blocked = await postJson(server, '/api/auth/verify-email', { email: uniqueEmail() }, { 'X-Forwarded-For': '198.51.100.99' })
+    const blocked = await postJson(
+      server,
+      '/api/auth/verify-email',
+      { email: uniqueEmail() },
+      { 'X-Forwarded-For': '198.51.100.99' },
+    )
     await expectAnswer(blocked, 429, { status: 'error' })
   })
 })

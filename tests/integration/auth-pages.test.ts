@@ -28,7 +28,14 @@ beforeEach(async () => {
 })
 
 const PASSWORD = 'Stamp.card1'
-const GUEST_ONLY = ['/sign-up', '/forgot-password', '/reset-password-link', '/change-password', '/password-updated', '/verify-email']
+const GUEST_ONLY = [
+  '/sign-up',
+  '/forgot-password',
+  '/reset-password-link',
+  '/change-password',
+  '/password-updated',
+  '/verify-email',
+]
 
 function sql<Row extends object = Record<string, unknown>>(query: string, replacements: Record<string, unknown> = {}) {
   return getSequelize().query<Row>(query, { replacements, type: QueryTypes.SELECT })
@@ -131,7 +138,9 @@ describe('login form', () => {
     expect((await signIn(email, { redirectTo: '//evil.example/x' })).location).toBe('/main')
     const page = await (await get('/login?redirectTo=https%3A%2F%2Fevil.example')).text()
     expect(page).not.toMatch(/name="redirectTo"/)
-    expect(await (await get('/login?redirectTo=%2Faccount')).text()).toMatch(/<input type="hidden" name="redirectTo" value="\/account"/)
+    expect(await (await get('/login?redirectTo=%2Faccount')).text()).toMatch(
+      /<input type="hidden" name="redirectTo" value="\/account"/,
+    )
   })
 
   test('wrong password and unknown address get the same 401 answer', async () => {
@@ -198,7 +207,9 @@ describe('sign-up form', () => {
     const { email } = await createOwner()
     const response = await post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
     expect(response.status).toBe(400)
-    expect(await response.text()).toMatch(/id="sign-up-form-email-error"[^>]*><p>An account with this email already exists/)
+    expect(await response.text()).toMatch(
+      /id="sign-up-form-email-error"[^>]*><p>An account with this email already exists/,
+    )
   })
 
   test('a filled honeypot looks like success but creates nothing', async () => {
@@ -217,7 +228,10 @@ describe('confirmation and recovery', () => {
     const first = await get(link)
     expect(first.status).toBe(200)
     expect(await first.text()).toContain('successfully confirmed')
-    const [row] = await sql<{ confirmed: boolean }>('select email_confirmed_at is not null as confirmed from users where email = :email', { email })
+    const [row] = await sql<{ confirmed: boolean }>(
+      'select email_confirmed_at is not null as confirmed from users where email = :email',
+      { email },
+    )
     expect(row!.confirmed).toBe(true)
     const { cookie } = await signIn(email)
     const again = await get(link, cookie)
@@ -231,7 +245,7 @@ describe('confirmation and recovery', () => {
     expect(await bad.text()).toContain('This link is invalid. Please request a new one.')
     const plain = await get('/email-confirmed')
     expect(plain.status).toBe(200)
-    expect(await plain.text()).toContain("You&#x27;re all set to start exploring Stampwise")
+    expect(await plain.text()).toContain('You&#x27;re all set to start exploring Stampwise')
   })
 
   test('resend redirects back with the 3-second toast', async () => {
@@ -244,7 +258,9 @@ describe('confirmation and recovery', () => {
     const page = await (await get(path, cookieFrom(response, '__toast'))).text()
     expect(page).toContain('Email has been sent successfully')
     expect(page).toContain('3000')
-    const [count] = await sql<{ n: number }>('select count(*)::int as n from mails where to_address = :email', { email })
+    const [count] = await sql<{ n: number }>('select count(*)::int as n from mails where to_address = :email', {
+      email,
+    })
     expect(count!.n).toBe(2)
   })
 
@@ -257,7 +273,11 @@ describe('confirmation and recovery', () => {
     const link = await latestLink(email, '/change-password')
     expect((await get(link)).status).toBe(200)
     const newPassword = 'Brand.new2'
-    const changed = await post(link, { token: new URL(link, server.baseUrl).searchParams.get('token')!, password: newPassword, confirmPassword: newPassword })
+    const changed = await post(link, {
+      token: new URL(link, server.baseUrl).searchParams.get('token')!,
+      password: newPassword,
+      confirmPassword: newPassword,
+    })
     expect(changed.headers.get('Location')).toBe('/password-updated')
     const used = await get(link)
     expect(used.status).toBe(400)
@@ -275,7 +295,9 @@ describe('confirmation and recovery', () => {
     expect((await post('/change-password', fields)).status).toBe(302)
     const again = await post('/change-password', fields)
     expect(again.status).toBe(400)
-    expect(await again.text()).toMatch(/id="change-password-form-password-error"[^>]*><p>This link has already been used/)
+    expect(await again.text()).toMatch(
+      /id="change-password-form-password-error"[^>]*><p>This link has already been used/,
+    )
   })
 
   test('a pre-made owner chooses a password, then lands on the card prepared for them', async () => {
@@ -287,7 +309,9 @@ describe('confirmation and recovery', () => {
     const token = new URL(location, server.baseUrl).searchParams.get('token')!
     const changed = await post('/change-password', { token, password: 'Own.pass3', confirmPassword: 'Own.pass3' })
     expect(changed.headers.get('Location')).toBe('/password-updated?premade=1')
-    expect(await (await get('/password-updated?premade=1')).text()).toContain('href="/login?redirectTo=%2Fpremaid_card"')
+    expect(await (await get('/password-updated?premade=1')).text()).toContain(
+      'href="/login?redirectTo=%2Fpremaid_card"',
+    )
   })
 })
 

@@ -42,19 +42,41 @@ export type Row = {
 const to = (place: string | RegExp): Outcome => ({ to: place })
 const everyone = (outcome: Outcome): Answers => ({ guest: outcome, ownerA: outcome, ownerB: outcome, admin: outcome })
 /** Pages for the signed-in: a guest is sent to /login. */
-const signedIn = (allowed: Outcome = 'ok'): Answers => ({ guest: 'login', ownerA: allowed, ownerB: allowed, admin: allowed })
+const signedIn = (allowed: Outcome = 'ok'): Answers => ({
+  guest: 'login',
+  ownerA: allowed,
+  ownerB: allowed,
+  admin: allowed,
+})
 /** Owner A's records: anyone else signed in gets 404, an admin too (admins reach them through /admin). */
 const ownerA = (allowed: Outcome = 'ok'): Answers => ({ guest: 'login', ownerA: allowed, ownerB: 404, admin: 404 })
 const adminOnly = (allowed: Outcome = 'ok'): Answers => ({ guest: 'login', ownerA: 403, ownerB: 403, admin: allowed })
 /** Guest-only pages: the signed-in are sent to their account. */
-const guestOnly = (guest: Outcome = 'ok'): Answers => ({ guest, ownerA: to('/account'), ownerB: to('/account'), admin: to('/account') })
+const guestOnly = (guest: Outcome = 'ok'): Answers => ({
+  guest,
+  ownerA: to('/account'),
+  ownerB: to('/account'),
+  admin: to('/account'),
+})
 /** JSON calls: 401 (JSON) for a guest. */
 const api = (allowed: Outcome = 'ok'): Answers => ({ guest: 401, ownerA: allowed, ownerB: allowed, admin: allowed })
 const apiOwnerA = (allowed: Outcome = 'ok'): Answers => ({ guest: 401, ownerA: allowed, ownerB: 404, admin: 404 })
 const apiOwnUserId = (allowed: Outcome): Answers => ({ guest: 401, ownerA: allowed, ownerB: 403, admin: 403 })
-const LOGIN_PAGE = (guest: Outcome): Answers => ({ guest, ownerA: to('/account'), ownerB: to('/account'), admin: to('/main') })
+const LOGIN_PAGE = (guest: Outcome): Answers => ({
+  guest,
+  ownerA: to('/account'),
+  ownerB: to('/account'),
+  admin: to('/main'),
+})
 const OK = everyone('ok')
-const DESIGN = { businessName: 'Corner Coffee', title: 'Coffee card', stampsRequired: '8', backgroundColor: '#1f3a5f', textColor: '#ffffff', stampIcon: 'coffee' }
+const DESIGN = {
+  businessName: 'Corner Coffee',
+  title: 'Coffee card',
+  stampsRequired: '8',
+  backgroundColor: '#1f3a5f',
+  textColor: '#ffffff',
+  stampIcon: 'coffee',
+}
 const NOT_ALLOWED = everyone(405)
 const INVALID = everyone(400)
 
@@ -90,7 +112,13 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/auth_apple', get: everyone(to(/^\/login/)), post: everyone(to(/^\/login/)) },
 
   // Card onboarding: signed in; each step names owner A's card by ?cardId= (another owner: 404). Continue moves on.
-  { route: '/main', query: { cardId: '{card}' }, get: ownerA(), post: ownerA(to('/card_reward?cardId={card}')), body: DESIGN },
+  {
+    route: '/main',
+    query: { cardId: '{card}' },
+    get: ownerA(),
+    post: ownerA(to('/card_reward?cardId={card}')),
+    body: DESIGN,
+  },
   { route: '/card_reward', query: { cardId: '{card}' }, get: ownerA(), post: ownerA(400) },
   { route: '/card_ready', query: { cardId: '{card}' }, get: ownerA(), post: ownerA(to('/your_qr_code?cardId={card}')) },
   { route: '/your_qr_code', query: { cardId: '{card}' }, get: ownerA(), post: ownerA(to('/easy_way?cardId={card}')) },
@@ -114,8 +142,18 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/:cardId/push_notification/create', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   { route: '/account/:cardId/push_notification/history', fill: { cardId: 'card' }, get: ownerA() },
   { route: '/account/:cardId/push_notification/template', fill: { cardId: 'card' }, get: ownerA() },
-  { route: '/account/:cardId/push_notification/template/:templateId/create', fill: { cardId: 'card', templateId: 'template' }, get: ownerA(), post: ownerA(400) },
-  { route: '/account/:cardId/push_notification/confirm/:notificationId', fill: { cardId: 'card', notificationId: 'notification' }, get: ownerA(), post: ownerA(409) },
+  {
+    route: '/account/:cardId/push_notification/template/:templateId/create',
+    fill: { cardId: 'card', templateId: 'template' },
+    get: ownerA(),
+    post: ownerA(400),
+  },
+  {
+    route: '/account/:cardId/push_notification/confirm/:notificationId',
+    fill: { cardId: 'card', notificationId: 'notification' },
+    get: ownerA(),
+    post: ownerA(409),
+  },
   { route: '/account/contact-us', get: signedIn(), post: signedIn(400) },
   { route: '/account/help', get: signedIn() },
   { route: '/account/limits', get: signedIn() },
@@ -130,7 +168,12 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/admin/feedback', get: adminOnly(), post: adminOnly(400) },
   { route: '/admin/users/new', get: adminOnly(), post: adminOnly(400) },
   { route: '/admin/users/:userId', fill: { userId: 'userA' }, get: adminOnly(), post: adminOnly(400) },
-  { route: '/admin/users/:userId/cards/:cardId/edit', fill: { userId: 'userA', cardId: 'card' }, get: adminOnly(), post: adminOnly(400) },
+  {
+    route: '/admin/users/:userId/cards/:cardId/edit',
+    fill: { userId: 'userA', cardId: 'card' },
+    get: adminOnly(),
+    post: adminOnly(400),
+  },
 
   // JSON calls: 401 for a guest; the wrong method is 405. Owner A's card or message: 404 for anyone else; owner
   // A's user id: 403 for anyone else.
@@ -151,14 +194,35 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/api/account/qr_code/:cardId', fill: { cardId: 'card' }, get: apiOwnerA(), post: NOT_ALLOWED },
   { route: '/api/account/delete/:id', fill: { id: 'card' }, get: NOT_ALLOWED, post: apiOwnerA(), fresh: 'card' },
   { route: '/api/account/profile/delete/:id', fill: { id: 'userA' }, get: NOT_ALLOWED, post: apiOwnUserId(400) },
-  { route: '/api/account/profile/update/email/:userId', fill: { userId: 'userA' }, get: NOT_ALLOWED, post: apiOwnUserId(400) },
-  { route: '/api/account/:cardId/push_notification/template-api', fill: { cardId: 'card' }, query: { templates: 'own' }, get: apiOwnerA(), post: NOT_ALLOWED },
-  { route: '/api/account/:cardId/push_notification/confirm/:notificationId/data', fill: { cardId: 'card', notificationId: 'notification' }, get: apiOwnerA(), post: NOT_ALLOWED },
+  {
+    route: '/api/account/profile/update/email/:userId',
+    fill: { userId: 'userA' },
+    get: NOT_ALLOWED,
+    post: apiOwnUserId(400),
+  },
+  {
+    route: '/api/account/:cardId/push_notification/template-api',
+    fill: { cardId: 'card' },
+    query: { templates: 'own' },
+    get: apiOwnerA(),
+    post: NOT_ALLOWED,
+  },
+  {
+    route: '/api/account/:cardId/push_notification/confirm/:notificationId/data',
+    fill: { cardId: 'card', notificationId: 'notification' },
+    get: apiOwnerA(),
+    post: NOT_ALLOWED,
+  },
   { route: '/api/onboarding/total-cards', get: api(), post: NOT_ALLOWED },
   { route: '/api/onboarding/card-ready', query: { cardId: '{card}' }, get: apiOwnerA(), post: NOT_ALLOWED },
   { route: '/api/onboarding/qr-code', query: { cardId: '{card}' }, get: apiOwnerA(), post: NOT_ALLOWED },
   { route: '/api/onboarding/card-constructor', get: NOT_ALLOWED, post: api(400) },
-  { route: '/api/onboarding/card-reward', get: NOT_ALLOWED, post: apiOwnerA(), body: { cardId: '{card}', reward: 'A free coffee' } },
+  {
+    route: '/api/onboarding/card-reward',
+    get: NOT_ALLOWED,
+    post: apiOwnerA(),
+    body: { cardId: '{card}', reward: 'A free coffee' },
+  },
 
   // Holders: public by capability, the card's slug or the pass's id is the credential. Joining makes a new pass.
   { route: '/c/:slug', fill: { slug: 'slug' }, get: OK, post: everyone(to(/^\/p\/[0-9a-f-]{36}$/)) },
@@ -173,7 +237,11 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/p/:passId/push-subscription', fill: { passId: 'pass' }, get: OK, post: INVALID },
 
   // A user's profile logo: the user and admins; anyone else 404 (an image address: nobody learns whose logo exists).
-  { route: '/images/users/:userId/logo', fill: { userId: 'userA' }, get: { guest: 404, ownerA: 'ok', ownerB: 404, admin: 'ok' } },
+  {
+    route: '/images/users/:userId/logo',
+    fill: { userId: 'userA' },
+    get: { guest: 404, ownerA: 'ok', ownerB: 404, admin: 'ok' },
+  },
   // Development only (404 in production, tests/integration/auth-pages.test.ts): the mail the app wrote.
   { route: '/dev/mailbox', get: OK },
 ]

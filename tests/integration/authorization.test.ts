@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { logIn } from '#tests/support/auth-api.ts'
-import { addressOf, buildAddresses, createAuthorizationRecords, createCard, fillText } from '#tests/support/authorization-fixture.ts'
+import {
+  addressOf,
+  buildAddresses,
+  createAuthorizationRecords,
+  createCard,
+  fillText,
+} from '#tests/support/authorization-fixture.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
-import { AUTHORIZATION_TABLE, ROLES, type Outcome, type RecordName, type Role, type Row } from './authorization-table.ts'
+import {
+  AUTHORIZATION_TABLE,
+  ROLES,
+  type Outcome,
+  type RecordName,
+  type Role,
+  type Row,
+} from './authorization-table.ts'
 
 /**
  * Issue #7's authorization walk: every address of the built app, as a guest, owner A, owner B and an admin, against
@@ -68,12 +81,20 @@ describe('authorization', () => {
     const addresses = await buildAddresses()
     const rows = new Map(AUTHORIZATION_TABLE.map((row) => [row.route, row]))
     expect(rows.size, 'one row per address').toBe(AUTHORIZATION_TABLE.length)
-    const withoutRow = [...addresses].filter(([address]) => !rows.has(address)).map(([address, { routeIds }]) => `${address} (${routeIds.join(', ')})`)
+    const withoutRow = [...addresses]
+      .filter(([address]) => !rows.has(address))
+      .map(([address, { routeIds }]) => `${address} (${routeIds.join(', ')})`)
     const withoutRoute = [...rows.keys()].filter((address) => !addresses.has(address))
     const postMismatch = [...addresses]
       .filter(([address, { hasAction }]) => rows.has(address) && hasAction !== Boolean(rows.get(address)!.post))
-      .map(([address, { hasAction }]) => `${address}: ${hasAction ? 'has an action but no post row' : 'has a post row but no action'}`)
-    expect({ withoutRow, withoutRoute, postMismatch }, 'routes of the build without a row, rows without a route, POST rows that do not match an action').toEqual({
+      .map(
+        ([address, { hasAction }]) =>
+          `${address}: ${hasAction ? 'has an action but no post row' : 'has a post row but no action'}`,
+      )
+    expect(
+      { withoutRow, withoutRoute, postMismatch },
+      'routes of the build without a row, rows without a route, POST rows that do not match an action',
+    ).toEqual({
       withoutRow: [],
       withoutRoute: [],
       postMismatch: [],

@@ -35,7 +35,12 @@ async function holder(stampsRequired: number) {
       .received()
       .filter((request) => request.endpoint === subscriptions[0]!.endpoint)
       .map((request) => (JSON.parse(request.payload!) as { body: string }).body)
-  const queued = async () => (await sql<{ kind: string }>(`select kind from notifications where pass_id = :passId order by created_at`, { passId })).map((row) => row.kind)
+  const queued = async () =>
+    (
+      await sql<{ kind: string }>(`select kind from notifications where pass_id = :passId order by created_at`, {
+        passId,
+      })
+    ).map((row) => row.kind)
   const args = { ownerId: owner.id, cardId }
   return {
     passId,
@@ -86,7 +91,9 @@ test('two stamps within 10 minutes send one stamp push; after 10 minutes the nex
   expect(pass.bodies()).toEqual(['You got a stamp: 1 of 10 stamps'])
 
   // Ten minutes later (the pass's last stamp push moved back: the limit is kept in the database, for every process).
-  await sql(`update passes set stamp_push_at = stamp_push_at - interval '10 minutes' where id = :passId`, { passId: pass.passId })
+  await sql(`update passes set stamp_push_at = stamp_push_at - interval '10 minutes' where id = :passId`, {
+    passId: pass.passId,
+  })
   await pass.stamp()
   await endpoint.waitFor(() => pass.bodies().length === 2)
   expect(pass.bodies()[1]).toBe('You got a stamp: 4 of 10 stamps')

@@ -21,7 +21,14 @@ export type FuzzPlan = {
 }
 
 const DESIGN_FIELDS = ['businessName', 'title', 'stampsRequired', 'backgroundColor', 'textColor', 'stampIcon']
-const DESIGN = { businessName: 'Corner Coffee', title: 'Coffee card', stampsRequired: '8', backgroundColor: '#1f3a5f', textColor: '#ffffff', stampIcon: 'coffee' }
+const DESIGN = {
+  businessName: 'Corner Coffee',
+  title: 'Coffee card',
+  stampsRequired: '8',
+  backgroundColor: '#1f3a5f',
+  textColor: '#ffffff',
+  stampIcon: 'coffee',
+}
 const REWARD = { reward: 'A free coffee', terms: 'One a day' }
 const NEW_PASSWORD = 'Stamp.card1'
 const TOKEN = 'a'.repeat(43)
@@ -31,15 +38,33 @@ const GET_ONLY: FuzzPlan = { fields: [] }
 const CONTINUE: FuzzPlan = { fields: [] }
 
 export const FUZZ_PLANS: Record<string, FuzzPlan> = {
-  '/contacts': { fields: ['name', 'email', 'subject', 'message', 'website'], base: { name: 'Ann', email: 'ann@example.com', subject: 'Hello', message: 'Hi there' } },
-  '/feedback': { fields: ['email', 'message', 'rating', 'website'], base: { email: 'ann@example.com', message: 'Nice', rating: '5' } },
-  '/login': { fields: ['email', 'password', 'redirectTo'], base: { email: 'nobody@example.com', password: NEW_PASSWORD, redirectTo: '/account' } },
-  '/sign-up': { fields: ['email', 'password', 'confirmPassword', 'website'], base: { email: 'fuzz@example.com', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD } },
+  '/contacts': {
+    fields: ['name', 'email', 'subject', 'message', 'website'],
+    base: { name: 'Ann', email: 'ann@example.com', subject: 'Hello', message: 'Hi there' },
+  },
+  '/feedback': {
+    fields: ['email', 'message', 'rating', 'website'],
+    base: { email: 'ann@example.com', message: 'Nice', rating: '5' },
+  },
+  '/login': {
+    fields: ['email', 'password', 'redirectTo'],
+    base: { email: 'nobody@example.com', password: NEW_PASSWORD, redirectTo: '/account' },
+  },
+  '/sign-up': {
+    fields: ['email', 'password', 'confirmPassword', 'website'],
+    base: { email: 'fuzz@example.com', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+  },
   '/forgot-password': { fields: ['email', 'website'], base: { email: 'nobody@example.com' } },
   '/verify-email': { fields: ['email'], base: { email: 'nobody@example.com' } },
-  '/change-password': { fields: ['password', 'confirmPassword', 'token'], base: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, token: TOKEN } },
+  '/change-password': {
+    fields: ['password', 'confirmPassword', 'token'],
+    base: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, token: TOKEN },
+  },
   '/logout': { fields: [] },
-  '/auth_apple': { fields: ['code', 'state', 'user', 'error'], base: { code: 'code', state: 'state', user: '{"name":{"firstName":"Ann"}}' } },
+  '/auth_apple': {
+    fields: ['code', 'state', 'user', 'error'],
+    base: { code: 'code', state: 'state', user: '{"name":{"firstName":"Ann"}}' },
+  },
 
   '/main': { fields: [...DESIGN_FIELDS, 'logo', 'removeLogo'], base: DESIGN },
   '/card_reward': { fields: ['reward', 'terms'], base: REWARD },
@@ -54,7 +79,11 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     intents: ['archive', 'restore', 'auto-push', 'delete'],
     base: { intent: 'auto-push', autoPush: 'on' },
   },
-  '/account/:cardId/scan': { fields: ['intent', 'code', 'count', 'passId'], intents: ['stamp', 'undo', 'redeem'], base: { intent: 'stamp', code: 'AUTHZ234', count: '1' } },
+  '/account/:cardId/scan': {
+    fields: ['intent', 'code', 'count', 'passId'],
+    intents: ['stamp', 'undo', 'redeem'],
+    base: { intent: 'stamp', code: 'AUTHZ234', count: '1' },
+  },
   '/account/:cardId/push_notification/create': {
     fields: ['title', 'body', 'link', 'saveAsTemplate', 'draft'],
     base: { title: 'Happy hour', body: 'Two for one', link: 'https://example.com/offer' },
@@ -64,18 +93,35 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { title: 'Happy hour', body: 'Two for one', saveAsTemplate: 'on' },
   },
   '/account/:cardId/push_notification/confirm/:notificationId': { fields: ['intent'] },
-  '/account/contact-us': { fields: ['subject', 'message', 'intent', 'redirectTo'], intents: ['inline'], base: { subject: 'Hello', message: 'Hi there' } },
-  '/account/notifications': { fields: ['intent', 'noticeId', 'redirectTo'], intents: ['mark-all-read', 'mark-read'], base: { intent: 'mark-read', noticeId: '{card}' } },
+  '/account/contact-us': {
+    fields: ['subject', 'message', 'intent', 'redirectTo'],
+    intents: ['inline'],
+    base: { subject: 'Hello', message: 'Hi there' },
+  },
+  '/account/notifications': {
+    fields: ['intent', 'noticeId', 'redirectTo'],
+    intents: ['mark-all-read', 'mark-read'],
+    base: { intent: 'mark-read', noticeId: '{card}' },
+  },
   // No `understood` box in the base: a cancelled trial would end owner A's access for the routes after it.
   '/account/plan': { fields: ['intent', 'understood'], intents: ['cancel'], base: { intent: 'cancel' } },
   '/account/profile': {
     fields: ['intent', 'logo', 'email', 'password', 'currentPassword', 'confirmPassword', 'confirm'],
     intents: ['logo', 'remove-logo', 'email', 'password', 'delete'],
-    base: { intent: 'password', currentPassword: 'not the password', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+    base: {
+      intent: 'password',
+      currentPassword: 'not the password',
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    },
   },
   '/account/tariffs': { fields: ['tier', 'periodMonths'], base: { tier: '1', periodMonths: '1' } },
 
-  '/admin/feedback': { fields: ['intent', 'messageId'], intents: ['handle', 'reopen'], base: { intent: 'handle', messageId: '{card}' } },
+  '/admin/feedback': {
+    fields: ['intent', 'messageId'],
+    intents: ['handle', 'reopen'],
+    base: { intent: 'handle', messageId: '{card}' },
+  },
   '/admin/users/new': {
     fields: ['email', ...DESIGN_FIELDS, 'reward', 'terms', 'confirm'],
     base: { email: 'premade@example.com', ...DESIGN, ...REWARD, confirm: 'on' },
@@ -83,17 +129,35 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
   // Without `confirm`: a disabled owner A would answer nothing but the sign-in page afterwards.
   '/admin/users/:userId': {
     fields: ['intent', 'invoiceId', 'tier', 'periodMonths', 'days', 'messages'],
-    intents: ['confirm-payment', 'change-plan', 'extend-trial', 'grant-quota', 'end-subscription', 'resend-confirmation', 'disable', 'enable'],
+    intents: [
+      'confirm-payment',
+      'change-plan',
+      'extend-trial',
+      'grant-quota',
+      'end-subscription',
+      'resend-confirmation',
+      'disable',
+      'enable',
+    ],
     base: { intent: 'grant-quota', messages: '5' },
   },
-  '/admin/users/:userId/cards/:cardId/edit': { fields: [...DESIGN_FIELDS, 'reward', 'terms', 'logo', 'removeLogo'], base: { ...DESIGN, ...REWARD } },
+  '/admin/users/:userId/cards/:cardId/edit': {
+    fields: [...DESIGN_FIELDS, 'reward', 'terms', 'logo', 'removeLogo'],
+    base: { ...DESIGN, ...REWARD },
+  },
 
   '/api/auth/me': GET_ONLY,
   '/api/auth/login': { fields: ['email', 'password'], base: { email: 'nobody@example.com', password: NEW_PASSWORD } },
-  '/api/auth/signup': { fields: ['email', 'password', 'confirmPassword'], base: { email: 'fuzz-api@example.com', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD } },
+  '/api/auth/signup': {
+    fields: ['email', 'password', 'confirmPassword'],
+    base: { email: 'fuzz-api@example.com', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+  },
   '/api/auth/logout': { fields: [] },
   '/api/auth/forgot-password': { fields: ['email'], base: { email: 'nobody@example.com' } },
-  '/api/auth/change-password': { fields: ['password', 'confirmPassword', 'token'], base: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, token: TOKEN } },
+  '/api/auth/change-password': {
+    fields: ['password', 'confirmPassword', 'token'],
+    base: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, token: TOKEN },
+  },
   '/api/auth/verify-email': { fields: ['email'], base: { email: 'nobody@example.com' } },
   '/api/auth/verify-token': { fields: ['token'], base: { token: TOKEN } },
   '/api/auth/verify-change-password-token': { fields: ['token'], base: { token: TOKEN } },
@@ -106,7 +170,10 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
   // Deletes a card made for each request (the route's `fresh: 'card'`).
   '/api/account/delete/:id': { fields: [] },
   '/api/account/profile/delete/:id': { fields: ['confirm'], base: { confirm: 'someone-else@example.com' } },
-  '/api/account/profile/update/email/:userId': { fields: ['email', 'password'], base: { email: 'new-address@example.com', password: 'not the password' } },
+  '/api/account/profile/update/email/:userId': {
+    fields: ['email', 'password'],
+    base: { email: 'new-address@example.com', password: 'not the password' },
+  },
   '/api/account/:cardId/push_notification/template-api': GET_ONLY,
   '/api/account/:cardId/push_notification/confirm/:notificationId/data': GET_ONLY,
   '/api/onboarding/total-cards': GET_ONLY,

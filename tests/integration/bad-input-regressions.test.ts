@@ -24,7 +24,13 @@ afterAll(async () => {
 })
 
 /** Whitespace-insensitive, HTML-escaped: how a message appears in the page. */
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#x27;').replace(/"/g, '&quot;')
+const escapeHtml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/'/g, '&#x27;')
+    .replace(/"/g, '&quot;')
 
 async function post(address: () => string, body: HostileBody) {
   const { contentType, payload } = encodeBody(body)
@@ -39,22 +45,90 @@ async function post(address: () => string, body: HostileBody) {
 const form = (fields: [string, string][]): HostileBody => ({ encoding: 'urlencoded', fields })
 
 const CASES: [name: string, address: () => string, body: HostileBody, message: string | null][] = [
-  ['the push composer, a title sent twice (was 500)', () => `/account/${records.card}/push_notification/create`, form([['title', 'Happy hour'], ['title', 'again'], ['body', 'Two for one']]), 'Enter a title'],
+  [
+    'the push composer, a title sent twice (was 500)',
+    () => `/account/${records.card}/push_notification/create`,
+    form([
+      ['title', 'Happy hour'],
+      ['title', 'again'],
+      ['body', 'Two for one'],
+    ]),
+    'Enter a title',
+  ],
   [
     'the template composer, a "save as a template" value that is no checkbox (no message)',
     () => `/account/${records.card}/push_notification/template/${records.template}/create`,
-    form([['title', 'Happy hour'], ['body', 'Two for one'], ['saveAsTemplate', 'yes please']]),
+    form([
+      ['title', 'Happy hour'],
+      ['body', 'Two for one'],
+      ['saveAsTemplate', 'yes please'],
+    ]),
     null,
   ],
-  ['the scan page, an intent sent twice (no message)', () => `/account/${records.card}/scan`, form([['intent', 'stamp'], ['intent', 'undo'], ['code', 'AUTHZ234']]), 'Unknown action'],
-  ['the scan page, Undo for a pass it does not show (no message)', () => `/account/${records.card}/scan`, form([['intent', 'undo'], ['passId', 'nope']]), 'Pass not found'],
-  ['the card page, an unknown intent (no message)', () => `/account/${records.card}`, form([['intent', 'explode']]), UNREADABLE_SUBMISSION],
-  ['notifications, an unknown intent (no message)', () => '/account/notifications', form([['intent', 'explode']]), UNREADABLE_SUBMISSION],
-  ['tariffs, a plan that does not exist (no message)', () => '/account/tariffs', form([['tier', '99'], ['periodMonths', '1']]), 'Choose a plan'],
-  ['plan, a cancellation without its box on a trial (no message)', () => '/account/plan', form([['intent', 'cancel']]), null],
-  ['profile, a JSON body (no message)', () => '/account/profile', { encoding: 'json', value: { intent: 'email' } }, UNREADABLE_SUBMISSION],
-  ['the sign-in form, a JSON body (was 500)', () => '/login', { encoding: 'json', value: { email: 'ann@example.com' } }, 'Invalid email format'],
-  ['the contact form, no Content-Type (was 500)', () => '/contacts', { encoding: 'raw', contentType: null, text: 'message=hi' }, 'Enter your name'],
+  [
+    'the scan page, an intent sent twice (no message)',
+    () => `/account/${records.card}/scan`,
+    form([
+      ['intent', 'stamp'],
+      ['intent', 'undo'],
+      ['code', 'AUTHZ234'],
+    ]),
+    'Unknown action',
+  ],
+  [
+    'the scan page, Undo for a pass it does not show (no message)',
+    () => `/account/${records.card}/scan`,
+    form([
+      ['intent', 'undo'],
+      ['passId', 'nope'],
+    ]),
+    'Pass not found',
+  ],
+  [
+    'the card page, an unknown intent (no message)',
+    () => `/account/${records.card}`,
+    form([['intent', 'explode']]),
+    UNREADABLE_SUBMISSION,
+  ],
+  [
+    'notifications, an unknown intent (no message)',
+    () => '/account/notifications',
+    form([['intent', 'explode']]),
+    UNREADABLE_SUBMISSION,
+  ],
+  [
+    'tariffs, a plan that does not exist (no message)',
+    () => '/account/tariffs',
+    form([
+      ['tier', '99'],
+      ['periodMonths', '1'],
+    ]),
+    'Choose a plan',
+  ],
+  [
+    'plan, a cancellation without its box on a trial (no message)',
+    () => '/account/plan',
+    form([['intent', 'cancel']]),
+    null,
+  ],
+  [
+    'profile, a JSON body (no message)',
+    () => '/account/profile',
+    { encoding: 'json', value: { intent: 'email' } },
+    UNREADABLE_SUBMISSION,
+  ],
+  [
+    'the sign-in form, a JSON body (was 500)',
+    () => '/login',
+    { encoding: 'json', value: { email: 'ann@example.com' } },
+    'Invalid email format',
+  ],
+  [
+    'the contact form, no Content-Type (was 500)',
+    () => '/contacts',
+    { encoding: 'raw', contentType: null, text: 'message=hi' },
+    'Enter your name',
+  ],
 ]
 
 test.for(CASES)('%s: 400 with a message', async ([, address, body, message]) => {

@@ -1,7 +1,13 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/server/env.server.ts'
-import { addressOf, buildAddresses, createAuthorizationRecords, createCard, fillText } from '#tests/support/authorization-fixture.ts'
+import {
+  addressOf,
+  buildAddresses,
+  createAuthorizationRecords,
+  createCard,
+  fillText,
+} from '#tests/support/authorization-fixture.ts'
 import { countChanges, integrityProblems, rowCounts } from '#tests/support/database-integrity.ts'
 import { describeBody, encodeBody, hostileBody, rawBodies, type HostileBody } from '#tests/support/hostile-input.ts'
 import { unreadableReason } from '#tests/support/readable-answer.ts'
@@ -53,7 +59,10 @@ function fuzzRole(row: Row): Role {
 
 const ROWS_WITH_ACTIONS = AUTHORIZATION_TABLE.filter((row) => row.post)
 // Admin actions act on owner A's account (a plan change, say): they run after everything owner A posts.
-const FUZZED_ROWS = [...ROWS_WITH_ACTIONS.filter((row) => !row.route.startsWith('/admin')), ...ROWS_WITH_ACTIONS.filter((row) => row.route.startsWith('/admin'))]
+const FUZZED_ROWS = [
+  ...ROWS_WITH_ACTIONS.filter((row) => !row.route.startsWith('/admin')),
+  ...ROWS_WITH_ACTIONS.filter((row) => row.route.startsWith('/admin')),
+]
 
 /** Sends one hostile body; answers what is wrong with the answer, or null. */
 async function send(row: Row, role: Role, method: string, body: HostileBody): Promise<string | null> {
@@ -92,30 +101,34 @@ describe('bad input', () => {
     }).toEqual({ withoutPlan: [], withoutRoute: [], notInTable: [] })
   })
 
-  test.for(FUZZED_ROWS.map((row, index) => [row.route, row, index] as const))('%s', { timeout: 240_000 }, async ([route, row, index]) => {
-    const plan = FUZZ_PLANS[route]
-    expect(plan, `a fuzz plan for ${route}`).toBeDefined()
-    const role = fuzzRole(row)
-    const methods = plan!.methods ?? ['POST']
+  test.for(FUZZED_ROWS.map((row, index) => [row.route, row, index] as const))(
+    '%s',
+    { timeout: 240_000 },
+    async ([route, row, index]) => {
+      const plan = FUZZ_PLANS[route]
+      expect(plan, `a fuzz plan for ${route}`).toBeDefined()
+      const role = fuzzRole(row)
+      const methods = plan!.methods ?? ['POST']
 
-    // The same unparseable bodies and wrong content types for every route, then random ones.
-    const problems: string[] = []
-    for (const method of methods) {
-      for (const body of rawBodies()) {
-        const problem = await send(row, role, method, body)
-        if (problem) problems.push(problem)
+      // The same unparseable bodies and wrong content types for every route, then random ones.
+      const problems: string[] = []
+      for (const method of methods) {
+        for (const body of rawBodies()) {
+          const problem = await send(row, role, method, body)
+          if (problem) problems.push(problem)
+        }
       }
-    }
-    expect(problems, 'answers to malformed bodies').toEqual([])
+      expect(problems, 'answers to malformed bodies').toEqual([])
 
-    const bodies = hostileBody({ fields: plan!.fields, intents: plan!.intents ?? [], base: filledBase(plan!) })
-    await fc.assert(
-      fc.asyncProperty(bodies, fc.constantFrom(...methods), async (body, method) => {
-        const problem = await send(row, role, method, body)
-        if (problem) throw new Error(problem)
-      }),
-      { seed: SEED + index, numRuns: NUM_RUNS, endOnFailure: true },
-    )
-    expect(await integrityProblems(), 'foreign keys and CHECK constraints').toEqual([])
-  })
+      const bodies = hostileBody({ fields: plan!.fields, intents: plan!.intents ?? [], base: filledBase(plan!) })
+      await fc.assert(
+        fc.asyncProperty(bodies, fc.constantFrom(...methods), async (body, method) => {
+          const problem = await send(row, role, method, body)
+          if (problem) throw new Error(problem)
+        }),
+        { seed: SEED + index, numRuns: NUM_RUNS, endOnFailure: true },
+      )
+      expect(await integrityProblems(), 'foreign keys and CHECK constraints').toEqual([])
+    },
+  )
 })

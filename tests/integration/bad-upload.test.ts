@@ -3,8 +3,14 @@ import { LOGO_MESSAGES } from '#app/utils/logo-image.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { createAuthorizationRecords } from '#tests/support/authorization-fixture.ts'
 import { countChanges, rowCounts } from '#tests/support/database-integrity.ts'
+import {
+  decompressionBombPng,
+  noisyPng,
+  oversizePng,
+  truncatedPng,
+  WRONG_TYPE_FILES,
+} from '#tests/support/hostile-images.ts'
 import { encodeBody, type FieldValue } from '#tests/support/hostile-input.ts'
-import { decompressionBombPng, noisyPng, oversizePng, truncatedPng, WRONG_TYPE_FILES } from '#tests/support/hostile-images.ts'
 import { unreadableReason } from '#tests/support/readable-answer.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 import { type RecordName, type Role } from './authorization-table.ts'
@@ -28,7 +34,14 @@ afterAll(async () => {
   await server?.close()
 })
 
-const DESIGN = { businessName: 'Corner Coffee', title: 'Coffee card', stampsRequired: '8', backgroundColor: '#1f3a5f', textColor: '#ffffff', stampIcon: 'coffee' }
+const DESIGN = {
+  businessName: 'Corner Coffee',
+  title: 'Coffee card',
+  stampsRequired: '8',
+  backgroundColor: '#1f3a5f',
+  textColor: '#ffffff',
+  stampIcon: 'coffee',
+}
 
 type UploadForm = {
   name: string
@@ -42,12 +55,31 @@ type UploadForm = {
   goodSide: number
 }
 
-const logoOfUser = async () => (await sql<{ logo: string | null }>(`select md5(logo) as logo from users where id = :id`, { id: records.userA }))[0]!.logo
-const logoOfCard = async () => (await sql<{ logo: string | null }>(`select md5(logo) as logo from cards where id = :id`, { id: records.card }))[0]!.logo
+const logoOfUser = async () =>
+  (await sql<{ logo: string | null }>(`select md5(logo) as logo from users where id = :id`, { id: records.userA }))[0]!
+    .logo
+const logoOfCard = async () =>
+  (await sql<{ logo: string | null }>(`select md5(logo) as logo from cards where id = :id`, { id: records.card }))[0]!
+    .logo
 
 const FORMS: UploadForm[] = [
-  { name: 'profile logo', role: 'ownerA', address: () => '/account/profile', fields: () => ({ intent: 'logo' }), storedLogo: logoOfUser, goodSide: 300 },
-  { name: 'card designer', role: 'ownerA', address: () => `/main?cardId=${records.card}`, fields: () => DESIGN, storedLogo: logoOfCard, emptyFileKeepsLogo: true, goodSide: 310 },
+  {
+    name: 'profile logo',
+    role: 'ownerA',
+    address: () => '/account/profile',
+    fields: () => ({ intent: 'logo' }),
+    storedLogo: logoOfUser,
+    goodSide: 300,
+  },
+  {
+    name: 'card designer',
+    role: 'ownerA',
+    address: () => `/main?cardId=${records.card}`,
+    fields: () => DESIGN,
+    storedLogo: logoOfCard,
+    emptyFileKeepsLogo: true,
+    goodSide: 310,
+  },
   {
     name: 'admin card edit',
     role: 'admin',
@@ -60,14 +92,25 @@ const FORMS: UploadForm[] = [
 ]
 
 async function upload(form: UploadForm, file: Buffer, filename = 'logo.png', contentType = 'image/png') {
-  const fields: [string, FieldValue][] = [...Object.entries(form.fields()), ['logo', { filename, contentType, bytes: new Uint8Array(file) }]]
+  const fields: [string, FieldValue][] = [
+    ...Object.entries(form.fields()),
+    ['logo', { filename, contentType, bytes: new Uint8Array(file) }],
+  ]
   const { contentType: type, payload } = encodeBody({ encoding: 'multipart', fields })
-  const response = await server.fetch(form.address(), { method: 'POST', headers: { Cookie: cookies[form.role]!, 'Content-Type': type! }, body: payload })
+  const response = await server.fetch(form.address(), {
+    method: 'POST',
+    headers: { Cookie: cookies[form.role]!, 'Content-Type': type! },
+    body: payload,
+  })
   return { response, text: await response.text() }
 }
 
 const BAD_FILES: [string, () => Promise<Buffer> | Buffer, string, number?][] = [
-  ...Object.entries(WRONG_TYPE_FILES).map(([name, bytes]): [string, () => Buffer, string] => [`${name} named logo.png`, () => bytes, LOGO_MESSAGES.type]),
+  ...Object.entries(WRONG_TYPE_FILES).map(([name, bytes]): [string, () => Buffer, string] => [
+    `${name} named logo.png`,
+    () => bytes,
+    LOGO_MESSAGES.type,
+  ]),
   ['a file just over 2 MB', () => oversizePng(), LOGO_MESSAGES.tooLarge],
   // Past 2 MB + 1 MB of other fields, the request guards answer 413 with the same rule (request-guards.server.ts).
   ['a 10 MB file', () => oversizePng(10 * 1024 * 1024), LOGO_MESSAGES.tooLarge, 413],
@@ -77,16 +120,19 @@ const BAD_FILES: [string, () => Promise<Buffer> | Buffer, string, number?][] = [
 const EMPTY_FILE: (typeof BAD_FILES)[number] = ['an empty file', () => Buffer.alloc(0), LOGO_MESSAGES.missing]
 
 describe.each(FORMS)('uploads to the $name', (form) => {
-  test.for(form.emptyFileKeepsLogo ? BAD_FILES : [...BAD_FILES, EMPTY_FILE])('%s: 4xx with its message, nothing stored', async ([, makeFile, message, status = 400]) => {
-    const logoBefore = await form.storedLogo()
-    const countsBefore = await rowCounts()
-    const { response, text } = await upload(form, await makeFile())
-    expect(response.status).toBe(status)
-    expect(unreadableReason(form.address(), response, text)).toBeNull()
-    expect(text).toContain(message)
-    expect(await form.storedLogo()).toBe(logoBefore)
-    expect(countChanges(countsBefore, await rowCounts())).toEqual([])
-  })
+  test.for(form.emptyFileKeepsLogo ? BAD_FILES : [...BAD_FILES, EMPTY_FILE])(
+    '%s: 4xx with its message, nothing stored',
+    async ([, makeFile, message, status = 400]) => {
+      const logoBefore = await form.storedLogo()
+      const countsBefore = await rowCounts()
+      const { response, text } = await upload(form, await makeFile())
+      expect(response.status).toBe(status)
+      expect(unreadableReason(form.address(), response, text)).toBeNull()
+      expect(text).toContain(message)
+      expect(await form.storedLogo()).toBe(logoBefore)
+      expect(countChanges(countsBefore, await rowCounts())).toEqual([])
+    },
+  )
 
   test('a good PNG is stored (the control)', async () => {
     const logoBefore = await form.storedLogo()

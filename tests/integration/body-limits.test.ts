@@ -33,11 +33,22 @@ const MB = 1024 * 1024
 describe('forms (urlencoded): 1 MB', () => {
   test('a login form of 1 MB + 1 byte gets 413 and a page that says why; 1 MB exactly is read', async () => {
     const head = 'email=someone%40example.com&password=x&filler='
-    const over = await streamBody(url('/login'), { headers: FORM, head, total: BODY_LIMITS.form + 1, declareLength: true })
+    const over = await streamBody(url('/login'), {
+      headers: FORM,
+      head,
+      total: BODY_LIMITS.form + 1,
+      declareLength: true,
+    })
     expect(over.status).toBe(413)
     expect(over.headers['content-type']).toMatch(/^text\/html/)
     expect(over.text).toContain('The form is larger than 1 MB, so nothing was saved.')
-    expect(unreadableReason('/login', new Response(null, { status: 413, headers: { 'Content-Type': 'text/html' } }), over.text)).toBeNull()
+    expect(
+      unreadableReason(
+        '/login',
+        new Response(null, { status: 413, headers: { 'Content-Type': 'text/html' } }),
+        over.text,
+      ),
+    ).toBeNull()
 
     // At the limit the form is read, and the login form answers it (its fields are no valid login).
     const limit = await streamBody(url('/login'), { headers: FORM, head, total: BODY_LIMITS.form, declareLength: true })
@@ -53,7 +64,12 @@ describe('forms (urlencoded): 1 MB', () => {
   ] as const)('a 100 MB form %s is refused without the process holding it', async ([, declareLength]) => {
     global.gc?.()
     const before = process.memoryUsage().rss
-    const answer = await streamBody(url('/login'), { headers: FORM, head: 'email=a%40b.c&password=', total: 100 * MB, declareLength })
+    const answer = await streamBody(url('/login'), {
+      headers: FORM,
+      head: 'email=a%40b.c&password=',
+      total: 100 * MB,
+      declareLength,
+    })
     expect(answer.status).toBe(413)
     const grewMb = (answer.peakRss - before) / MB
     expect(grewMb, `RSS grew by ${grewMb.toFixed(1)} MB while 100 MB were sent`).toBeLessThan(16)
@@ -61,8 +77,17 @@ describe('forms (urlencoded): 1 MB', () => {
 
   test('a chunked form under the limit goes through whole', async () => {
     const user = await createUser()
-    const body = new URLSearchParams({ email: user.email, password: user.password, padding: 'y'.repeat(500_000) }).toString()
-    const answer = await streamBody(url('/login'), { headers: FORM, head: body, total: Buffer.byteLength(body), declareLength: false })
+    const body = new URLSearchParams({
+      email: user.email,
+      password: user.password,
+      padding: 'y'.repeat(500_000),
+    }).toString()
+    const answer = await streamBody(url('/login'), {
+      headers: FORM,
+      head: body,
+      total: Buffer.byteLength(body),
+      declareLength: false,
+    })
     expect(answer.status).toBe(302)
     expect(String(answer.headers['set-cookie'])).toContain('__session=')
   })
@@ -100,7 +125,12 @@ describe('JSON: 64 KB', () => {
   test('a chunked JSON login under the limit signs in', async () => {
     const user = await createUser()
     const body = JSON.stringify({ email: user.email, password: user.password })
-    const answer = await streamBody(url('/api/auth/login'), { headers: JSON_TYPE, head: body, total: body.length, declareLength: false })
+    const answer = await streamBody(url('/api/auth/login'), {
+      headers: JSON_TYPE,
+      head: body,
+      total: body.length,
+      declareLength: false,
+    })
     expect(answer.status).toBe(200)
   })
 })
@@ -128,16 +158,23 @@ describe('multipart: 2 MB upload + 1 MB of other fields', () => {
   const logoHead =
     `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nlogo\r\n` +
     `--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`
-  const logoForm = (file: Buffer) => Buffer.concat([Buffer.from(logoHead), file, Buffer.from(`\r\n--${boundary}--\r\n`)])
+  const logoForm = (file: Buffer) =>
+    Buffer.concat([Buffer.from(logoHead), file, Buffer.from(`\r\n--${boundary}--\r\n`)])
 
   test('a 2 MB logo is stored; a body just over the limit gets 413 with the logo rule, and the connection still works', async () => {
     const owner = await createOwner()
     const cookie = await logIn(server, owner.email)
     const headers = { Cookie: cookie, 'Content-Type': `multipart/form-data; boundary=${boundary}` }
 
-    const stored = await server.fetch('/account/profile', { method: 'POST', headers, body: logoForm(await pngOfSize(LOGO_MAX_BYTES)) })
+    const stored = await server.fetch('/account/profile', {
+      method: 'POST',
+      headers,
+      body: logoForm(await pngOfSize(LOGO_MAX_BYTES)),
+    })
     expect(stored.status).toBe(302)
-    const [row] = await sql<{ has_logo: boolean }>('select logo is not null as has_logo from users where id = :id', { id: owner.id })
+    const [row] = await sql<{ has_logo: boolean }>('select logo is not null as has_logo from users where id = :id', {
+      id: owner.id,
+    })
     expect(row!.has_logo).toBe(true)
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })

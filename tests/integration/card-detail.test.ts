@@ -35,7 +35,10 @@ describe('the card page', () => {
   test('shows the design, holders and the last 30 days as a chart', async () => {
     const owner = await signedInOwner()
     const card = await createCard(owner.id)
-    const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values (:id, 'DETAXL23') returning id`, { id: card.id })
+    const [pass] = await sql<{ id: string }>(
+      `insert into passes (card_id, short_code) values (:id, 'DETAXL23') returning id`,
+      { id: card.id },
+    )
     await sql(
       `insert into stamp_events (pass_id, card_id, kind, count, created_at) values
          (:pass, :card, 'stamp', 3, now()), (:pass, :card, 'stamp', 2, now() - interval '3 days'), (:pass, :card, 'redeem', 5, now()),
@@ -56,7 +59,14 @@ describe('the card page', () => {
   test('another owner’s card and malformed ids are 404', async () => {
     const owner = await signedInOwner()
     const foreign = await createCard((await createOwner()).id)
-    for (const pathname of [`/account/${foreign.id}`, `/account/${foreign.id}/qr_code`, `/account/qr_code/${foreign.id}`, `/account/${foreign.id}/qr_code.png`, `/account/${foreign.id}/poster`, '/account/123/qr_code.svg']) {
+    for (const pathname of [
+      `/account/${foreign.id}`,
+      `/account/${foreign.id}/qr_code`,
+      `/account/qr_code/${foreign.id}`,
+      `/account/${foreign.id}/qr_code.png`,
+      `/account/${foreign.id}/poster`,
+      '/account/123/qr_code.svg',
+    ]) {
       expect((await get(pathname, owner.cookie)).status, pathname).toBe(404)
     }
   })
@@ -64,13 +74,16 @@ describe('the card page', () => {
   test('the automatic pushes switch turns off and on again (a plain form: an unticked box is absent); another owner gets 404', async () => {
     const owner = await signedInOwner()
     const card = await createCard(owner.id)
-    const autoPush = async () => (await sql<{ auto_push: boolean }>(`select auto_push from cards where id = :id`, { id: card.id }))[0]!.auto_push
+    const autoPush = async () =>
+      (await sql<{ auto_push: boolean }>(`select auto_push from cards where id = :id`, { id: card.id }))[0]!.auto_push
     expect(await autoPush()).toBe(true)
     expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push' })).status).toBe(302)
     expect(await autoPush()).toBe(false)
     expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push', autoPush: 'on' })).status).toBe(302)
     expect(await autoPush()).toBe(true)
-    expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push', autoPush: 'yes please' })).status).toBe(400)
+    expect(
+      (await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push', autoPush: 'yes please' })).status,
+    ).toBe(400)
     const stranger = await signedInOwner()
     expect((await post(`/account/${card.id}`, stranger.cookie, { intent: 'auto-push' })).status).toBe(404)
     expect(await autoPush()).toBe(true)
@@ -80,7 +93,9 @@ describe('the card page', () => {
     const owner = await signedInOwner()
     const card = await createCard(owner.id)
     expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'archive' })).status).toBe(302)
-    expect((await sql<{ status: string }>(`select status from cards where id = :id`, { id: card.id }))[0]!.status).toBe('archived')
+    expect((await sql<{ status: string }>(`select status from cards where id = :id`, { id: card.id }))[0]!.status).toBe(
+      'archived',
+    )
     // Three other cards fill the trial's limit: restoring would exceed it.
     for (let i = 0; i < 3; i++) await createCard(owner.id, `Other ${i}`)
     const refused = await post(`/account/${card.id}`, owner.cookie, { intent: 'restore' })
@@ -130,7 +145,13 @@ describe('card JSON calls', () => {
     const other = await signedInOwner()
     const card = await createCard(owner.id)
     const one = await (await get(`/api/account/cards/${card.id}`, owner.cookie)).json()
-    expect(one.card).toMatchObject({ id: card.id, slug: card.slug, title: 'Coffee card', businessName: 'Corner Coffee', status: 'active' })
+    expect(one.card).toMatchObject({
+      id: card.id,
+      slug: card.slug,
+      title: 'Coffee card',
+      businessName: 'Corner Coffee',
+      status: 'active',
+    })
     expect((await get(`/api/account/cards/${card.id}`, other.cookie)).status).toBe(404)
     expect((await get(`/api/account/cards/not-a-uuid`, owner.cookie)).status).toBe(404)
     expect((await get(`/api/account/cards/${card.id}`)).status).toBe(401)

@@ -1,9 +1,9 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { randomShortCode } from '#models/pass.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
-import { randomShortCode } from '#models/pass.server.ts'
 
 /**
  * Issue 14, item 14: the card's logo on every page that draws the card (one component, CardPreview), served as PNG
@@ -22,17 +22,22 @@ const get = (pathname: string, cookie?: string) => server.fetch(pathname, { head
 /** A card stored as the design form stores it: the logo square, as WebP. */
 async function createCard(userId: string, withLogo: boolean) {
   const logo = withLogo
-    ? await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c0392b' } }).webp().toBuffer()
+    ? await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c0392b' } })
+        .webp()
+        .toBuffer()
     : null
   const [card] = await sql<{ id: string; slug: string }>(
     `insert into cards (user_id, slug, status, title, business_name, reward, logo, logo_content_type)
      values (:userId, :slug, 'active', 'Coffee card', 'Corner Coffee', 'A free coffee', :logo, :type) returning id, slug`,
     { userId, slug: `logo-${Math.random().toString(36).slice(2, 10)}`, logo, type: logo ? 'image/webp' : null },
   )
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code, stamps) values (:id, :code, 2) returning id`, {
-    id: card!.id,
-    code: randomShortCode(),
-  })
+  const [pass] = await sql<{ id: string }>(
+    `insert into passes (card_id, short_code, stamps) values (:id, :code, 2) returning id`,
+    {
+      id: card!.id,
+      code: randomShortCode(),
+    },
+  )
   return { ...card!, passId: pass!.id }
 }
 
@@ -47,7 +52,10 @@ const pages = (card: { id: string; slug: string; passId: string }) => [
   { pathname: `/account/${card.id}/scan?pass=${card.passId}` },
 ]
 
-const logoSources = (html: string) => [...html.matchAll(/<img[^>]*class="card-preview__logo"[^>]*>/g)].map((tag) => tag[0].match(/src="([^"]+)"/)![1]!.replaceAll('&amp;', '&'))
+const logoSources = (html: string) =>
+  [...html.matchAll(/<img[^>]*class="card-preview__logo"[^>]*>/g)].map((tag) =>
+    tag[0].match(/src="([^"]+)"/)![1]!.replaceAll('&amp;', '&'),
+  )
 
 describe('the card’s logo', () => {
   test('every page that shows the card shows its logo, a PNG that answers 200 to anyone', async () => {
@@ -92,7 +100,9 @@ describe('the card’s logo', () => {
     const [before] = logoSources(await (await get(`/account/${card.id}`, cookie)).text())
     await sql(`update cards set logo = :logo, updated_at = now() + interval '1 second' where id = :id`, {
       id: card.id,
-      logo: await sharp({ create: { width: 32, height: 32, channels: 3, background: '#2980b9' } }).webp().toBuffer(),
+      logo: await sharp({ create: { width: 32, height: 32, channels: 3, background: '#2980b9' } })
+        .webp()
+        .toBuffer(),
     })
     const [after] = logoSources(await (await get(`/account/${card.id}`, cookie)).text())
     expect(after).not.toBe(before)

@@ -43,7 +43,10 @@ describe('cross-site posts are refused with 403 and a message', () => {
   test('POST /logout?_data=routes/logout from another site leaves the session signed in', async () => {
     const user = await createUser()
     const cookie = await logIn(server, user.email)
-    const response = await server.fetch('/logout?_data=routes/logout', { method: 'POST', headers: { Cookie: cookie, Origin: EVIL } })
+    const response = await server.fetch('/logout?_data=routes/logout', {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: EVIL },
+    })
     await expectCrossSiteRefusal(response, '/logout')
     // A Remix data request: the page's error boundary gets the message (not a network failure).
     expect(response.headers.get('X-Remix-Catch')).toBe('yes')
@@ -58,13 +61,19 @@ describe('cross-site posts are refused with 403 and a message', () => {
       body: await loginForm(attacker),
     })
     await expectCrossSiteRefusal(response, '/login')
-    const [sessions] = await sql<{ count: number }>('select count(*)::int as count from sessions where user_id = :id', { id: attacker.id })
+    const [sessions] = await sql<{ count: number }>('select count(*)::int as count from sessions where user_id = :id', {
+      id: attacker.id,
+    })
     expect(sessions!.count).toBe(0)
   })
 
   test('an ordinary cross-site form (no JavaScript) gets a page that says why, not a 500', async () => {
     const user = await createUser()
-    const response = await server.fetch('/login', { method: 'POST', headers: { ...FORM, Origin: EVIL }, body: await loginForm(user) })
+    const response = await server.fetch('/login', {
+      method: 'POST',
+      headers: { ...FORM, Origin: EVIL },
+      body: await loginForm(user),
+    })
     const page = await expectCrossSiteRefusal(response, '/login')
     expect(response.headers.get('Content-Type')).toMatch(/^text\/html/)
     expect(page).toContain('<h1>This request came from another site</h1>')
@@ -79,20 +88,39 @@ describe('cross-site posts are refused with 403 and a message', () => {
     ['our host on another scheme', { Origin: 'https://127.0.0.1' }],
   ] as const)('%s', async ([, headers]) => {
     const user = await createUser()
-    await expectCrossSiteRefusal(await server.fetch('/login', { method: 'POST', headers: { ...FORM, ...headers }, body: await loginForm(user) }), '/login')
+    await expectCrossSiteRefusal(
+      await server.fetch('/login', { method: 'POST', headers: { ...FORM, ...headers }, body: await loginForm(user) }),
+      '/login',
+    )
   })
 
-  test.for(['PUT', 'PATCH', 'DELETE'])('%s from another site, on a JSON call, gets the JSON calls’ shape', async (method) => {
-    const response = await server.fetch('/api/auth/logout', { method, headers: { Origin: EVIL, 'Content-Type': 'application/json' }, body: '{}' })
-    expect(response.status).toBe(403)
-    expect(await response.json()).toEqual({ status: 'error', message: 'Cross-site requests are not allowed', msg: 'Cross-site requests are not allowed', errors: {} })
-  })
+  test.for(['PUT', 'PATCH', 'DELETE'])(
+    '%s from another site, on a JSON call, gets the JSON calls’ shape',
+    async (method) => {
+      const response = await server.fetch('/api/auth/logout', {
+        method,
+        headers: { Origin: EVIL, 'Content-Type': 'application/json' },
+        body: '{}',
+      })
+      expect(response.status).toBe(403)
+      expect(await response.json()).toEqual({
+        status: 'error',
+        message: 'Cross-site requests are not allowed',
+        msg: 'Cross-site requests are not allowed',
+        errors: {},
+      })
+    },
+  )
 
   test('without TRUST_PROXY, X-Forwarded-Host is the client’s own claim and cannot make a foreign Origin ours', async () => {
     const user = await createUser()
     const forwarded = { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' }
     await expectCrossSiteRefusal(
-      await server.fetch('/login', { method: 'POST', headers: { ...FORM, ...forwarded, Origin: EVIL }, body: await loginForm(user) }),
+      await server.fetch('/login', {
+        method: 'POST',
+        headers: { ...FORM, ...forwarded, Origin: EVIL },
+        body: await loginForm(user),
+      }),
       '/login',
     )
   })
@@ -106,7 +134,11 @@ describe('our own pages and non-browsers still post', () => {
     ['Sec-Fetch-Site: same-origin without Origin', () => ({ 'Sec-Fetch-Site': 'same-origin' })],
   ] as const)('%s: login signs in', async ([, headers]) => {
     const user = await createUser()
-    const response = await server.fetch('/login', { method: 'POST', headers: { ...FORM, ...headers(), 'Sec-Fetch-Mode': 'navigate' }, body: await loginForm(user) })
+    const response = await server.fetch('/login', {
+      method: 'POST',
+      headers: { ...FORM, ...headers(), 'Sec-Fetch-Mode': 'navigate' },
+      body: await loginForm(user),
+    })
     expect(response.status).toBe(302)
     expect(response.headers.getSetCookie().join()).toContain('__session=')
   })
@@ -114,7 +146,10 @@ describe('our own pages and non-browsers still post', () => {
   test('a same-origin data request logs out', async () => {
     const user = await createUser()
     const cookie = await logIn(server, user.email)
-    const response = await server.fetch('/logout?_data=routes/logout', { method: 'POST', headers: { Cookie: cookie, Origin: server.baseUrl } })
+    const response = await server.fetch('/logout?_data=routes/logout', {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: server.baseUrl },
+    })
     expect(response.status).toBe(204)
     expect(response.headers.get('X-Remix-Redirect')).toBe('/login')
     expect((await me(server, cookie)).status).toBe(401)
@@ -124,7 +159,12 @@ describe('our own pages and non-browsers still post', () => {
     const user = await createUser()
     const response = await proxied.fetch('/login', {
       method: 'POST',
-      headers: { ...FORM, 'X-Forwarded-Host': 'stampwise.example', 'X-Forwarded-Proto': 'https', Origin: 'https://stampwise.example' },
+      headers: {
+        ...FORM,
+        'X-Forwarded-Host': 'stampwise.example',
+        'X-Forwarded-Proto': 'https',
+        Origin: 'https://stampwise.example',
+      },
       body: await loginForm(user),
     })
     expect(response.status).toBe(302)
@@ -144,8 +184,15 @@ describe('our own pages and non-browsers still post', () => {
     const user = await createUser()
     const cookie = await logIn(server, user.email)
     // Sent as is (fetch would resolve the dot segments first); Remix resolves them: this address is /logout.
-    for (const rawPath of ['/auth_apple/../logout?_data=routes/logout', '/auth_apple/%2e%2e/logout?_data=routes/logout']) {
-      const response = await rawRequest(new URL(server.baseUrl), { method: 'POST', rawPath, headers: { Cookie: cookie, Origin: EVIL } })
+    for (const rawPath of [
+      '/auth_apple/../logout?_data=routes/logout',
+      '/auth_apple/%2e%2e/logout?_data=routes/logout',
+    ]) {
+      const response = await rawRequest(new URL(server.baseUrl), {
+        method: 'POST',
+        rawPath,
+        headers: { Cookie: cookie, Origin: EVIL },
+      })
       expect(response.status, rawPath).toBe(403)
     }
     expect((await me(server, cookie)).status).toBe(200)

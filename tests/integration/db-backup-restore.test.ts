@@ -4,12 +4,12 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { controlSocketPath } from '#app/server/embedded-control.server.ts'
 import { readLockHolder, startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { freePort } from '#tests/support/free-port.ts'
 import { createBlankDataDir, createDataDir } from '#tests/support/scratch-databases.ts'
 import { seedEveryTable } from '#tests/support/seed-every-table.ts'
 import { checksums, readTableRows, type TableRows } from '#tests/support/table-rows.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * `npm run db:backup` and `npm run db:restore` (scripts/db-backup.ts, scripts/db-restore.ts) around a real server
@@ -51,7 +51,10 @@ async function rowsInFolder() {
 async function waitForHealthy(url: string, server: ReturnType<typeof runTs>, withinMs = 90_000) {
   const deadline = Date.now() + withinMs
   while (Date.now() < deadline && server.process.exitCode === null) {
-    const status = await fetch(url).then((response) => response.status, () => 0)
+    const status = await fetch(url).then(
+      (response) => response.status,
+      () => 0,
+    )
     if (status === 200) return
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
@@ -117,7 +120,9 @@ describe.skipIf(usingServer())('npm run db:backup / db:restore', () => {
     // A restore while the server holds the folder is refused, and changes nothing.
     const refused = await restore(liveFile)
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(new RegExp(`^Restore failed: Process ${server.pid} holds .*; stop it before restoring\\n$`))
+    expect(refused.stderr).toMatch(
+      new RegExp(`^Restore failed: Process ${server.pid} holds .*; stop it before restoring\\n$`),
+    )
     expect(fs.readdirSync(dataDir.dir).filter((name) => name.startsWith('pgdata'))).toEqual(['pgdata'])
 
     server.process.kill('SIGTERM')
@@ -135,15 +140,22 @@ describe.skipIf(usingServer())('npm run db:backup / db:restore', () => {
     const restoredLive = await restore(liveFile)
     expect(restoredLive.stderr).toBe('')
     expect(restoredLive.code).toBe(0)
-    expect(restoredLive.stdout).toMatch(/^The previous database is kept in .*pgdata\.before-restore-\d{8}T\d{6}Z; delete it/m)
+    expect(restoredLive.stdout).toMatch(
+      /^The previous database is kept in .*pgdata\.before-restore-\d{8}T\d{6}Z; delete it/m,
+    )
     const fromLive = await rowsInFolder()
     const writerRows = (rows: TableRows) => rows.audit_log!.filter((row) => JSON.parse(row).action === 'backup-test')
-    const restoredIds = writerRows(fromLive).map(auditId).sort((a, b) => a - b)
+    const restoredIds = writerRows(fromLive)
+      .map(auditId)
+      .sort((a, b) => a - b)
     const lastRestored = restoredIds.at(-1) ?? 0
     expect(restoredIds).toEqual(writer.committed.filter((id) => id <= lastRestored))
     expect(restoredIds.length).toBeGreaterThanOrEqual(committedBefore)
     expect(restoredIds.length).toBeLessThanOrEqual(committedDuring + 1) // + 1: committed but not yet counted
-    const upToBackup = (rows: TableRows) => ({ ...rows, audit_log: rows.audit_log!.filter((row) => auditId(row) <= lastRestored) })
+    const upToBackup = (rows: TableRows) => ({
+      ...rows,
+      audit_log: rows.audit_log!.filter((row) => auditId(row) <= lastRestored),
+    })
     expect(checksums(fromLive)).toEqual(checksums(upToBackup(atBackupEnd)))
 
     // The quiet backup: exactly the folder as the server left it.
@@ -166,9 +178,15 @@ describe.skipIf(usingServer())('npm run db:backup / db:restore', () => {
     fs.writeFileSync(notABackup, 'not a backup')
     const cases: Array<[Awaited<ReturnType<typeof backup>>, RegExp]> = [
       [await backup(target), /^Backup failed: .* already exists; name a new file$/],
-      [await backup(path.join(backups.dir, 'missing-folder', 'x.tar.gz')), /^Backup failed: The folder .*missing-folder does not exist$/],
+      [
+        await backup(path.join(backups.dir, 'missing-folder', 'x.tar.gz')),
+        /^Backup failed: The folder .*missing-folder does not exist$/,
+      ],
       [await restore(), /^Usage: npm run db:restore -- <backup file>$/],
-      [await restore(path.join(backups.dir, 'nothing.tar.gz')), /^Restore failed: No backup file at .*nothing\.tar\.gz$/],
+      [
+        await restore(path.join(backups.dir, 'nothing.tar.gz')),
+        /^Restore failed: No backup file at .*nothing\.tar\.gz$/,
+      ],
       [await restore(notABackup), /^Restore failed: .*notes\.tar\.gz is not a backup of an embedded database/],
     ]
     for (const [result, message] of cases) {
@@ -195,7 +213,9 @@ describe.skipIf(usingServer())('npm run db:backup / db:restore', () => {
       expect(made.stdout).toContain('(by the running server)')
       const refused = await runTsToEnd('scripts/db-restore.ts', { env: { DATA_DIR: other.dir }, args: [file] })
       expect(refused.code).toBe(1)
-      expect(refused.stderr).toMatch(/^Restore failed: A process \(in another container\?\) holds .*; stop it before restoring\n$/)
+      expect(refused.stderr).toMatch(
+        /^Restore failed: A process \(in another container\?\) holds .*; stop it before restoring\n$/,
+      )
 
       holder.process.kill('SIGTERM')
       expect(await holder.exited).toEqual({ code: 0, signal: null })

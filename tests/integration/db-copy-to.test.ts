@@ -5,11 +5,11 @@ import { databaseConnectionOptions } from '#app/server/db.server.ts'
 import { startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { migrateUp } from '#app/server/migrate.server.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { killChildren, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir, createServerDatabase } from '#tests/support/scratch-databases.ts'
 import { seedEveryTable } from '#tests/support/seed-every-table.ts'
 import { checksums, readSequences, readTableRows, type TableRows } from '#tests/support/table-rows.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * `npm run db:copy-to -- <url>` (scripts/db-copy-to.ts): an embedded database with a row in every table moves to a
@@ -93,15 +93,23 @@ describe.skipIf(usingServer())('npm run db:copy-to', () => {
     )
     expect(copied.sequences).toEqual(source.sequences)
     // Sequences go on where the source stopped: a new id follows the copied ones.
-    const next = await withClient({ connectionString: target.url }, async (client) =>
-      (await client.query<{ id: string }>(`insert into audit_log (action, target_type) values ('after copy', 'test') returning id::text`)).rows[0]!.id,
+    const next = await withClient(
+      { connectionString: target.url },
+      async (client) =>
+        (
+          await client.query<{ id: string }>(
+            `insert into audit_log (action, target_type) values ('after copy', 'test') returning id::text`,
+          )
+        ).rows[0]!.id,
     )
     expect(BigInt(next)).toBe(BigInt(source.sequences.audit_log_id_seq!) + 1n)
 
     const again = await copyTo(target.url)
     expect(again.code).toBe(1)
     expect(again.stdout).toBe('')
-    expect(again.stderr).toMatch(/^Copy failed; no row reached .*: the target database is not empty: .*users.* hold rows\n$/)
+    expect(again.stderr).toMatch(
+      /^Copy failed; no row reached .*: the target database is not empty: .*users.* hold rows\n$/,
+    )
   }, 120_000)
 
   test('a copy that fails half-way leaves no row in the target, and runs again once the cause is gone', async () => {
@@ -121,7 +129,9 @@ describe.skipIf(usingServer())('npm run db:copy-to', () => {
       if (!['tariffs', 'templates', 'schema_migrations'].includes(table)) expect(rows, table).toEqual([])
     }
 
-    await withClient({ connectionString: target.url }, (client) => client.query(`alter table stamp_events drop constraint refuse_copy`))
+    await withClient({ connectionString: target.url }, (client) =>
+      client.query(`alter table stamp_events drop constraint refuse_copy`),
+    )
     const retried = await copyTo(target.url)
     expect(retried.stderr).toBe('')
     expect(retried.code).toBe(0)
@@ -132,7 +142,11 @@ describe.skipIf(usingServer())('npm run db:copy-to', () => {
   test.each([
     ['no URL', [], /^Usage: npm run db:copy-to -- postgres:\/\//],
     ['a URL of another database', ['mysql://root@127.0.0.1/app'], /^Not a PostgreSQL URL: mysql:/],
-    ['a server that does not answer', ['postgres://postgres@127.0.0.1:1/nothing'], /^Cannot connect to 127\.0\.0\.1:1\/nothing: /],
+    [
+      'a server that does not answer',
+      ['postgres://postgres@127.0.0.1:1/nothing'],
+      /^Cannot connect to 127\.0\.0\.1:1\/nothing: /,
+    ],
   ])('%s: one line on stderr and exit code 1', async (_label, args, message) => {
     const result = await runTsToEnd(COMMAND, { env: { DATA_DIR: dataDir.dir }, args })
     expect(result.code).toBe(1)

@@ -4,9 +4,9 @@ import pg from 'pg'
 import { afterEach, describe, expect, test } from 'vitest'
 import { embeddedSocketPath, readLockHolder } from '#app/server/embedded-db.server.ts'
 import { migrations } from '#migrations/index.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir, createDataDir, createServerDatabase } from '#tests/support/scratch-databases.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * `npm run db:migrate` (scripts/db-migrate.ts) as ops run it: a separate process, against DATABASE_URL, against
@@ -29,7 +29,9 @@ async function migrationsIn(config: pg.ClientConfig) {
   const client = new pg.Client(config)
   await client.connect()
   try {
-    return (await client.query<{ name: string }>('select name from schema_migrations order by name')).rows.map((row) => row.name)
+    return (await client.query<{ name: string }>('select name from schema_migrations order by name')).rows.map(
+      (row) => row.name,
+    )
   } finally {
     await client.end()
   }
@@ -71,7 +73,9 @@ describe.skipIf(usingServer())('npm run db:migrate', () => {
 
       // The server kept the folder all along and sees the new schema through its own socket.
       expect(readLockHolder(dataDir.dir)).toBe(server.pid)
-      expect(await migrationsIn({ host: path.resolve(dataDir.dir), user: 'postgres', database: 'postgres' })).toEqual(ALL)
+      expect(await migrationsIn({ host: path.resolve(dataDir.dir), user: 'postgres', database: 'postgres' })).toEqual(
+        ALL,
+      )
 
       const again = await runTsToEnd(COMMAND, { env: { DATA_DIR: dataDir.dir } })
       expect(again.code).toBe(0)

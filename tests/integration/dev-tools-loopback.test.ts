@@ -1,7 +1,7 @@
 import os from 'node:os'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DEMO_ACCOUNT_LOCAL_ONLY } from '#app/services/auth/auth.server.ts'
 import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.server.ts'
+import { DEMO_ACCOUNT_LOCAL_ONLY } from '#app/services/auth/auth.server.ts'
 import { createUser, postJson } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
@@ -41,7 +41,9 @@ const demoForm = () => new URLSearchParams({ email: DEMO_EMAIL, password: DEMO_P
 describe('/dev/mailbox', () => {
   test('answers a loopback client (127.0.0.1, and ::ffff:127.0.0.1 through a proxy)', async () => {
     expect((await local.fetch('/dev/mailbox')).status).toBe(200)
-    expect((await proxied.fetch('/dev/mailbox', { headers: { 'X-Forwarded-For': '::ffff:127.0.0.1' } })).status).toBe(200)
+    expect((await proxied.fetch('/dev/mailbox', { headers: { 'X-Forwarded-For': '::ffff:127.0.0.1' } })).status).toBe(
+      200,
+    )
   })
 
   test('is a 404 to a client on a public address behind the proxy', async () => {

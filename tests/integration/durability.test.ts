@@ -10,9 +10,9 @@ import {
   readLockHolder,
   startEmbeddedDatabase,
 } from '#app/server/embedded-db.server.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { killChildren, runTs } from '#tests/support/child-process.ts'
 import { createDataDir, createServerDatabase } from '#tests/support/scratch-databases.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * SIGKILL in the middle of writes loses no committed row. tests/fixtures/writer.ts commits one audit_log row per

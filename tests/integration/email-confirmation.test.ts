@@ -62,8 +62,12 @@ async function signUpAndResend() {
 }
 
 const isConfirmed = async (email: string) =>
-  (await sql<{ confirmed: boolean }>('select email_confirmed_at is not null as confirmed from users where email = :email', { email }))[0]!
-    .confirmed
+  (
+    await sql<{ confirmed: boolean }>(
+      'select email_confirmed_at is not null as confirmed from users where email = :email',
+      { email },
+    )
+  )[0]!.confirmed
 
 async function expectConfirmedPage(response: Response) {
   expect(response.status).toBe(200)
@@ -101,7 +105,11 @@ describe("after 'Resend', every unexpired confirmation link works", () => {
 describe('the first login lands where the owner can start', () => {
   async function logInFrom(loginPath: string, email: string) {
     const redirectTo = new URL(loginPath, server.baseUrl).searchParams.get('redirectTo')
-    const response = await postForm(loginPath, { email, password: STRONG_PASSWORD, ...(redirectTo ? { redirectTo } : {}) })
+    const response = await postForm(loginPath, {
+      email,
+      password: STRONG_PASSWORD,
+      ...(redirectTo ? { redirectTo } : {}),
+    })
     expect(response.status).toBe(302)
     return response.headers.get('Location')
   }
@@ -123,7 +131,10 @@ describe('the first login lands where the owner can start', () => {
 
   test('an owner with a card lands on /account, and a page other than /account is kept for an owner without', async () => {
     const withCard = await createUser()
-    await sql(`insert into cards (user_id, slug) values (:id, :slug)`, { id: withCard.id, slug: `card-${withCard.id.slice(0, 8)}` })
+    await sql(`insert into cards (user_id, slug) values (:id, :slug)`, {
+      id: withCard.id,
+      slug: `card-${withCard.id.slice(0, 8)}`,
+    })
     expect(await logInFrom('/login?redirectTo=%2Faccount', withCard.email)).toBe('/account')
 
     const withoutCard = await createUser()

@@ -3,9 +3,9 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, test } from 'vitest'
 import { embeddedSocketPath, readLockHolder } from '#app/server/embedded-db.server.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir } from '#tests/support/scratch-databases.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * One process opens a data folder: the lock file keeps a second one out, a lock left by a process that died is
@@ -74,19 +74,23 @@ describe.skipIf(usingServer())('the data folder lock', () => {
     ['names a process that has exited', async () => `${await deadPid()}\n`],
     ['holds no pid', () => Promise.resolve('')],
     ['holds garbage', () => Promise.resolve('not a pid\n')],
-  ])('a lock file that %s is taken over', async (_, content) => {
-    const dataDir = await createBlankDataDir('lock-stale')
-    try {
-      fs.writeFileSync(lockPath(dataDir.dir), await content())
-      const holder = runTs(HOLDER, { env: { DATA_DIR: dataDir.dir } })
-      await holder.waitForLine((line) => line === 'ready', 60_000)
-      expect(fs.readFileSync(lockPath(dataDir.dir), 'utf8').split('\n')[0]).toBe(String(holder.pid))
-      expect(await answers(dataDir.dir)).toBe(true)
-    } finally {
-      await killChildren() // before removing the folder they hold
-      dataDir.remove()
-    }
-  }, 60_000)
+  ])(
+    'a lock file that %s is taken over',
+    async (_, content) => {
+      const dataDir = await createBlankDataDir('lock-stale')
+      try {
+        fs.writeFileSync(lockPath(dataDir.dir), await content())
+        const holder = runTs(HOLDER, { env: { DATA_DIR: dataDir.dir } })
+        await holder.waitForLine((line) => line === 'ready', 60_000)
+        expect(fs.readFileSync(lockPath(dataDir.dir), 'utf8').split('\n')[0]).toBe(String(holder.pid))
+        expect(await answers(dataDir.dir)).toBe(true)
+      } finally {
+        await killChildren() // before removing the folder they hold
+        dataDir.remove()
+      }
+    },
+    60_000,
+  )
 
   test('a lock file naming a pid that another process now has is taken over', async () => {
     // After a crash and a container restart the dead server's pid may belong to another process; the lock records

@@ -1,7 +1,12 @@
 import net from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { EMBEDDED_SOCKET_PORT, embeddedSocketPath, startEmbeddedDatabase, type EmbeddedDatabase } from '#app/server/embedded-db.server.ts'
+import {
+  EMBEDDED_SOCKET_PORT,
+  embeddedSocketPath,
+  startEmbeddedDatabase,
+  type EmbeddedDatabase,
+} from '#app/server/embedded-db.server.ts'
 import { createBlankDataDir } from '#tests/support/scratch-databases.ts'
 
 /*

@@ -36,7 +36,11 @@ const mains = (html: string) => html.match(/<main\b/g)?.length ?? 0
 describe('an error inside a layout keeps its chrome', () => {
   test('an unknown or malformed card in /account: the 404 page inside the account chrome', async () => {
     const owner = await signedIn()
-    for (const pathname of [`/account/${crypto.randomUUID()}`, '/account/not-a-card/poster', `/account/${crypto.randomUUID()}/scan`]) {
+    for (const pathname of [
+      `/account/${crypto.randomUUID()}`,
+      '/account/not-a-card/poster',
+      `/account/${crypto.randomUUID()}/scan`,
+    ]) {
       const { status, html } = await page(pathname, owner.cookie)
       expect(status, pathname).toBe(404)
       expect(html, pathname).toContain('class="account-shell"')

@@ -67,26 +67,35 @@ afterAll(async () => {
 })
 
 describe('no GET changes data', () => {
-  test('every GET of the build, as every role, leaves every table as it was (but the named exceptions)', { timeout: 300_000 }, async () => {
-    const addresses = await buildAddresses()
-    const walked = new Set(AUTHORIZATION_TABLE.map((row) => row.route))
-    expect([...addresses.keys()].filter((address) => !walked.has(address)), 'routes of the build the walk would miss').toEqual([])
+  test(
+    'every GET of the build, as every role, leaves every table as it was (but the named exceptions)',
+    { timeout: 300_000 },
+    async () => {
+      const addresses = await buildAddresses()
+      const walked = new Set(AUTHORIZATION_TABLE.map((row) => row.route))
+      expect(
+        [...addresses.keys()].filter((address) => !walked.has(address)),
+        'routes of the build the walk would miss',
+      ).toEqual([])
 
-    const problems: string[] = []
-    let last = { what: 'the records were made', tables: await snapshot() }
-    for (const row of AUTHORIZATION_TABLE) {
-      for (const role of ROLES) {
-        const address = addressOf(row, records)
-        const what = `GET ${address} as ${role}`
-        const before = await snapshot()
-        for (const change of changes(last.tables, before)) problems.push(`after ${last.what}, before the next GET: ${change}`)
-        const response = await server.fetch(address, { headers: cookies[role] ? { Cookie: cookies[role] } : {} })
-        await response.arrayBuffer()
-        const after = await snapshot()
-        if (!(row.route in GET_EXCEPTIONS)) for (const change of changes(before, after)) problems.push(`${what} (${response.status}): ${change}`)
-        last = { what, tables: after }
+      const problems: string[] = []
+      let last = { what: 'the records were made', tables: await snapshot() }
+      for (const row of AUTHORIZATION_TABLE) {
+        for (const role of ROLES) {
+          const address = addressOf(row, records)
+          const what = `GET ${address} as ${role}`
+          const before = await snapshot()
+          for (const change of changes(last.tables, before))
+            problems.push(`after ${last.what}, before the next GET: ${change}`)
+          const response = await server.fetch(address, { headers: cookies[role] ? { Cookie: cookies[role] } : {} })
+          await response.arrayBuffer()
+          const after = await snapshot()
+          if (!(row.route in GET_EXCEPTIONS))
+            for (const change of changes(before, after)) problems.push(`${what} (${response.status}): ${change}`)
+          last = { what, tables: after }
+        }
       }
-    }
-    expect(problems).toEqual([])
-  })
+      expect(problems).toEqual([])
+    },
+  )
 })

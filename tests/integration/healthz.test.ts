@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { forgetSequelizeForTests } from '#app/server/db.server.ts'
 import { embeddedSocketPath } from '#app/server/embedded-db.server.ts'
 import { resetEnvForTests } from '#app/server/env.server.ts'
-import { startTcpProxy } from '#tests/support/tcp-proxy.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, me } from '#tests/support/auth-api.ts'
+import { startTcpProxy } from '#tests/support/tcp-proxy.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /*
@@ -121,8 +121,19 @@ describe('/healthz', () => {
     const requests: [string, () => Promise<Response>][] = [
       ['the account page', () => server.fetch('/account', { headers: { cookie } })],
       ['a JSON call', () => me(server, cookie)],
-      ['a pass page (its cache asks the database first)', () => server.fetch('/p/00000000-0000-4000-8000-000000000000')],
-      ['a form post', () => server.fetch('/account/contact-us', { method: 'POST', headers: { cookie }, body: new URLSearchParams({ message: 'Hello there, a question.' }) })],
+      [
+        'a pass page (its cache asks the database first)',
+        () => server.fetch('/p/00000000-0000-4000-8000-000000000000'),
+      ],
+      [
+        'a form post',
+        () =>
+          server.fetch('/account/contact-us', {
+            method: 'POST',
+            headers: { cookie },
+            body: new URLSearchParams({ message: 'Hello there, a question.' }),
+          }),
+      ],
     ]
     proxy.cut()
     try {

@@ -39,7 +39,8 @@ const join = (slug: string, cookie?: string) =>
 const passIdOf = (response: Response) => /^\/p\/([0-9a-f-]{36})$/.exec(response.headers.get('Location') ?? '')?.[1]
 const cookieOf = (response: Response) => response.headers.getSetCookie()[0]?.split(';')[0]
 const text = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
-const passesOf = async (cardId: string) => sql<{ id: string; short_code: string }>(`select id, short_code from passes where card_id = :cardId`, { cardId })
+const passesOf = async (cardId: string) =>
+  sql<{ id: string; short_code: string }>(`select id, short_code from passes where card_id = :cardId`, { cardId })
 
 test('joining creates one pass; the device’s cookie leads back to it; another device gets its own', async () => {
   const card = await createCard()
@@ -122,7 +123,9 @@ test('the owner hears about the first holder once', async () => {
     `select kind, link, dedupe_key from notices where user_id = :userId`,
     { userId: card.ownerId },
   )
-  expect(notices).toEqual([{ kind: 'first_holder', link: `/account/${card.id}`, dedupe_key: `first-holder:${card.id}` }])
+  expect(notices).toEqual([
+    { kind: 'first_holder', link: `/account/${card.id}`, dedupe_key: `first-holder:${card.id}` },
+  ])
 })
 
 test('the pass page shows progress, the reward once earned, the QR and short code, in under 20 kB gzipped', async () => {
@@ -176,7 +179,9 @@ test('the manifest names the card and opens the pass; its icons are PNGs cached 
   const response = await server.fetch(`/p/${passId}/manifest.webmanifest`)
   expect(response.status).toBe(200)
   expect(response.headers.get('Content-Type')).toContain('application/manifest+json')
-  const manifest = (await response.json()) as Record<string, unknown> & { icons: { src: string; sizes: string; type: string }[] }
+  const manifest = (await response.json()) as Record<string, unknown> & {
+    icons: { src: string; sizes: string; type: string }[]
+  }
   expect(manifest).toMatchObject({
     name: 'Coffee card — Corner Coffee',
     display: 'standalone',
@@ -240,7 +245,8 @@ async function passWithHistory(card: { id: string; slug: string; ownerId: string
   return { passId, cookie: cookieOf(joined)! }
 }
 
-const removePage = (passId: string, cookie?: string) => server.fetch(`/c/remove/${passId}`, { headers: cookie ? { Cookie: cookie } : {} })
+const removePage = (passId: string, cookie?: string) =>
+  server.fetch(`/c/remove/${passId}`, { headers: cookie ? { Cookie: cookie } : {} })
 const remove = (passId: string, cookie?: string) =>
   server.fetch(`/c/remove/${passId}`, {
     method: 'POST',
@@ -278,9 +284,9 @@ test('a holder removes their card from the device that got it: the pass and its 
   expect(cookies.find((value) => value.startsWith('__toast='))).toBeDefined()
   expect(await rowsOf(passId)).toEqual({ passes: 0, subscriptions: 0, notifications: 0 })
   // The owner's record: the stamp given is still counted, linked to no pass.
-  expect(await sql(`select pass_id, kind, count from stamp_events where card_id = :cardId`, { cardId: card.id })).toEqual([
-    { pass_id: null, kind: 'stamp', count: 3 },
-  ])
+  expect(
+    await sql(`select pass_id, kind, count from stamp_events where card_id = :cardId`, { cardId: card.id }),
+  ).toEqual([{ pass_id: null, kind: 'stamp', count: 3 }])
 
   // The join page shows the notice, and a device still sending the old cookie is not led to the removed pass.
   const toast = cookies.find((value) => value.startsWith('__toast='))!.split(';')[0]!

@@ -34,7 +34,10 @@ describe('the per-account login limit under parallel attempts', () => {
     expect(statuses.filter((status) => status === 401)).toHaveLength(PER_ACCOUNT_LIMIT)
     expect(statuses.filter((status) => status === 429)).toHaveLength(20 - PER_ACCOUNT_LIMIT)
     for (const response of responses.filter((r) => r.status === 429)) {
-      await expectAnswer(response, 429, { status: 'error', message: 'Too many attempts. Please try again in 15 minutes.' })
+      await expectAnswer(response, 429, {
+        status: 'error',
+        message: 'Too many attempts. Please try again in 15 minutes.',
+      })
     }
     // The right password waits too, until the window ends.
     expect((await postJson(server, '/api/auth/login', { email: user.email, password: user.password })).status).toBe(429)

@@ -42,8 +42,16 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): 
 }
 
 test('mail to a refusing SMTP server is kept, retried later, and sent once the server answers', async () => {
-  const { id } = await queueMail({ to: 'owner@example.com', subject: 'Hello', text: 'Plain part', html: '<p>HTML part</p>' })
-  const failed = await waitFor(() => mailRow(id), (row) => row.attempts === 1 && row.last_error !== null)
+  const { id } = await queueMail({
+    to: 'owner@example.com',
+    subject: 'Hello',
+    text: 'Plain part',
+    html: '<p>HTML part</p>',
+  })
+  const failed = await waitFor(
+    () => mailRow(id),
+    (row) => row.attempts === 1 && row.last_error !== null,
+  )
   expect(failed).toMatchObject({ status: 'pending', due: false }) // backed off, not dropped
 
   const peer = await startSmtpPeer({ port })

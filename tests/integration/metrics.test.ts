@@ -84,7 +84,9 @@ describe('figures', () => {
     expect(await status('/login', { method: 'POST', body: new URLSearchParams({ email: 'x' }) })).toBe(400)
 
     const after = await scrape()
-    const requests = (labels: string) => value(after, `stampwise_http_requests_total{${labels}}`) - value(before, `stampwise_http_requests_total{${labels}}`)
+    const requests = (labels: string) =>
+      value(after, `stampwise_http_requests_total{${labels}}`) -
+      value(before, `stampwise_http_requests_total{${labels}}`)
     // The pattern, never the address: one series for every pass.
     expect(requests('method="GET",route="/p/:passId",status="404"')).toBe(3)
     expect(after).not.toContain('00000000-0000-4000-8000-000000000000')
@@ -92,9 +94,12 @@ describe('figures', () => {
     expect(requests('method="GET",route="/healthz",status="200"')).toBe(1)
     expect(requests('method="POST",route="/login",status="400"')).toBe(1)
     // Latency: cumulative buckets, a sum and a count per route.
-    const count = (text: string) => value(text, 'stampwise_http_request_duration_seconds_count{method="GET",route="/p/:passId"}')
+    const count = (text: string) =>
+      value(text, 'stampwise_http_request_duration_seconds_count{method="GET",route="/p/:passId"}')
     expect(count(after) - count(before)).toBe(3)
-    expect(after).toMatch(/^stampwise_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/p\/:passId"\} \d+$/m)
+    expect(after).toMatch(
+      /^stampwise_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/p\/:passId"\} \d+$/m,
+    )
     expect(after).toMatch(/^stampwise_database_up 1$/m)
     // Node's own process figures.
     expect(after).toMatch(/^process_cpu_seconds_total \d/m)
@@ -108,17 +113,20 @@ describe('figures', () => {
     await waitUntilDone(notificationId, 30_000)
     const after = await scrape()
     const outcome = (name: string) =>
-      value(after, `stampwise_push_deliveries_total{outcome="${name}"}`) - value(before, `stampwise_push_deliveries_total{outcome="${name}"}`)
+      value(after, `stampwise_push_deliveries_total{outcome="${name}"}`) -
+      value(before, `stampwise_push_deliveries_total{outcome="${name}"}`)
     expect(outcome('sent')).toBe(2)
     expect(outcome('gone')).toBe(1)
     expect(outcome('failed')).toBe(0)
 
     // A job waiting an hour is in its queue's depth.
-    const boss = (globalThis as Record<symbol, { send: (name: string, data: object, options: object) => Promise<string | null> }>)[
-      Symbol.for('stampwise.jobs')
-    ]!
+    const boss = (
+      globalThis as Record<symbol, { send: (name: string, data: object, options: object) => Promise<string | null> }>
+    )[Symbol.for('stampwise.jobs')]!
     const depthBefore = value(after, `stampwise_job_queue_depth{queue="${PUSH_RESUME_QUEUE}"}`)
-    expect(await boss.send(PUSH_RESUME_QUEUE, {}, { startAfter: 3600, singletonKey: `metrics-${Date.now()}` })).toBeTruthy()
+    expect(
+      await boss.send(PUSH_RESUME_QUEUE, {}, { startAfter: 3600, singletonKey: `metrics-${Date.now()}` }),
+    ).toBeTruthy()
     const later = await scrape()
     expect(value(later, `stampwise_job_queue_depth{queue="${PUSH_RESUME_QUEUE}"}`)).toBe(depthBefore + 1)
     expect(later).toMatch(/^stampwise_job_queue_depth\{queue="push-message"\} \d+$/m)

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createOwner } from '#tests/support/account-owner.ts'
-import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
 import {
   getNoticeSummary,
   listNotices,
@@ -11,6 +8,9 @@ import {
   raiseNotice,
   UNREAD_COUNT_CAP,
 } from '#models/notice.server.ts'
+import { createOwner } from '#tests/support/account-owner.ts'
+import { logIn, sql } from '#tests/support/auth-api.ts'
+import { startTestServer } from '#tests/support/test-server.ts'
 
 /** The owner's notices (the header's bell): the model's queries, then the /account/notifications page over HTTP. */
 let server: Awaited<ReturnType<typeof startTestServer>>
@@ -24,7 +24,13 @@ afterAll(async () => {
 /** `count` notices for the owner, one second apart, the last one the newest. */
 async function raiseMany(userId: string, count: number, label = 'n') {
   for (let i = 1; i <= count; i++) {
-    await raiseNotice({ userId, kind: 'push_finished', message: `Notice ${label}${i}`, link: `/account/${i}`, dedupeKey: `${label}${i}` })
+    await raiseNotice({
+      userId,
+      kind: 'push_finished',
+      message: `Notice ${label}${i}`,
+      link: `/account/${i}`,
+      dedupeKey: `${label}${i}`,
+    })
   }
   await sql(
     `update notices set created_at = now() - make_interval(secs => 1000 - cast(substring(dedupe_key from 2) as int))
@@ -36,7 +42,12 @@ async function raiseMany(userId: string, count: number, label = 'n') {
 describe('notice queries', () => {
   test('raiseNotice creates a notice once per dedupe key', async () => {
     const owner = await createOwner()
-    const input = { userId: owner.id, kind: 'trial_ending' as const, message: 'Your trial ends in 3 days', dedupeKey: 'trial-3' }
+    const input = {
+      userId: owner.id,
+      kind: 'trial_ending' as const,
+      message: 'Your trial ends in 3 days',
+      dedupeKey: 'trial-3',
+    }
     expect(await raiseNotice(input)).toBe(true)
     expect(await raiseNotice({ ...input, message: 'Again' })).toBe(false)
     const summary = await getNoticeSummary(owner.id)
@@ -50,7 +61,13 @@ describe('notice queries', () => {
     await raiseMany(owner.id, 7)
     const summary = await getNoticeSummary(owner.id)
     expect(summary.unreadCount).toBe(7)
-    expect(summary.latest.map((notice) => notice.message)).toEqual(['Notice n7', 'Notice n6', 'Notice n5', 'Notice n4', 'Notice n3'])
+    expect(summary.latest.map((notice) => notice.message)).toEqual([
+      'Notice n7',
+      'Notice n6',
+      'Notice n5',
+      'Notice n4',
+      'Notice n3',
+    ])
     expect(Object.keys(summary.latest[0]!).sort()).toEqual(['createdAt', 'id', 'kind', 'link', 'message', 'read'])
     expect(summary.latest[0]).toMatchObject({ kind: 'push_finished', link: '/account/7', read: false })
     expect(new Date(summary.latest[0]!.createdAt).toISOString()).toBe(summary.latest[0]!.createdAt)

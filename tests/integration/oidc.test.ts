@@ -123,7 +123,10 @@ async function userRow(email: string) {
 
 async function createPasswordUser(email: string, { confirmed }: { confirmed: boolean }) {
   return getSequelize().transaction(async (transaction) => {
-    const user = await createUser({ email, passwordHash: 'scrypt$not-a-real-hash', emailConfirmedAt: confirmed ? new Date() : null }, transaction)
+    const user = await createUser(
+      { email, passwordHash: 'scrypt$not-a-real-hash', emailConfirmedAt: confirmed ? new Date() : null },
+      transaction,
+    )
     await startTrial(user.id, transaction)
     return user
   })
@@ -161,7 +164,11 @@ describe('Google sign-in', () => {
     expect(user).toMatchObject({ google_subject: `google-${email}`, password_hash: null, status: 'trial' })
     expect(user?.email_confirmed_at).toBeInstanceOf(Date)
     const tokenRequest = google.tokenRequests.at(-1)!
-    expect(tokenRequest).toMatchObject({ grant_type: 'authorization_code', client_id: GOOGLE_CLIENT_ID, client_secret: 'google-test-secret' })
+    expect(tokenRequest).toMatchObject({
+      grant_type: 'authorization_code',
+      client_id: GOOGLE_CLIENT_ID,
+      client_secret: 'google-test-secret',
+    })
     expect(tokenRequest.code_verifier).toMatch(/^[\w-]{43,128}$/)
   })
 
@@ -173,7 +180,10 @@ describe('Google sign-in', () => {
 
     // The provider's subject, not the e-mail, names the account: a changed address still finds it.
     google.setIdentity({ sub: `google-${email}`, email: uniqueEmail('renamed'), email_verified: true })
-    const { jar, response } = await signInWithGoogle(new CookieJar(), '/login_google?redirectTo=%2Faccount%2Fprofile%3Ftab%3Dlogo')
+    const { jar, response } = await signInWithGoogle(
+      new CookieJar(),
+      '/login_google?redirectTo=%2Faccount%2Fprofile%3Ftab%3Dlogo',
+    )
     expect(response.headers.get('Location')).toBe('/account/profile?tab=logo')
     expect((await accountPage(jar)).html).toContain(email)
     const linked = await getSequelize().query(`select id from users where google_subject = :sub`, {
@@ -208,7 +218,11 @@ describe('Google sign-in', () => {
     const { jar, response } = await signInWithGoogle()
     expect(response.headers.get('Location')).toBe('/account')
     expect((await accountPage(jar)).html).toContain(email)
-    expect(await userRow(email)).toMatchObject({ id: existing.id, google_subject: `google-${email}`, password_hash: 'scrypt$not-a-real-hash' })
+    expect(await userRow(email)).toMatchObject({
+      id: existing.id,
+      google_subject: `google-${email}`,
+      password_hash: 'scrypt$not-a-real-hash',
+    })
   })
 
   test('an existing account whose e-mail is not confirmed is refused, and stays unlinked', async () => {
@@ -224,7 +238,10 @@ describe('Google sign-in', () => {
     const email = uniqueEmail('unverified')
     await createPasswordUser(email, { confirmed: true })
     google.setIdentity({ sub: `google-${email}`, email, email_verified: false })
-    await expectRefused((await signInWithGoogle()).response, 'Google has not verified your e-mail address, so we can\'t sign you in with it. Please use your e-mail and password.')
+    await expectRefused(
+      (await signInWithGoogle()).response,
+      "Google has not verified your e-mail address, so we can't sign you in with it. Please use your e-mail and password.",
+    )
     expect((await userRow(email))?.google_subject).toBeNull()
 
     const fresh = uniqueEmail('unverified-new')
@@ -244,7 +261,10 @@ describe('Google sign-in', () => {
 
 describe('Google callback checks', () => {
   test('a callback without state, or with a state we never issued, is refused', async () => {
-    await expectRefused(await server.fetch('/auth_google?code=abc'), 'This sign-in with Google is not valid. Please try again.')
+    await expectRefused(
+      await server.fetch('/auth_google?code=abc'),
+      'This sign-in with Google is not valid. Please try again.',
+    )
     await expectRefused(await server.fetch('/auth_google'), /not valid/)
     await expectRefused(await server.fetch('/auth_google?code=abc&state=made-up-state-value'), /no longer valid/)
   })
@@ -262,7 +282,10 @@ describe('Google callback checks', () => {
     const jar = new CookieJar()
     const { callback } = await startSignIn(jar, '/login_google')
     await getSequelize().query(`update oauth_states set expires_at = now() - interval '1 minute'`)
-    await expectRefused(await googleCallback(jar, callback), 'Your sign-in with Google took too long. Please try again.')
+    await expectRefused(
+      await googleCallback(jar, callback),
+      'Your sign-in with Google took too long. Please try again.',
+    )
   })
 
   test('a callback opened in another browser than the one that started the sign-in is refused', async () => {
@@ -283,12 +306,18 @@ describe('Google callback checks', () => {
   test.each([
     ['a wrong nonce', (claims: Record<string, unknown>) => void (claims.nonce = 'not-the-nonce-we-sent')],
     ['no nonce', (claims: Record<string, unknown>) => void delete claims.nonce],
-    ['another audience', (claims: Record<string, unknown>) => void (claims.aud = 'someone-else.apps.googleusercontent.com')],
+    [
+      'another audience',
+      (claims: Record<string, unknown>) => void (claims.aud = 'someone-else.apps.googleusercontent.com'),
+    ],
     ['another issuer', (claims: Record<string, unknown>) => void (claims.iss = 'https://issuer.example')],
-    ['an expired token', (claims: Record<string, unknown>) => {
-      const now = Math.floor(Date.now() / 1000)
-      Object.assign(claims, { iat: now - 7200, nbf: now - 7200, exp: now - 3600 })
-    }],
+    [
+      'an expired token',
+      (claims: Record<string, unknown>) => {
+        const now = Math.floor(Date.now() / 1000)
+        Object.assign(claims, { iat: now - 7200, nbf: now - 7200, exp: now - 3600 })
+      },
+    ],
   ])('an ID token with %s is refused', async (_name, change) => {
     const email = uniqueEmail('bad-token')
     google.setIdentity({ sub: `google-${email}`, email, email_verified: true })
@@ -327,7 +356,10 @@ async function applePost(jar: CookieJar, fields: Record<string, string>) {
   return response
 }
 
-const codeAndState = (callback: URL) => ({ code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')! })
+const codeAndState = (callback: URL) => ({
+  code: callback.searchParams.get('code')!,
+  state: callback.searchParams.get('state')!,
+})
 
 describe('Sign in with Apple', () => {
   test("Apple's cross-site form POST, bringing back only the browser's binding cookie, signs a new person in", async () => {
@@ -353,7 +385,11 @@ describe('Sign in with Apple', () => {
     const jar = new CookieJar()
     jar.store(response)
     expect((await accountPage(jar)).html).toContain(email)
-    expect(await userRow(email)).toMatchObject({ apple_subject: `apple-${email}`, google_subject: null, status: 'trial' })
+    expect(await userRow(email)).toMatchObject({
+      apple_subject: `apple-${email}`,
+      google_subject: null,
+      status: 'trial',
+    })
 
     // The client secret: an ES256 JWT from the team's key, about our client, for Apple's issuer.
     const secret = apple.tokenRequests.at(-1)!.client_secret!
@@ -369,7 +405,10 @@ describe('Sign in with Apple', () => {
   test('Apple reporting an error (the person cancelled) lands on /login with a message', async () => {
     const browser = new CookieJar()
     const { authorizeUrl } = await startSignIn(browser, '/login_apple')
-    const response = await applePost(browser, { error: 'user_cancelled_authorize', state: authorizeUrl.searchParams.get('state')! })
+    const response = await applePost(browser, {
+      error: 'user_cancelled_authorize',
+      state: authorizeUrl.searchParams.get('state')!,
+    })
     await expectRefused(response, 'Sign-in with Apple was cancelled.')
   })
 
@@ -417,7 +456,10 @@ describe('Sign in with Apple', () => {
     const response = await server.fetch('/auth_apple', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')! }),
+      body: new URLSearchParams({
+        code: callback.searchParams.get('code')!,
+        state: callback.searchParams.get('state')!,
+      }),
     })
     await expectRefused(response, /no longer valid/)
   })

@@ -41,7 +41,10 @@ async function cardRow(cardId: string) {
     stamps_required: number
     reward: string
     logo_content_type: string | null
-  }>(`select slug, status, onboarding_step, background_color, stamps_required, reward, logo_content_type from cards where id = :cardId`, { cardId })
+  }>(
+    `select slug, status, onboarding_step, background_color, stamps_required, reward, logo_content_type from cards where id = :cardId`,
+    { cardId },
+  )
   return row!
 }
 
@@ -72,7 +75,12 @@ async function continuePath(cookie: string) {
 }
 
 const noticeCount = async (userId: string) =>
-  (await sql<{ count: number }>(`select count(*)::int as count from notices where user_id = :userId and kind = 'first_card_ready'`, { userId }))[0]!.count
+  (
+    await sql<{ count: number }>(
+      `select count(*)::int as count from notices where user_id = :userId and kind = 'first_card_ready'`,
+      { userId },
+    )
+  )[0]!.count
 
 describe('onboarding pages', () => {
   test('a guest is sent to /login', async () => {
@@ -93,11 +101,17 @@ describe('onboarding pages', () => {
 
     const cardId = await designCard(owner.cookie)
     const saved = await cardRow(cardId)
-    expect(saved).toMatchObject({ status: 'draft', onboarding_step: 'card_reward', background_color: '#1f3a5f', stamps_required: 8 })
+    expect(saved).toMatchObject({
+      status: 'draft',
+      onboarding_step: 'card_reward',
+      background_color: '#1f3a5f',
+      stamps_required: 8,
+    })
     expect(saved.slug).toMatch(/^[a-z0-9-]{3,64}$/)
     expect(saved.slug).toMatch(/^cafe-creme-co-[a-z0-9]{6}$/)
 
-    // Leaving after the design step and opening /main again offers to continue at the reward; the design stays editable.
+    // Leaving after the design step and opening /main again offers to continue at the reward; the design stays
+    // editable.
     expect(await continuePath(owner.cookie)).toBe(`/card_reward?cardId=${cardId}`)
     const prefilled = await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()
     expect(prefilled).toContain('value="Café Crème &amp; Co"')
@@ -114,11 +128,21 @@ describe('onboarding pages', () => {
     expect(invalidHtml).toContain('The terms must be 600 characters or fewer')
     expect((await cardRow(cardId)).status).toBe('draft')
 
-    const rewarded = await post(`/card_reward?cardId=${cardId}`, owner.cookie, { reward: 'A free coffee', terms: 'One stamp per visit' })
+    const rewarded = await post(`/card_reward?cardId=${cardId}`, owner.cookie, {
+      reward: 'A free coffee',
+      terms: 'One stamp per visit',
+    })
     expect(location(rewarded)).toBe(`/card_ready?cardId=${cardId}`)
-    expect(await cardRow(cardId)).toMatchObject({ status: 'active', onboarding_step: 'card_ready', reward: 'A free coffee' })
+    expect(await cardRow(cardId)).toMatchObject({
+      status: 'active',
+      onboarding_step: 'card_ready',
+      reward: 'A free coffee',
+    })
     expect(await noticeCount(owner.id)).toBe(1)
-    const [notice] = await sql<{ link: string; dedupe_key: string }>(`select link, dedupe_key from notices where user_id = :id`, { id: owner.id })
+    const [notice] = await sql<{ link: string; dedupe_key: string }>(
+      `select link, dedupe_key from notices where user_id = :id`,
+      { id: owner.id },
+    )
     expect(notice).toEqual({ link: `/account/${cardId}`, dedupe_key: `first-card-ready:${owner.id}` })
     expect(await continuePath(owner.cookie)).toBe(`/card_ready?cardId=${cardId}`)
 
@@ -138,8 +162,12 @@ describe('onboarding pages', () => {
     expect(qrPage).toContain('<svg')
     expect(qrPage).toContain(`/c/${saved.slug}`)
     expect(qrPage).toContain(`href="/account/${cardId}/qr_code"`)
-    expect(await (await get(`/easy_way?cardId=${cardId}`, owner.cookie)).text()).toContain(`href="/account/${cardId}/scan"`)
-    expect(await (await get(`/place_your_qr?cardId=${cardId}`, owner.cookie)).text()).toContain(`href="/account/${cardId}/qr_code"`)
+    expect(await (await get(`/easy_way?cardId=${cardId}`, owner.cookie)).text()).toContain(
+      `href="/account/${cardId}/scan"`,
+    )
+    expect(await (await get(`/place_your_qr?cardId=${cardId}`, owner.cookie)).text()).toContain(
+      `href="/account/${cardId}/qr_code"`,
+    )
 
     const done = await post(`/win_win?cardId=${cardId}`, owner.cookie, { intent: 'card' })
     expect(location(done)).toBe(`/account/${cardId}`)
@@ -156,7 +184,14 @@ describe('onboarding pages', () => {
 
   test('validation messages come back on the page, with the values kept', async () => {
     const owner = await signedInOwner()
-    const response = await post('/main', owner.cookie, { ...DESIGN, businessName: '', title: 'x'.repeat(61), stampsRequired: '21', backgroundColor: 'red', stampIcon: 'dragon' })
+    const response = await post('/main', owner.cookie, {
+      ...DESIGN,
+      businessName: '',
+      title: 'x'.repeat(61),
+      stampsRequired: '21',
+      backgroundColor: 'red',
+      stampIcon: 'dragon',
+    })
     expect(response.status).toBe(400)
     const html = await response.text()
     for (const message of [
@@ -174,14 +209,22 @@ describe('onboarding pages', () => {
   test('the preview warns about text that is hard to read', async () => {
     const owner = await signedInOwner()
     const cardId = await designCard(owner.cookie, { ...DESIGN, backgroundColor: '#ffffff', textColor: '#ffff66' })
-    expect(await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()).toContain('Your text may be hard to read on this background')
-    await designCard(owner.cookie, { ...DESIGN, backgroundColor: '#ffffff', textColor: '#222222' }, `/main?cardId=${cardId}`)
+    expect(await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()).toContain(
+      'Your text may be hard to read on this background',
+    )
+    await designCard(
+      owner.cookie,
+      { ...DESIGN, backgroundColor: '#ffffff', textColor: '#222222' },
+      `/main?cardId=${cardId}`,
+    )
     expect(await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()).not.toContain('hard to read')
   })
 
   test('a logo is checked by its content, stored small and shown in the preview', async () => {
     const owner = await signedInOwner()
-    const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#c0392b' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#c0392b' } })
+      .png()
+      .toBuffer()
     const form = new FormData()
     for (const [name, value] of Object.entries(DESIGN)) form.set(name, value)
     form.set('logo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png')
@@ -194,7 +237,11 @@ describe('onboarding pages', () => {
     const text = new FormData()
     for (const [name, value] of Object.entries(DESIGN)) text.set(name, value)
     text.set('logo', new Blob(['not an image'], { type: 'image/png' }), 'logo.png')
-    const refused = await server.fetch(`/main?cardId=${cardId}`, { method: 'POST', headers: { Cookie: owner.cookie }, body: text })
+    const refused = await server.fetch(`/main?cardId=${cardId}`, {
+      method: 'POST',
+      headers: { Cookie: owner.cookie },
+      body: text,
+    })
     expect(refused.status).toBe(400)
     expect(await refused.text()).toContain('Upload a PNG, JPEG or WebP image')
   })
@@ -206,7 +253,10 @@ describe('onboarding pages', () => {
     for (const step of ['main', 'card_reward', 'card_ready', 'your_qr_code', 'easy_way', 'place_your_qr', 'win_win']) {
       for (const id of [foreign, 'not-a-uuid']) {
         expect((await get(`/${step}?cardId=${id}`, owner.cookie)).status, `GET ${step} ${id}`).toBe(404)
-        expect((await post(`/${step}?cardId=${id}`, owner.cookie, { ...DESIGN, reward: 'x' })).status, `POST ${step} ${id}`).toBe(404)
+        expect(
+          (await post(`/${step}?cardId=${id}`, owner.cookie, { ...DESIGN, reward: 'x' })).status,
+          `POST ${step} ${id}`,
+        ).toBe(404)
       }
     }
     expect(await cardRow(foreign)).toMatchObject({ status: 'active', onboarding_step: 'card_ready', reward: '' })
@@ -216,7 +266,9 @@ describe('onboarding pages', () => {
     const owner = await signedInOwner()
     for (let i = 0; i < 3; i++) await insertCard(owner.id)
     const page = await (await get('/main', owner.cookie)).text()
-    expect(page).toContain('Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another.')
+    expect(page).toContain(
+      'Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another.',
+    )
     expect(page).toContain('href="/account/tariffs"')
     const refused = await post('/main', owner.cookie, DESIGN)
     expect(refused.status).toBe(403)
@@ -252,7 +304,8 @@ describe('onboarding pages', () => {
 
 describe('Create a card with an earlier card unfinished', () => {
   const startNew = (cookie: string, cardId: string) => post('/main', cookie, { intent: 'start-new', cardId })
-  const cardCount = async (userId: string) => (await sql(`select id from cards where user_id = :userId`, { userId })).length
+  const cardCount = async (userId: string) =>
+    (await sql(`select id from cards where user_id = :userId`, { userId })).length
   // The page's words as read: without the comments React puts between neighbouring text parts.
   const words = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
 
@@ -263,7 +316,9 @@ describe('Create a card with an earlier card unfinished', () => {
     expect(page.status, 'a question, not a silent redirect into the old card').toBe(200)
     const html = await words(page)
     expect(html).toContain('Continue your card or start a new one?')
-    expect(html).toContain('You have not finished setting up “Coffee card”. It has no reward yet, so customers cannot join it.')
+    expect(html).toContain(
+      'You have not finished setting up “Coffee card”. It has no reward yet, so customers cannot join it.',
+    )
     expect(html).toMatch(new RegExp(`<a[^>]*href="/card_reward\\?cardId=${draft}"[^>]*>Continue “Coffee card`))
     expect(html).toMatch(/<form method="post" action="\/main"[^>]*>/)
     expect(html).toContain('<input type="hidden" name="intent" value="start-new"/>')
@@ -327,8 +382,13 @@ describe('Create a card with an earlier card unfinished', () => {
     // An ended plan allows no card at all: the draft is kept.
     const ended = await signedInOwner()
     const endedDraft = await insertCard(ended.id, 'draft', 'card_reward')
-    await sql(`update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day' where user_id = :id`, { id: ended.id })
-    expect(await (await get('/main', ended.cookie)).text()).toContain('Your plan has ended, so you cannot create new cards.')
+    await sql(
+      `update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day' where user_id = :id`,
+      { id: ended.id },
+    )
+    expect(await (await get('/main', ended.cookie)).text()).toContain(
+      'Your plan has ended, so you cannot create new cards.',
+    )
     expect((await startNew(ended.cookie, endedDraft)).status).toBe(403)
     expect(await cardCount(ended.id)).toBe(1)
   })
@@ -347,7 +407,8 @@ describe('Create a card with an earlier card unfinished', () => {
 })
 
 describe('/api/onboarding', () => {
-  const call = (owner: { cookie: string }, path: string, body: unknown) => postJson(server, `/api/onboarding/${path}`, body, { Cookie: owner.cookie })
+  const call = (owner: { cookie: string }, path: string, body: unknown) =>
+    postJson(server, `/api/onboarding/${path}`, body, { Cookie: owner.cookie })
   const design = { ...DESIGN, stampsRequired: 8 }
 
   test('guests get 401 and other methods 405', async () => {
@@ -356,14 +417,20 @@ describe('/api/onboarding', () => {
       expect((await server.fetch(`/api/onboarding/${path}`, { method: 'POST' })).status).toBe(405)
     }
     for (const path of ['card-constructor', 'card-reward']) {
-      await expectAnswer(await postJson(server, `/api/onboarding/${path}`, design), 401, { status: 'error', message: 'Please sign in' })
+      await expectAnswer(await postJson(server, `/api/onboarding/${path}`, design), 401, {
+        status: 'error',
+        message: 'Please sign in',
+      })
       expect((await get(`/api/onboarding/${path}`)).status).toBe(405)
     }
   })
 
   test('card-constructor, card-reward, card-ready, qr-code and total-cards', async () => {
     const owner = await signedInOwner()
-    expect(await (await get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({ status: 'success', total_cards: 0 })
+    expect(await (await get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({
+      status: 'success',
+      total_cards: 0,
+    })
     const created = await expectAnswer(await call(owner, 'card-constructor', design), 201, { status: 'success' })
     const card = created.card as Record<string, unknown>
     expect(card).toMatchObject({
@@ -378,16 +445,26 @@ describe('/api/onboarding', () => {
     expect(card.slug).toMatch(/^[a-z0-9-]{3,64}$/)
     const cardId = card.id as string
 
-    const updated = await expectAnswer(await call(owner, 'card-constructor', { ...design, cardId, title: 'Tea card' }), 200, { status: 'success' })
+    const updated = await expectAnswer(
+      await call(owner, 'card-constructor', { ...design, cardId, title: 'Tea card' }),
+      200,
+      { status: 'success' },
+    )
     expect(updated.card).toMatchObject({ id: cardId, title: 'Tea card', slug: card.slug })
 
-    const rewarded = await expectAnswer(await call(owner, 'card-reward', { cardId, reward: 'A free tea', terms: '' }), 200, { status: 'success' })
+    const rewarded = await expectAnswer(
+      await call(owner, 'card-reward', { cardId, reward: 'A free tea', terms: '' }),
+      200,
+      { status: 'success' },
+    )
     expect(rewarded.card).toMatchObject({ id: cardId, status: 'active', reward: 'A free tea' })
     expect(await noticeCount(owner.id)).toBe(1)
 
     const ready = await expectAnswer(await get('/api/onboarding/card-ready', owner.cookie), 200, { status: 'success' })
     expect(ready.card).toMatchObject({ id: cardId })
-    const qr = await expectAnswer(await get(`/api/onboarding/qr-code?cardId=${cardId}`, owner.cookie), 200, { status: 'success' })
+    const qr = await expectAnswer(await get(`/api/onboarding/qr-code?cardId=${cardId}`, owner.cookie), 200, {
+      status: 'success',
+    })
     expect(qr.join_url).toMatch(new RegExp(`/c/${card.slug as string}$`))
     expect(qr.qr_svg).toMatch(/^<svg/)
     expect(await (await get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({ total_cards: 1 })
@@ -396,7 +473,14 @@ describe('/api/onboarding', () => {
   test('invalid bodies answer 400 with the field messages', async () => {
     const owner = await signedInOwner()
     const body = await expectAnswer(
-      await call(owner, 'card-constructor', { businessName: '', title: 'Card', stampsRequired: 0, backgroundColor: '#fff', textColor: '#ffffff', stampIcon: 'star' }),
+      await call(owner, 'card-constructor', {
+        businessName: '',
+        title: 'Card',
+        stampsRequired: 0,
+        backgroundColor: '#fff',
+        textColor: '#ffffff',
+        stampIcon: 'star',
+      }),
       400,
       {
         status: 'error',
@@ -413,7 +497,11 @@ describe('/api/onboarding', () => {
       errors: { cardId: ['Give the card’s id'], reward: ['The reward must be 120 characters or fewer'] },
     })
     // A form body works too (numbers arrive as text).
-    const form = await server.fetch('/api/onboarding/card-constructor', { method: 'POST', headers: { Cookie: owner.cookie }, body: new URLSearchParams(DESIGN) })
+    const form = await server.fetch('/api/onboarding/card-constructor', {
+      method: 'POST',
+      headers: { Cookie: owner.cookie },
+      body: new URLSearchParams(DESIGN),
+    })
     expect(form.status).toBe(201)
   })
 
@@ -422,12 +510,27 @@ describe('/api/onboarding', () => {
     const other = await createOwner()
     const foreign = await insertCard(other.id)
     for (const id of [foreign, 'not-a-uuid']) {
-      await expectAnswer(await call(owner, 'card-reward', { cardId: id, reward: 'Mine now' }), 404, { status: 'error', message: 'Card not found' })
-      await expectAnswer(await call(owner, 'card-constructor', { ...design, cardId: id }), 404, { status: 'error', message: 'Card not found' })
-      await expectAnswer(await get(`/api/onboarding/card-ready?cardId=${id}`, owner.cookie), 404, { status: 'error', message: 'Card not found' })
-      await expectAnswer(await get(`/api/onboarding/qr-code?cardId=${id}`, owner.cookie), 404, { status: 'error', message: 'Card not found' })
+      await expectAnswer(await call(owner, 'card-reward', { cardId: id, reward: 'Mine now' }), 404, {
+        status: 'error',
+        message: 'Card not found',
+      })
+      await expectAnswer(await call(owner, 'card-constructor', { ...design, cardId: id }), 404, {
+        status: 'error',
+        message: 'Card not found',
+      })
+      await expectAnswer(await get(`/api/onboarding/card-ready?cardId=${id}`, owner.cookie), 404, {
+        status: 'error',
+        message: 'Card not found',
+      })
+      await expectAnswer(await get(`/api/onboarding/qr-code?cardId=${id}`, owner.cookie), 404, {
+        status: 'error',
+        message: 'Card not found',
+      })
     }
-    await expectAnswer(await get('/api/onboarding/card-ready', owner.cookie), 404, { status: 'error', message: 'Card not found' })
+    await expectAnswer(await get('/api/onboarding/card-ready', owner.cookie), 404, {
+      status: 'error',
+      message: 'Card not found',
+    })
     expect((await cardRow(foreign)).reward).toBe('')
 
     for (let i = 0; i < 3; i++) await insertCard(owner.id)

@@ -35,7 +35,8 @@ async function readPage(pathname: string, cookie: string) {
     .replace(/\s+/g, ' ')
 }
 
-const RAW_CODES = /\b(waiting_payment|trial_days|sub_active_flag)\b|\bStatus (trial|active|cancelled|ended|done|queued|sending)\b/
+const RAW_CODES =
+  /\b(waiting_payment|trial_days|sub_active_flag)\b|\bStatus (trial|active|cancelled|ended|done|queued|sending)\b/
 
 async function createCard(userId: string) {
   const [card] = await sql<{ id: string }>(
@@ -45,7 +46,8 @@ async function createCard(userId: string) {
   return card!.id
 }
 
-const setSubscription = (userId: string, set: string) => sql(`update subscriptions set ${set} where user_id = :userId`, { userId })
+const setSubscription = (userId: string, set: string) =>
+  sql(`update subscriptions set ${set} where user_id = :userId`, { userId })
 const STANDARD = `tariff_id = (select id from tariffs where tier = 2), period_months = 1`
 
 async function openInvoice(userId: string) {
@@ -158,7 +160,10 @@ describe('message words', () => {
       { cardId, userId, title, count: deliveries.length },
     )
     for (const status of deliveries) {
-      await sql(`insert into deliveries (notification_id, status, attempts) values (:id, :status, 1)`, { id: message!.id, status })
+      await sql(`insert into deliveries (notification_id, status, attempts) values (:id, :status, 1)`, {
+        id: message!.id,
+        status,
+      })
     }
     return message!.id
   }
@@ -180,6 +185,8 @@ describe('message words', () => {
     const progress = await readPage(`/account/${cardId}/push_notification/confirm/${failed}`, owner.cookie)
     expect(progress).toContain('Status: Failed')
     expect(progress).not.toMatch(/\bdone\b/)
-    expect(await readPage(`/account/${cardId}/push_notification/confirm/${partly}`, owner.cookie)).toContain('Status: Partly delivered')
+    expect(await readPage(`/account/${cardId}/push_notification/confirm/${partly}`, owner.cookie)).toContain(
+      'Status: Partly delivered',
+    )
   })
 })

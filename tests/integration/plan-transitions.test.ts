@@ -1,6 +1,12 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import { applyDueTransitions, cancelPlan, choosePlan, confirmPayment, PlanError } from '#app/services/billing/billing.server.ts'
 import { startJobs } from '#app/server/jobs.server.ts'
+import {
+  applyDueTransitions,
+  cancelPlan,
+  choosePlan,
+  confirmPayment,
+  PlanError,
+} from '#app/services/billing/billing.server.ts'
 import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
 import { planBox, planState } from '#app/utils/plan-status.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
@@ -28,7 +34,13 @@ async function ownerOnTrial(trialEndsAt = at(14)) {
 }
 
 async function stored(userId: string) {
-  const [row] = await sql<{ status: string; tariff: string | null; period_starts_at: Date | null; period_ends_at: Date | null; access_ends_at: Date | null }>(
+  const [row] = await sql<{
+    status: string
+    tariff: string | null
+    period_starts_at: Date | null
+    period_ends_at: Date | null
+    access_ends_at: Date | null
+  }>(
     `select s.status, t.name as tariff, s.period_starts_at, s.period_ends_at, s.access_ends_at
      from subscriptions s left join tariffs t on t.id = s.tariff_id where s.user_id = :userId`,
     { userId },
@@ -54,16 +66,36 @@ describe('the status diagram', () => {
     const owner = await ownerOnTrial()
     const invoice = await choosePlan({ userId: owner.id, tier: 2, periodMonths: 1, now: at(3) })
     expect(invoice.number).toMatch(/^SW-2026-\d{6}$/)
-    expect(await stored(owner.id)).toMatchObject({ status: 'waiting_payment', tariff: 'Standard', access_ends_at: at(14) })
+    expect(await stored(owner.id)).toMatchObject({
+      status: 'waiting_payment',
+      tariff: 'Standard',
+      access_ends_at: at(14),
+    })
     // Chosen inside the trial: the box still counts the trial down.
-    expect(await box(owner.id, at(3))).toEqual({ title: '11 days free trial left', subtitle: 'Choose a plan for your business needs' })
+    expect(await box(owner.id, at(3))).toEqual({
+      title: '11 days free trial left',
+      subtitle: 'Choose a plan for your business needs',
+    })
     const open = await getOpenInvoiceForUser(owner.id)
-    expect(open).toMatchObject({ number: invoice.number, amountCents: 3900, periodMonths: 1, tariffName: 'Standard', status: 'open' })
+    expect(open).toMatchObject({
+      number: invoice.number,
+      amountCents: 3900,
+      periodMonths: 1,
+      tariffName: 'Standard',
+      status: 'open',
+    })
 
     await confirmPayment({ invoiceId: open!.id, actorId: null, now: at(4) })
-    expect(await stored(owner.id)).toMatchObject({ status: 'active', period_starts_at: at(4), period_ends_at: new Date('2026-12-30T10:00:00Z'), access_ends_at: null })
+    expect(await stored(owner.id)).toMatchObject({
+      status: 'active',
+      period_starts_at: at(4),
+      period_ends_at: new Date('2026-12-30T10:00:00Z'),
+      access_ends_at: null,
+    })
     expect(await box(owner.id, at(5))).toEqual({ title: 'Standard Plan', subtitle: 'Renews monthly' })
-    const [notice] = await sql<{ kind: string; link: string }>(`select kind, link from notices where user_id = :id`, { id: owner.id })
+    const [notice] = await sql<{ kind: string; link: string }>(`select kind, link from notices where user_id = :id`, {
+      id: owner.id,
+    })
     expect(notice).toEqual({ kind: 'payment_confirmed', link: '/account/plan' })
 
     await cancelPlan({ userId: owner.id, now: at(10) })
@@ -74,7 +106,13 @@ describe('the status diagram', () => {
     await runPlanHousekeeping(at(40))
     expect((await stored(owner.id)).status).toBe('ended')
     expect(await box(owner.id, at(40))).toEqual({ title: 'Standard Plan', subtitle: 'Access to Stampwise is limited' })
-    expect(await history(owner.id)).toEqual(['∅→trial', 'trial→waiting_payment', 'waiting_payment→active', 'active→cancelled', 'cancelled→ended'])
+    expect(await history(owner.id)).toEqual([
+      '∅→trial',
+      'trial→waiting_payment',
+      'waiting_payment→active',
+      'active→cancelled',
+      'cancelled→ended',
+    ])
     const causes = await sql<{ cause: string }>(
       `select cause from subscription_status_changes c join subscriptions s on s.id = c.subscription_id where s.user_id = :id order by c.id`,
       { id: owner.id },
@@ -107,7 +145,12 @@ describe('the status diagram', () => {
     await confirmPayment({ invoiceId: invoice!.id, actorId: null, now: at(16) })
     expect(await stored(owner.id)).toMatchObject({ status: 'active', period_ends_at: new Date('2027-12-12T10:00:00Z') })
     expect(await box(owner.id, at(17))).toEqual({ title: 'Basic Plan', subtitle: 'Renews yearly' })
-    expect(await history(owner.id)).toEqual(['∅→trial', 'trial→waiting_payment', 'waiting_payment→ended', 'ended→active'])
+    expect(await history(owner.id)).toEqual([
+      '∅→trial',
+      'trial→waiting_payment',
+      'waiting_payment→ended',
+      'ended→active',
+    ])
   })
 
   test('ended → waiting_payment when a plan is chosen again, without access until it is paid', async () => {
@@ -134,13 +177,25 @@ describe('the status diagram', () => {
     const periodEnd = (await stored(owner.id)).period_ends_at!
     const afterEnd = new Date(periodEnd.getTime() + 2 * DAY)
     await runPlanHousekeeping(afterEnd)
-    expect(await stored(owner.id)).toMatchObject({ status: 'waiting_payment', access_ends_at: new Date(periodEnd.getTime() + 7 * DAY) })
+    expect(await stored(owner.id)).toMatchObject({
+      status: 'waiting_payment',
+      access_ends_at: new Date(periodEnd.getTime() + 7 * DAY),
+    })
     const renewal = await getOpenInvoiceForUser(owner.id)
     expect(renewal).toMatchObject({ reason: 'renewal', tariffName: 'Standard', amountCents: 3900 })
-    expect(planState((await getOwnerSubscription(owner.id))!, afterEnd)).toMatchObject({ subActiveFlag: 1, cardLimit: 3 })
+    expect(planState((await getOwnerSubscription(owner.id))!, afterEnd)).toMatchObject({
+      subActiveFlag: 1,
+      cardLimit: 3,
+    })
     await runPlanHousekeeping(new Date(periodEnd.getTime() + 8 * DAY))
     expect((await stored(owner.id)).status).toBe('ended')
-    expect(await history(owner.id)).toEqual(['∅→trial', 'trial→waiting_payment', 'waiting_payment→active', 'active→waiting_payment', 'waiting_payment→ended'])
+    expect(await history(owner.id)).toEqual([
+      '∅→trial',
+      'trial→waiting_payment',
+      'waiting_payment→active',
+      'active→waiting_payment',
+      'waiting_payment→ended',
+    ])
   })
 
   test('a renewal paid inside the grace days continues from the end of the paid period', async () => {
@@ -162,7 +217,11 @@ describe('the status diagram', () => {
     await confirmPayment({ invoiceId: (await getOpenInvoiceForUser(owner.id))!.id, actorId: null, now: at(1) })
     await choosePlan({ userId: owner.id, tier: 3, periodMonths: 12, now: at(5) })
     expect(await stored(owner.id)).toMatchObject({ status: 'active', tariff: 'Basic' })
-    expect(await getOpenInvoiceForUser(owner.id)).toMatchObject({ reason: 'change', tariffName: 'Premium', amountCents: 79000 })
+    expect(await getOpenInvoiceForUser(owner.id)).toMatchObject({
+      reason: 'change',
+      tariffName: 'Premium',
+      amountCents: 79000,
+    })
     await confirmPayment({ invoiceId: (await getOpenInvoiceForUser(owner.id))!.id, actorId: null, now: at(6) })
     expect(await stored(owner.id)).toMatchObject({ status: 'active', tariff: 'Premium', period_starts_at: at(6) })
   })
@@ -170,11 +229,15 @@ describe('the status diagram', () => {
   test('refusals: cancelling without an active plan, paying a paid invoice, an unknown plan', async () => {
     const owner = await ownerOnTrial()
     await expect(cancelPlan({ userId: owner.id, now: at(1) })).rejects.toThrow(PlanError)
-    await expect(choosePlan({ userId: owner.id, tier: 4, periodMonths: 1, now: at(1) })).rejects.toThrow('This plan does not exist.')
+    await expect(choosePlan({ userId: owner.id, tier: 4, periodMonths: 1, now: at(1) })).rejects.toThrow(
+      'This plan does not exist.',
+    )
     await choosePlan({ userId: owner.id, tier: 1, periodMonths: 1, now: at(1) })
     const invoice = (await getOpenInvoiceForUser(owner.id))!
     await confirmPayment({ invoiceId: invoice.id, actorId: null, now: at(1) })
-    await expect(confirmPayment({ invoiceId: invoice.id, actorId: null, now: at(2) })).rejects.toThrow(/is paid, not open/)
+    await expect(confirmPayment({ invoiceId: invoice.id, actorId: null, now: at(2) })).rejects.toThrow(
+      /is paid, not open/,
+    )
   })
 })
 
@@ -183,9 +246,15 @@ describe('the scheduled job', () => {
     const owner = await ownerOnTrial(at(2))
     await runPlanHousekeeping(at(0))
     await runPlanHousekeeping(at(0.5))
-    const notices = await sql<{ kind: string; message: string }>(`select kind, message from notices where user_id = :id`, { id: owner.id })
+    const notices = await sql<{ kind: string; message: string }>(
+      `select kind, message from notices where user_id = :id`,
+      { id: owner.id },
+    )
     expect(notices).toEqual([
-      { kind: 'trial_ending', message: 'Your free trial ends on 28 November 2026. Choose a plan to keep sending push messages.' },
+      {
+        kind: 'trial_ending',
+        message: 'Your free trial ends on 28 November 2026. Choose a plan to keep sending push messages.',
+      },
     ])
   })
 

@@ -140,7 +140,12 @@ describe('pricing', () => {
 })
 
 describe('contact form', () => {
-  const valid = { name: 'Maria Rossi', email: 'maria@example.com', subject: 'Poster size', message: 'Which paper size?' }
+  const valid = {
+    name: 'Maria Rossi',
+    email: 'maria@example.com',
+    subject: 'Poster size',
+    message: 'Which paper size?',
+  }
 
   test('an empty submission answers 400 with a message for every field and stores nothing', async () => {
     const before = await countMessages('contacts')
@@ -200,7 +205,11 @@ describe('feedback form', () => {
   })
 
   test('feedback with a rating and an e-mail is stored with the rating as its subject', async () => {
-    const response = await postForm('/feedback', { rating: '4', message: 'Stamping is quick.', email: 'jo@example.com' })
+    const response = await postForm('/feedback', {
+      rating: '4',
+      message: 'Stamping is quick.',
+      email: 'jo@example.com',
+    })
     expect(response.status).toBe(303)
     expect(response.headers.get('location')).toBe('/feedback?sent=1')
     const row = await FeedbackMessage.findOne({ where: { source: 'feedback', email: 'jo@example.com' }, raw: true })
@@ -228,7 +237,9 @@ describe('feedback form', () => {
 
   test('the back link returns to the page the visitor came from on this site', async () => {
     const fromBlog = await server.fetch('/feedback', { headers: { referer: `${server.baseUrl}/blog` } })
-    expect(await fromBlog.text()).toMatch(/<a[^>]*class="back-link"[^>]*href="\/blog"|href="\/blog"[^>]*class="back-link"/)
+    expect(await fromBlog.text()).toMatch(
+      /<a[^>]*class="back-link"[^>]*href="\/blog"|href="\/blog"[^>]*class="back-link"/,
+    )
     const fromElsewhere = await server.fetch('/feedback', { headers: { referer: 'https://elsewhere.example/blog' } })
     expect(await fromElsewhere.text()).toMatch(/href="\/"[^>]*class="back-link"|class="back-link"[^>]*href="\/"/)
   })
@@ -251,6 +262,8 @@ describe('rate limit', () => {
     expect(html).toContain('One more note')
     expect(await countMessages('feedback')).toBe(stored)
     // The allowance is shared by both public forms.
-    expect((await postForm('/contacts', { name: 'A', email: 'a@example.com', subject: 'S', message: 'M' })).status).toBe(429)
+    expect(
+      (await postForm('/contacts', { name: 'A', email: 'a@example.com', subject: 'S', message: 'M' })).status,
+    ).toBe(429)
   })
 })

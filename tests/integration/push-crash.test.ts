@@ -39,44 +39,58 @@ async function startWorker(): Promise<Child> {
 
 /** A queued message to every holder (sent before a worker runs: a worker takes up queued messages when it starts). */
 async function queueMessage(holders: number) {
-  const { owner, cardId, subscriptions } = await createPushAudience(endpoint, Array.from({ length: holders }, () => 'ok' as const))
+  const { owner, cardId, subscriptions } = await createPushAudience(
+    endpoint,
+    Array.from({ length: holders }, () => 'ok' as const),
+  )
   const notificationId = await createDraft(owner.id, cardId)
   expect((await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })).ok).toBe(true)
   return { notificationId, subscriptions }
 }
 
 const sentRows = async (notificationId: string) =>
-  (await sql<{ count: number }>(`select count(*)::int as count from deliveries where notification_id = :notificationId and status = 'sent'`, { notificationId }))[0]!.count
+  (
+    await sql<{ count: number }>(
+      `select count(*)::int as count from deliveries where notification_id = :notificationId and status = 'sent'`,
+      { notificationId },
+    )
+  )[0]!.count
 
-test('a worker killed mid-send and started again: everyone gets the message, only requests in flight at the kill twice', { timeout: 150_000 }, async () => {
-  endpoint.reset()
-  const { notificationId, subscriptions } = await queueMessage(1000)
-  const first = await startWorker()
-  await endpoint.waitFor((requests) => requests.length >= 300, 60_000)
-  first.process.kill('SIGKILL')
-  await first.exited
-  // Requests the push service took but whose outcome the dead worker had not stored yet: these may go again.
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  const receivedAtKill = endpoint.received().length
-  const recordedAtKill = await sentRows(notificationId)
-  const inFlightAtKill = receivedAtKill - recordedAtKill
-  expect(receivedAtKill).toBeLessThan(1000)
+test(
+  'a worker killed mid-send and started again: everyone gets the message, only requests in flight at the kill twice',
+  { timeout: 150_000 },
+  async () => {
+    endpoint.reset()
+    const { notificationId, subscriptions } = await queueMessage(1000)
+    const first = await startWorker()
+    await endpoint.waitFor((requests) => requests.length >= 300, 60_000)
+    first.process.kill('SIGKILL')
+    await first.exited
+    // Requests the push service took but whose outcome the dead worker had not stored yet: these may go again.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const receivedAtKill = endpoint.received().length
+    const recordedAtKill = await sentRows(notificationId)
+    const inFlightAtKill = receivedAtKill - recordedAtKill
+    expect(receivedAtKill).toBeLessThan(1000)
 
-  await startWorker()
-  await waitUntilDone(notificationId, 120_000)
-  const perSubscription = endpoint.deliveriesBySubscription()
-  const missing = subscriptions.filter((subscription) => !perSubscription.get(subscription.endpoint))
-  const twice = subscriptions.filter((subscription) => (perSubscription.get(subscription.endpoint) ?? 0) > 1)
-  const thrice = subscriptions.filter((subscription) => (perSubscription.get(subscription.endpoint) ?? 0) > 2)
-  console.info(`crash test: ${receivedAtKill} received at the kill, ${recordedAtKill} recorded, ${inFlightAtKill} in flight; ${twice.length} received twice`)
-  expect(missing).toEqual([])
-  expect(thrice).toEqual([])
-  // Only what was in flight at the kill went twice, and that is bounded by the delivery concurrency.
-  expect(inFlightAtKill).toBeGreaterThanOrEqual(0)
-  expect(inFlightAtKill).toBeLessThanOrEqual(IN_FLIGHT_BOUND)
-  expect(twice.length).toBeLessThanOrEqual(inFlightAtKill)
-  expect(await sentRows(notificationId)).toBe(1000)
-})
+    await startWorker()
+    await waitUntilDone(notificationId, 120_000)
+    const perSubscription = endpoint.deliveriesBySubscription()
+    const missing = subscriptions.filter((subscription) => !perSubscription.get(subscription.endpoint))
+    const twice = subscriptions.filter((subscription) => (perSubscription.get(subscription.endpoint) ?? 0) > 1)
+    const thrice = subscriptions.filter((subscription) => (perSubscription.get(subscription.endpoint) ?? 0) > 2)
+    console.info(
+      `crash test: ${receivedAtKill} received at the kill, ${recordedAtKill} recorded, ${inFlightAtKill} in flight; ${twice.length} received twice`,
+    )
+    expect(missing).toEqual([])
+    expect(thrice).toEqual([])
+    // Only what was in flight at the kill went twice, and that is bounded by the delivery concurrency.
+    expect(inFlightAtKill).toBeGreaterThanOrEqual(0)
+    expect(inFlightAtKill).toBeLessThanOrEqual(IN_FLIGHT_BOUND)
+    expect(twice.length).toBeLessThanOrEqual(inFlightAtKill)
+    expect(await sentRows(notificationId)).toBe(1000)
+  },
+)
 
 test('two processes share one message, and each holder still receives it once', { timeout: 120_000 }, async () => {
   endpoint.reset()
@@ -89,7 +103,9 @@ test('two processes share one message, and each holder still receives it once', 
   // Each process sent a part: the chunk lines each printed. A chunk's line comes after its rows are recorded, so the
   // message can be done a moment before the last line is printed (seen on a loaded machine): wait for it.
   const sentByWorker = () =>
-    workers.map((worker) => worker.lines.filter((line) => line.startsWith('chunk ')).reduce((sum, line) => sum + Number(line.slice(6)), 0))
+    workers.map((worker) =>
+      worker.lines.filter((line) => line.startsWith('chunk ')).reduce((sum, line) => sum + Number(line.slice(6)), 0),
+    )
   await expect.poll(() => sentByWorker().reduce((sum, sent) => sum + sent, 0), { timeout: 30_000 }).toBe(2000)
   const sentBy = sentByWorker()
   console.info(`two processes: ${sentBy.join(' + ')} deliveries`)

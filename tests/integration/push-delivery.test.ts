@@ -26,71 +26,107 @@ afterAll(async () => {
   await endpoint?.close()
 })
 
-test('1,000 holders: each body decrypts to the message, 410s are gone, 503s and a hang are delivered on retry', { timeout: 120_000 }, async () => {
-  const behaviours: Behaviour[] = Array.from({ length: 1000 }, (_, index): Behaviour => {
-    if (index % 50 === 7) return 'gone'
-    if (index % 50 === 13) return { fail: 1, status: 503 }
-    if (index === 500) return 'hang'
-    return 'ok'
-  })
-  const { owner, cardId, passIds, subscriptions } = await createPushAudience(endpoint, behaviours)
-  const notificationId = await createDraft(owner.id, cardId, { title: 'Happy hour', body: 'Two coffees for one until 6 pm' })
-  const started = Date.now()
-  const sent = await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })
-  expect(sent.ok).toBe(true)
-  await waitUntilDone(notificationId, 90_000)
-  const elapsed = Date.now() - started
-
-  const received = endpoint.received()
-  const perSubscription = endpoint.deliveriesBySubscription()
-  const reachable = subscriptions.filter((_, index) => behaviours[index] !== 'gone')
-  // Every reachable holder got it exactly once, and every body decrypted to this message for their own pass.
-  expect(reachable.filter((subscription) => perSubscription.get(subscription.endpoint) !== 1)).toEqual([])
-  expect(received).toHaveLength(reachable.length)
-  for (const request of received) {
-    const index = subscriptions.findIndex((subscription) => subscription.endpoint === request.endpoint)
-    expect(JSON.parse(request.payload!)).toMatchObject({
-      id: notificationId,
+test(
+  '1,000 holders: each body decrypts to the message, 410s are gone, 503s and a hang are delivered on retry',
+  { timeout: 120_000 },
+  async () => {
+    const behaviours: Behaviour[] = Array.from({ length: 1000 }, (_, index): Behaviour => {
+      if (index % 50 === 7) return 'gone'
+      if (index % 50 === 13) return { fail: 1, status: 503 }
+      if (index === 500) return 'hang'
+      return 'ok'
+    })
+    const { owner, cardId, passIds, subscriptions } = await createPushAudience(endpoint, behaviours)
+    const notificationId = await createDraft(owner.id, cardId, {
       title: 'Happy hour',
       body: 'Two coffees for one until 6 pm',
-      url: expect.stringMatching(new RegExp(`/p/${passIds[index]}$`)),
-      icon: expect.stringMatching(new RegExp(`/p/${passIds[index]}/icons/192-[0-9a-z]+\\.png$`)),
     })
-    expect(request).toMatchObject({ ttl: PUSH_TTL_SECONDS, urgency: 'normal', topic: notificationId.replaceAll('-', '') })
-    expect(request.vapidSubject).toMatch(/^mailto:/)
-  }
-  // No request was refused by the push service's VAPID or encryption checks.
-  expect(endpoint.requests().filter((request) => request.status === 401 || request.status === 403 || request.status === 400)).toEqual([])
+    const started = Date.now()
+    const sent = await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })
+    expect(sent.ok).toBe(true)
+    await waitUntilDone(notificationId, 90_000)
+    const elapsed = Date.now() - started
 
-  // 503 then 201: two requests each. The hang: timed out, then delivered.
-  const retried = subscriptions.filter((_, index) => typeof behaviours[index] === 'object')
-  for (const subscription of retried) {
-    expect(endpoint.requests().filter((request) => request.endpoint === subscription.endpoint).map((request) => request.status)).toEqual([503, 201])
-  }
-  const hung = subscriptions[500]!
-  expect(endpoint.requests().filter((request) => request.endpoint === hung.endpoint).map((request) => request.status)).toEqual([null, 201])
-  expect(elapsed).toBeGreaterThanOrEqual(PUSH_REQUEST_TIMEOUT_MS)
+    const received = endpoint.received()
+    const perSubscription = endpoint.deliveriesBySubscription()
+    const reachable = subscriptions.filter((_, index) => behaviours[index] !== 'gone')
+    // Every reachable holder got it exactly once, and every body decrypted to this message for their own pass.
+    expect(reachable.filter((subscription) => perSubscription.get(subscription.endpoint) !== 1)).toEqual([])
+    expect(received).toHaveLength(reachable.length)
+    for (const request of received) {
+      const index = subscriptions.findIndex((subscription) => subscription.endpoint === request.endpoint)
+      expect(JSON.parse(request.payload!)).toMatchObject({
+        id: notificationId,
+        title: 'Happy hour',
+        body: 'Two coffees for one until 6 pm',
+        url: expect.stringMatching(new RegExp(`/p/${passIds[index]}$`)),
+        icon: expect.stringMatching(new RegExp(`/p/${passIds[index]}/icons/192-[0-9a-z]+\\.png$`)),
+      })
+      expect(request).toMatchObject({
+        ttl: PUSH_TTL_SECONDS,
+        urgency: 'normal',
+        topic: notificationId.replaceAll('-', ''),
+      })
+      expect(request.vapidSubject).toMatch(/^mailto:/)
+    }
+    // No request was refused by the push service's VAPID or encryption checks.
+    expect(
+      endpoint
+        .requests()
+        .filter((request) => request.status === 401 || request.status === 403 || request.status === 400),
+    ).toEqual([])
 
-  // 410: the deliveries are 'gone' and the subscriptions deleted; the rest 'sent'.
-  const gone = subscriptions.filter((_, index) => behaviours[index] === 'gone').map((subscription) => subscription.endpoint)
-  expect(await sql(`select 1 from push_subscriptions where endpoint in (:gone)`, { gone })).toEqual([])
-  const counts = await sql<{ status: string; count: number }>(
-    `select status, count(*)::int as count from deliveries where notification_id = :notificationId group by status order by status`,
-    { notificationId },
-  )
-  expect(counts).toEqual([
-    { status: 'gone', count: gone.length },
-    { status: 'sent', count: reachable.length },
-  ])
+    // 503 then 201: two requests each. The hang: timed out, then delivered.
+    const retried = subscriptions.filter((_, index) => typeof behaviours[index] === 'object')
+    for (const subscription of retried) {
+      expect(
+        endpoint
+          .requests()
+          .filter((request) => request.endpoint === subscription.endpoint)
+          .map((request) => request.status),
+      ).toEqual([503, 201])
+    }
+    const hung = subscriptions[500]!
+    expect(
+      endpoint
+        .requests()
+        .filter((request) => request.endpoint === hung.endpoint)
+        .map((request) => request.status),
+    ).toEqual([null, 201])
+    expect(elapsed).toBeGreaterThanOrEqual(PUSH_REQUEST_TIMEOUT_MS)
 
-  // The quota took one message, however many received it; the owner's bell says it finished.
-  const [message] = await sql<{ quota_source: string; recipients: number }>(`select quota_source, recipients from notifications where id = :notificationId`, { notificationId })
-  expect(message).toEqual({ quota_source: 'monthly', recipients: 1000 })
-  const notices = await sql<{ message: string; link: string }>(`select message, link from notices where user_id = :userId and kind = 'push_finished'`, { userId: owner.id })
-  expect(notices).toEqual([
-    { message: `Your push "Happy hour" reached ${reachable.length} holders (${gone.length} could not be reached)`, link: `/account/${cardId}/push_notification/history` },
-  ])
-})
+    // 410: the deliveries are 'gone' and the subscriptions deleted; the rest 'sent'.
+    const gone = subscriptions
+      .filter((_, index) => behaviours[index] === 'gone')
+      .map((subscription) => subscription.endpoint)
+    expect(await sql(`select 1 from push_subscriptions where endpoint in (:gone)`, { gone })).toEqual([])
+    const counts = await sql<{ status: string; count: number }>(
+      `select status, count(*)::int as count from deliveries where notification_id = :notificationId group by status order by status`,
+      { notificationId },
+    )
+    expect(counts).toEqual([
+      { status: 'gone', count: gone.length },
+      { status: 'sent', count: reachable.length },
+    ])
+
+    // The quota took one message, however many received it; the owner's bell says it finished.
+    const [message] = await sql<{ quota_source: string; recipients: number }>(
+      `select quota_source, recipients from notifications where id = :notificationId`,
+      { notificationId },
+    )
+    expect(message).toEqual({ quota_source: 'monthly', recipients: 1000 })
+    const notices = await sql<{ message: string; link: string }>(
+      `select message, link from notices where user_id = :userId and kind = 'push_finished'`,
+      { userId: owner.id },
+    )
+    expect(notices).toEqual([
+      {
+        message: `Your push "Happy hour" reached ${reachable.length} holders (${gone.length} could not be reached)`,
+        link: `/account/${cardId}/push_notification/history`,
+      },
+    ])
+  },
+)
 
 test('the push service sees the key the app signs with, and a second process would sign with the same one', async () => {
   const keys = await getVapidKeys()

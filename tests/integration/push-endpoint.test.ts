@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import https from 'node:https'
-import webpush, { type RequestOptions, type WebPushError } from 'web-push'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import webpush, { type RequestOptions, type WebPushError } from 'web-push'
 import { killChildren, runTs } from '#tests/support/child-process.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import {
@@ -59,7 +59,9 @@ function postWith(subscription: PushSubscriptionJSON, authorization: string | nu
 }
 
 test('the worker trusts the self-signed certificate through NODE_EXTRA_CA_CERTS', async () => {
-  expect(fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS!, 'utf8')).toContain(fs.readFileSync(PUSH_ENDPOINT_CA, 'utf8').trim())
+  expect(fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS!, 'utf8')).toContain(
+    fs.readFileSync(PUSH_ENDPOINT_CA, 'utf8').trim(),
+  )
   // No rejectUnauthorized: false — the TLS handshake succeeds only if the certificate is trusted.
   const status = await new Promise<number>((resolve, reject) => {
     https.get(`${endpoint.origin}/`, (response) => resolve(response.resume().statusCode!)).on('error', reject)
@@ -120,11 +122,12 @@ test("'gone' answers 410, a failing subscription 503 twice then 201, an unknown 
     }
   }
   expect(retryAfter).toEqual(['7', '7'])
-  expect(endpoint.requests().filter((request) => request.endpoint === flaky.endpoint).map((r) => r.payload)).toEqual([
-    'retry me',
-    'retry me',
-    'retry me',
-  ])
+  expect(
+    endpoint
+      .requests()
+      .filter((request) => request.endpoint === flaky.endpoint)
+      .map((r) => r.payload),
+  ).toEqual(['retry me', 'retry me', 'retry me'])
   expect(endpoint.deliveriesBySubscription().get(flaky.endpoint)).toBe(1)
 
   const unknown = { ...endpoint.createSubscription(), endpoint: `${endpoint.origin}/push/no-such-id` }
@@ -138,7 +141,8 @@ test("'hang' leaves the first request unanswered (the sender times out), later o
   const hanging = endpoint.createSubscription('hang')
   await expect(webpush.sendNotification(hanging, 'one', { ...options, timeout: 300 })).rejects.toThrow(/timeout/i)
   expect(await send(hanging, 'two')).toBe(201)
-  const toHanging = (requests: readonly PushRequest[]) => requests.filter((request) => request.endpoint === hanging.endpoint)
+  const toHanging = (requests: readonly PushRequest[]) =>
+    requests.filter((request) => request.endpoint === hanging.endpoint)
   await endpoint.waitFor((requests) => toHanging(requests).length === 2, 1000)
   expect(toHanging(endpoint.requests()).map((request) => request.status)).toEqual([null, 201])
 })

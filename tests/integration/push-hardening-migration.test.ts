@@ -12,7 +12,8 @@ import { sql } from '#tests/support/auth-api.ts'
  * migration's up() runs on them (its statements are safe to run on a database that has it already).
  */
 
-const runMigration = () => getSequelize().transaction((transaction) => up({ context: { sequelize: getSequelize(), transaction } }))
+const runMigration = () =>
+  getSequelize().transaction((transaction) => up({ context: { sequelize: getSequelize(), transaction } }))
 
 async function seedCard() {
   const owner = await createOwner()
@@ -21,11 +22,16 @@ async function seedCard() {
     { userId: owner.id, slug: `mig-${crypto.randomBytes(5).toString('hex')}` },
   )
   const pass = async (code: string, rewardsRedeemed = 0) =>
-    (await sql<{ id: string }>(`insert into passes (card_id, short_code, rewards_redeemed) values (:cardId, :code, :rewardsRedeemed) returning id`, {
-      cardId: card!.id,
-      code,
-      rewardsRedeemed,
-    }))[0]!.id
+    (
+      await sql<{ id: string }>(
+        `insert into passes (card_id, short_code, rewards_redeemed) values (:cardId, :code, :rewardsRedeemed) returning id`,
+        {
+          cardId: card!.id,
+          code,
+          rewardsRedeemed,
+        },
+      )
+    )[0]!.id
   return { ownerId: owner.id, cardId: card!.id, pass }
 }
 
@@ -55,7 +61,9 @@ test('subscriptions that fail the endpoint rule are removed, the others kept', a
       { passId, endpoints: [...kept, ...removed] },
     )
     await runMigration()
-    const rows = await sql<{ endpoint: string }>(`select endpoint from push_subscriptions where pass_id = :passId`, { passId })
+    const rows = await sql<{ endpoint: string }>(`select endpoint from push_subscriptions where pass_id = :passId`, {
+      passId,
+    })
     expect(rows.map((row) => row.endpoint).sort()).toEqual([...kept].sort())
   } finally {
     process.env.PUSH_ALLOWED_HOSTS = previous
@@ -75,12 +83,15 @@ test('passes take their last stamp push and their pushed reward round from the p
       { cardId, ownerId, passId, kind, ago },
     )
   const redeem = (passId: string, ago: string) =>
-    sql(`insert into stamp_events (pass_id, card_id, actor_id, kind, count, created_at) values (:passId, :cardId, :ownerId, 'redeem', 1, now() - cast(:ago as interval))`, {
-      passId,
-      cardId,
-      ownerId,
-      ago,
-    })
+    sql(
+      `insert into stamp_events (pass_id, card_id, actor_id, kind, count, created_at) values (:passId, :cardId, :ownerId, 'redeem', 1, now() - cast(:ago as interval))`,
+      {
+        passId,
+        cardId,
+        ownerId,
+        ago,
+      },
+    )
   await push(recentStamp, 'stamp', '3 minutes')
   await push(oldStamp, 'stamp', '2 hours')
   await redeem(rewardThisRound, '1 hour')

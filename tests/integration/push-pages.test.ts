@@ -38,19 +38,33 @@ async function createCard(userId: string) {
 /** A holder's pass with a push subscription (the subscription call itself is tested elsewhere). */
 async function addSubscriber(cardId: string) {
   const shortCode = Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values (:cardId, :shortCode) returning id`, { cardId, shortCode })
-  await sql(`insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values (:passId, :endpoint, 'p256dh-key', 'auth-key')`, {
-    passId: pass!.id,
-    endpoint: `https://fcm.googleapis.com/fcm/send/x-${shortCode}`,
-  })
+  const [pass] = await sql<{ id: string }>(
+    `insert into passes (card_id, short_code) values (:cardId, :shortCode) returning id`,
+    { cardId, shortCode },
+  )
+  await sql(
+    `insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values (:passId, :endpoint, 'p256dh-key', 'auth-key')`,
+    {
+      passId: pass!.id,
+      endpoint: `https://fcm.googleapis.com/fcm/send/x-${shortCode}`,
+    },
+  )
 }
 
 async function ownTemplate(userId: string, title = 'Own template') {
-  const [row] = await sql<{ id: string }>(`insert into templates (user_id, title, body) values (:userId, :title, 'Own body') returning id`, { userId, title })
+  const [row] = await sql<{ id: string }>(
+    `insert into templates (user_id, title, body) values (:userId, :title, 'Own body') returning id`,
+    { userId, title },
+  )
   return row!.id
 }
 
-const sharedTemplate = async () => (await sql<{ id: string; title: string; body: string }>(`select id, title, body from templates where user_id is null order by created_at, title limit 1`))[0]!
+const sharedTemplate = async () =>
+  (
+    await sql<{ id: string; title: string; body: string }>(
+      `select id, title, body from templates where user_id is null order by created_at, title limit 1`,
+    )
+  )[0]!
 
 const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
 const post = (pathname: string, cookie: string, form: Record<string, string> = {}) =>
@@ -61,7 +75,11 @@ const mainOf = (page: string) => page.slice(page.indexOf('<main id="content"'))
 const base = (cardId: string) => `/account/${cardId}/push_notification`
 
 /** Composes a message through the composer and answers its draft's id. */
-async function createDraft(cookie: string, cardId: string, form: Record<string, string> = { title: 'Double stamps', body: 'Only today!' }) {
+async function createDraft(
+  cookie: string,
+  cardId: string,
+  form: Record<string, string> = { title: 'Double stamps', body: 'Only today!' },
+) {
   const response = await post(`${base(cardId)}/create`, cookie, form)
   expect(response.status).toBe(302)
   const location = response.headers.get('Location')!
@@ -108,7 +126,8 @@ describe('the composer', () => {
     const cardId = await createCard(owner.id)
     const page = await html(await get(`${base(cardId)}/create`, owner.cookie))
     expect(page).toContain('<h1>Create push</h1>')
-    for (const label of ['Title', 'Message', 'Link (optional)', 'Also save as a template']) expect(page).toContain(label)
+    for (const label of ['Title', 'Message', 'Link (optional)', 'Also save as a template'])
+      expect(page).toContain(label)
     expect(page).toContain('0 / 50')
     expect(page).toContain('0 / 180')
     expect(page).toContain('Corner Coffee · now')
@@ -123,7 +142,11 @@ describe('the composer', () => {
     expect(emptyPage).toContain(PUSH_MESSAGES.title)
     expect(emptyPage).toContain(PUSH_MESSAGES.body)
 
-    const long = await post(`${base(cardId)}/create`, owner.cookie, { title: 'T'.repeat(51), body: 'B'.repeat(181), link: 'not a link' })
+    const long = await post(`${base(cardId)}/create`, owner.cookie, {
+      title: 'T'.repeat(51),
+      body: 'B'.repeat(181),
+      link: 'not a link',
+    })
     expect(long.status).toBe(400)
     const page = await html(long)
     expect(page).toContain(PUSH_MESSAGES.titleLong)
@@ -138,8 +161,15 @@ describe('the composer', () => {
   test('saves a draft, then the confirm page; Edit reopens it and saving changes the same draft', async () => {
     const owner = await signedInOwner()
     const cardId = await createCard(owner.id)
-    const id = await createDraft(owner.cookie, cardId, { title: 'Double stamps', body: 'Only today!', link: 'https://example.com/offer' })
-    const [row] = await sql<{ status: string; title: string; link: string }>(`select status, title, link from notifications where id = :id`, { id })
+    const id = await createDraft(owner.cookie, cardId, {
+      title: 'Double stamps',
+      body: 'Only today!',
+      link: 'https://example.com/offer',
+    })
+    const [row] = await sql<{ status: string; title: string; link: string }>(
+      `select status, title, link from notifications where id = :id`,
+      { id },
+    )
     expect(row).toEqual({ status: 'draft', title: 'Double stamps', link: 'https://example.com/offer' })
 
     const confirm = await html(await get(`${base(cardId)}/confirm/${id}`, owner.cookie))
@@ -155,16 +185,24 @@ describe('the composer', () => {
     expect(edit).toContain('value="Double stamps"')
     expect(edit).toContain('13 / 50')
     expect(edit).toContain(`name="draft" value="${id}"`)
-    const saved = await post(`${base(cardId)}/create`, owner.cookie, { draft: id, title: 'Triple stamps', body: 'Only today!' })
+    const saved = await post(`${base(cardId)}/create`, owner.cookie, {
+      draft: id,
+      title: 'Triple stamps',
+      body: 'Only today!',
+    })
     expect(saved.headers.get('Location')).toBe(`${base(cardId)}/confirm/${id}`)
-    expect(await sql(`select title, link from notifications where card_id = :cardId`, { cardId })).toEqual([{ title: 'Triple stamps', link: null }])
+    expect(await sql(`select title, link from notifications where card_id = :cardId`, { cardId })).toEqual([
+      { title: 'Triple stamps', link: null },
+    ])
   })
 
   test('‘Also save as a template’ keeps the message among the owner’s templates', async () => {
     const owner = await signedInOwner()
     const cardId = await createCard(owner.id)
     await createDraft(owner.cookie, cardId, { title: 'Keep me', body: 'For later', saveAsTemplate: 'on' })
-    expect(await sql(`select title, body from templates where user_id = :id`, { id: owner.id })).toEqual([{ title: 'Keep me', body: 'For later' }])
+    expect(await sql(`select title, body from templates where user_id = :id`, { id: owner.id })).toEqual([
+      { title: 'Keep me', body: 'For later' },
+    ])
     await createDraft(owner.cookie, cardId, { title: 'Not me', body: 'Once' })
     expect(await sql(`select 1 from templates where user_id = :id`, { id: owner.id })).toHaveLength(1)
   })
@@ -179,10 +217,15 @@ describe('the composer', () => {
     expect(page).toContain(`${shared.body}</textarea>`)
     expect(page).toContain(`${shared.title.length} / 50`)
     expect(page).toContain(`${shared.body.length} / 180`)
-    const response = await post(`${base(cardId)}/template/${shared.id}/create`, owner.cookie, { title: shared.title, body: shared.body })
+    const response = await post(`${base(cardId)}/template/${shared.id}/create`, owner.cookie, {
+      title: shared.title,
+      body: shared.body,
+    })
     expect(response.status).toBe(302)
     const id = response.headers.get('Location')!.split('/').pop()!
-    expect(await sql(`select template_id from notifications where id = :id`, { id })).toEqual([{ template_id: shared.id }])
+    expect(await sql(`select template_id from notifications where id = :id`, { id })).toEqual([
+      { template_id: shared.id },
+    ])
   })
 
   test('another owner’s card, draft or template, and malformed ids, are 404', async () => {
@@ -211,7 +254,9 @@ describe('the composer', () => {
     expect((await post(`${base(cardId)}/template/${foreignTemplate}/create`, owner.cookie, message)).status).toBe(404)
     expect((await post(`${base(cardId)}/create`, owner.cookie, { ...message, draft: foreignDraft })).status).toBe(404)
     expect((await post(`${base(foreignCard)}/confirm/${foreignDraft}`, owner.cookie)).status).toBe(404)
-    expect(await sql(`select title, status from notifications where id = :id`, { id: foreignDraft })).toEqual([{ title: 'Double stamps', status: 'draft' }])
+    expect(await sql(`select title, status from notifications where id = :id`, { id: foreignDraft })).toEqual([
+      { title: 'Double stamps', status: 'draft' },
+    ])
   })
 
   test('an ended plan is sent to /account/limits_trial, except the history and a sent message’s progress', async () => {
@@ -221,15 +266,28 @@ describe('the composer', () => {
     const draft = await createDraft(owner.cookie, cardId)
     const sent = await createDraft(owner.cookie, cardId)
     expect((await post(`${base(cardId)}/confirm/${sent}`, owner.cookie)).status).toBe(302)
-    await sql(`update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day', additional_quota = 0 where user_id = :id`, { id: owner.id })
-    const gated = [base(cardId), `${base(cardId)}/create`, `${base(cardId)}/template`, `${base(cardId)}/template/${(await sharedTemplate()).id}/create`, `${base(cardId)}/confirm/${draft}`]
+    await sql(
+      `update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day', additional_quota = 0 where user_id = :id`,
+      { id: owner.id },
+    )
+    const gated = [
+      base(cardId),
+      `${base(cardId)}/create`,
+      `${base(cardId)}/template`,
+      `${base(cardId)}/template/${(await sharedTemplate()).id}/create`,
+      `${base(cardId)}/confirm/${draft}`,
+    ]
     for (const pathname of gated) {
       const response = await get(pathname, owner.cookie)
       expect(response.status, pathname).toBe(302)
       expect(response.headers.get('Location'), pathname).toBe('/account/limits_trial')
     }
-    expect((await post(`${base(cardId)}/create`, owner.cookie, { title: 'Hi', body: 'There' })).headers.get('Location')).toBe('/account/limits_trial')
-    expect((await post(`${base(cardId)}/confirm/${draft}`, owner.cookie)).headers.get('Location')).toBe('/account/limits_trial')
+    expect(
+      (await post(`${base(cardId)}/create`, owner.cookie, { title: 'Hi', body: 'There' })).headers.get('Location'),
+    ).toBe('/account/limits_trial')
+    expect((await post(`${base(cardId)}/confirm/${draft}`, owner.cookie)).headers.get('Location')).toBe(
+      '/account/limits_trial',
+    )
     expect((await get(`${base(cardId)}/history`, owner.cookie)).status).toBe(200)
     expect((await get(`${base(cardId)}/confirm/${sent}`, owner.cookie)).status).toBe(200)
 
@@ -276,7 +334,9 @@ describe('confirm and send', () => {
     expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
     expect(await html(await get(base(cardId), owner.cookie))).toContain('1 of 10 messages sent')
     // A sent message cannot be edited: the composer leads back to its progress.
-    expect((await get(`${base(cardId)}/create?draft=${id}`, owner.cookie)).headers.get('Location')).toBe(`${base(cardId)}/confirm/${id}`)
+    expect((await get(`${base(cardId)}/create?draft=${id}`, owner.cookie)).headers.get('Location')).toBe(
+      `${base(cardId)}/confirm/${id}`,
+    )
   })
 
   test('with this month’s quota spent: refused with NO_QUOTA_LEFT, then the additional quota pays', async () => {
@@ -295,8 +355,12 @@ describe('confirm and send', () => {
 
     await sql(`update subscriptions set additional_quota = 2 where user_id = :id`, { id: owner.id })
     expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
-    expect(await sql(`select status, quota_source from notifications where id = :id`, { id })).toEqual([{ status: 'queued', quota_source: 'additional' }])
-    expect(await sql(`select additional_quota from subscriptions where user_id = :id`, { id: owner.id })).toEqual([{ additional_quota: 1 }])
+    expect(await sql(`select status, quota_source from notifications where id = :id`, { id })).toEqual([
+      { status: 'queued', quota_source: 'additional' },
+    ])
+    expect(await sql(`select additional_quota from subscriptions where user_id = :id`, { id: owner.id })).toEqual([
+      { additional_quota: 1 },
+    ])
   })
 })
 
@@ -306,7 +370,11 @@ describe('JSON calls', () => {
     const other = await signedInOwner()
     const cardId = await createCard(owner.id)
     await addSubscriber(cardId)
-    const id = await createDraft(owner.cookie, cardId, { title: 'Double stamps', body: 'Only today!', link: 'https://example.com/offer' })
+    const id = await createDraft(owner.cookie, cardId, {
+      title: 'Double stamps',
+      body: 'Only today!',
+      link: 'https://example.com/offer',
+    })
     const url = `/api/account/${cardId}/push_notification/confirm/${id}/data`
     const draft = await get(url, owner.cookie)
     expect(draft.status).toBe(200)
@@ -326,14 +394,21 @@ describe('JSON calls', () => {
     })
     expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
     const queued = await (await get(url, owner.cookie)).json()
-    expect(queued.notification).toMatchObject({ status: 'queued', progress: { total: 1, sent: 0, failed: 0, pending: 1, percent: 0 } })
+    expect(queued.notification).toMatchObject({
+      status: 'queued',
+      progress: { total: 1, sent: 0, failed: 0, pending: 1, percent: 0 },
+    })
     expect(queued.quota).toMatchObject({ usedThisMonth: 1, monthlyLeft: 9 })
 
     const otherCard = await createCard(other.id)
     expect((await get(url, other.cookie)).status).toBe(404)
     expect((await get(`/api/account/${otherCard}/push_notification/confirm/${id}/data`, other.cookie)).status).toBe(404)
-    expect((await get(`/api/account/${cardId}/push_notification/confirm/not-a-uuid/data`, owner.cookie)).status).toBe(404)
-    expect((await get(`/api/account/${cardId}/push_notification/confirm/${crypto.randomUUID()}/data`, owner.cookie)).status).toBe(404)
+    expect((await get(`/api/account/${cardId}/push_notification/confirm/not-a-uuid/data`, owner.cookie)).status).toBe(
+      404,
+    )
+    expect(
+      (await get(`/api/account/${cardId}/push_notification/confirm/${crypto.randomUUID()}/data`, owner.cookie)).status,
+    ).toBe(404)
     expect((await get(url)).status).toBe(401)
     expect((await post(url, owner.cookie)).status).toBe(405)
   })
@@ -346,12 +421,24 @@ describe('JSON calls', () => {
     const foreign = await ownTemplate(other.id, 'Theirs')
     const shared = await sharedTemplate()
     const call = (templates: string | null, cookie = owner.cookie, card = cardId) =>
-      get(`/api/account/${card}/push_notification/template-api${templates === null ? '' : `?templates=${encodeURIComponent(templates)}`}`, cookie)
+      get(
+        `/api/account/${card}/push_notification/template-api${templates === null ? '' : `?templates=${encodeURIComponent(templates)}`}`,
+        cookie,
+      )
 
     const all = await (await call('all')).json()
     expect(all.status).toBe('success')
-    expect(all.templates.find((t: { id: string }) => t.id === own)).toEqual({ id: own, title: 'Mine', body: 'Own body', link: null, shared: false })
-    expect(all.templates.find((t: { id: string }) => t.id === shared.id)).toMatchObject({ title: shared.title, shared: true })
+    expect(all.templates.find((t: { id: string }) => t.id === own)).toEqual({
+      id: own,
+      title: 'Mine',
+      body: 'Own body',
+      link: null,
+      shared: false,
+    })
+    expect(all.templates.find((t: { id: string }) => t.id === shared.id)).toMatchObject({
+      title: shared.title,
+      shared: true,
+    })
     expect(all.templates.some((t: { id: string }) => t.id === foreign)).toBe(false)
     const sharedOnly = await (await call('shared')).json()
     expect(sharedOnly.templates.length).toBeGreaterThan(0)

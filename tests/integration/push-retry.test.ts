@@ -34,13 +34,21 @@ test('429 + Retry-After, 404, 500 then 201, and 500 until the last attempt', { t
     { status: 500 },
   ]
   const { owner, cardId, subscriptions } = await createPushAudience(endpoint, behaviours)
-  const [tooMany, notFound, flaky, broken] = subscriptions.map((subscription) => subscription.endpoint) as [string, string, string, string]
+  const [tooMany, notFound, flaky, broken] = subscriptions.map((subscription) => subscription.endpoint) as [
+    string,
+    string,
+    string,
+    string,
+  ]
   const notificationId = await createDraft(owner.id, cardId)
   expect((await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })).ok).toBe(true)
   await waitUntilDone(notificationId, 80_000)
 
   const requests = (to: string) => endpoint.requests().filter((request) => request.endpoint === to)
-  const gaps = (to: string) => requests(to).slice(1).map((request, index) => request.at - requests(to)[index]!.at)
+  const gaps = (to: string) =>
+    requests(to)
+      .slice(1)
+      .map((request, index) => request.at - requests(to)[index]!.at)
 
   // 429: the second request waited the 3 seconds asked for (a first backoff alone is at most 1 s).
   expect(requests(tooMany).map((request) => request.status)).toEqual([429, 201])
@@ -57,8 +65,12 @@ test('429 + Retry-After, 404, 500 then 201, and 500 until the last attempt', { t
   expect(gaps(flaky)[1]).toBeGreaterThanOrEqual(1000)
 
   // Always 500: PUSH_MAX_ATTEMPTS requests, each wait at least half of the doubled backoff, then given up.
-  expect(requests(broken).map((request) => request.status)).toEqual(Array.from({ length: PUSH_MAX_ATTEMPTS }, () => 500))
-  gaps(broken).forEach((gap, index) => expect(gap, `wait before attempt ${index + 2}`).toBeGreaterThanOrEqual(500 * 2 ** index))
+  expect(requests(broken).map((request) => request.status)).toEqual(
+    Array.from({ length: PUSH_MAX_ATTEMPTS }, () => 500),
+  )
+  gaps(broken).forEach((gap, index) =>
+    expect(gap, `wait before attempt ${index + 2}`).toBeGreaterThanOrEqual(500 * 2 ** index),
+  )
   // The subscription stays: a failing service is not a gone subscription.
   expect(await sql(`select 1 from push_subscriptions where endpoint = :broken`, { broken })).toHaveLength(1)
 
@@ -74,21 +86,33 @@ test('429 + Retry-After, 404, 500 then 201, and 500 until the last attempt', { t
     [flaky]: { status: 'sent', attempts: 3, last_error: null },
     [broken]: { status: 'failed', attempts: PUSH_MAX_ATTEMPTS, last_error: '500' },
   })
-  const notices = await sql<{ message: string }>(`select message from notices where user_id = :userId and kind = 'push_finished'`, { userId: owner.id })
+  const notices = await sql<{ message: string }>(
+    `select message from notices where user_id = :userId and kind = 'push_finished'`,
+    { userId: owner.id },
+  )
   expect(notices).toEqual([{ message: 'Your push "Happy hour" reached 2 holders (2 could not be reached)' }])
 })
 
-test('a stored endpoint not in its normal form is never contacted: its delivery is gone and the row deleted', { timeout: 90_000 }, async () => {
-  const { owner, cardId, passIds } = await createPushAudience(endpoint, ['ok'])
-  // As a row saved before the rule (issue 14, item 1): url.parse reads this host as localhost, WHATWG does not.
-  const hostile = 'https://localhost{.push.apple.com/x'
-  await sql(`update push_subscriptions set endpoint = :hostile where pass_id = :passId`, { hostile, passId: passIds[0] })
-  const notificationId = await createDraft(owner.id, cardId)
-  expect((await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })).ok).toBe(true)
-  await waitUntilDone(notificationId, 80_000)
-  // Not "connect ECONNREFUSED 127.0.0.1:443": no connection was tried.
-  expect(await sql(`select status, attempts, last_error from deliveries where notification_id = :notificationId`, { notificationId })).toEqual([
-    { status: 'gone', attempts: 1, last_error: 'endpoint not in its normal form' },
-  ])
-  expect(await sql(`select 1 from push_subscriptions where endpoint = :hostile`, { hostile })).toEqual([])
-})
+test(
+  'a stored endpoint not in its normal form is never contacted: its delivery is gone and the row deleted',
+  { timeout: 90_000 },
+  async () => {
+    const { owner, cardId, passIds } = await createPushAudience(endpoint, ['ok'])
+    // As a row saved before the rule (issue 14, item 1): url.parse reads this host as localhost, WHATWG does not.
+    const hostile = 'https://localhost{.push.apple.com/x'
+    await sql(`update push_subscriptions set endpoint = :hostile where pass_id = :passId`, {
+      hostile,
+      passId: passIds[0],
+    })
+    const notificationId = await createDraft(owner.id, cardId)
+    expect((await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })).ok).toBe(true)
+    await waitUntilDone(notificationId, 80_000)
+    // Not "connect ECONNREFUSED 127.0.0.1:443": no connection was tried.
+    expect(
+      await sql(`select status, attempts, last_error from deliveries where notification_id = :notificationId`, {
+        notificationId,
+      }),
+    ).toEqual([{ status: 'gone', attempts: 1, last_error: 'endpoint not in its normal form' }])
+    expect(await sql(`select 1 from push_subscriptions where endpoint = :hostile`, { hostile })).toEqual([])
+  },
+)

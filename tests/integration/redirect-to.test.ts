@@ -20,10 +20,13 @@ afterAll(async () => {
 /** An owner with a card, so a login without a usable redirectTo lands on /account. */
 async function ownerWithCard() {
   const user = await createUser()
-  await sql(`insert into cards (user_id, slug, title, business_name) values (:id, :slug, 'Coffee card', 'Corner Coffee')`, {
-    id: user.id,
-    slug: `card-${user.id.slice(0, 8)}`,
-  })
+  await sql(
+    `insert into cards (user_id, slug, title, business_name) values (:id, :slug, 'Coffee card', 'Corner Coffee')`,
+    {
+      id: user.id,
+      slug: `card-${user.id.slice(0, 8)}`,
+    },
+  )
   return user
 }
 
@@ -41,7 +44,8 @@ const HOSTILE = [
 ]
 
 /** Where a browser goes with this Location, from the login page. */
-const followed = (location: string | null) => new URL((location ?? '').replace(/[\t\n\r]/g, ''), `${getEnv().APP_URL}/login`)
+const followed = (location: string | null) =>
+  new URL((location ?? '').replace(/[\t\n\r]/g, ''), `${getEnv().APP_URL}/login`)
 
 const loginBody = (user: { email: string; password: string }, redirectTo: string) =>
   new URLSearchParams({ email: user.email, password: user.password, redirectTo }).toString()
@@ -58,7 +62,11 @@ describe('login sends a hostile redirectTo to /account, never off-site', () => {
 
   test.for(HOSTILE)('with JavaScript (the ?_data= request): %j', async (redirectTo) => {
     const user = await ownerWithCard()
-    const response = await server.fetch('/login?_data=routes%2F_auth%2B%2Flogin', { method: 'POST', headers: FORM, body: loginBody(user, redirectTo) })
+    const response = await server.fetch('/login?_data=routes%2F_auth%2B%2Flogin', {
+      method: 'POST',
+      headers: FORM,
+      body: loginBody(user, redirectTo),
+    })
     expect(response.status).toBe(204)
     expect(response.headers.get('X-Remix-Redirect')).toBe('/account')
   })
@@ -70,14 +78,21 @@ describe('login sends a hostile redirectTo to /account, never off-site', () => {
 
   test('one of our own pages is kept, with its query', async () => {
     const user = await ownerWithCard()
-    const response = await server.fetch('/login', { method: 'POST', headers: FORM, body: loginBody(user, '/account/profile?tab=logo') })
+    const response = await server.fetch('/login', {
+      method: 'POST',
+      headers: FORM,
+      body: loginBody(user, '/account/profile?tab=logo'),
+    })
     expect(response.headers.get('Location')).toBe('/account/profile?tab=logo')
   })
 })
 
 test('the notifications page sends a hostile redirectTo back to its own list', async () => {
   const user = await ownerWithCard()
-  await sql(`insert into subscriptions (user_id, status, trial_ends_at) values (:id, 'trial', now() + interval '14 days')`, { id: user.id })
+  await sql(
+    `insert into subscriptions (user_id, status, trial_ends_at) values (:id, 'trial', now() + interval '14 days')`,
+    { id: user.id },
+  )
   const cookie = await logIn(server, user.email)
   const response = await server.fetch('/account/notifications', {
     method: 'POST',

@@ -7,16 +7,20 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from '#app/server/embedd
 import { parseEnv } from '#app/server/env.server.ts'
 import { migrateDown, migrateUp } from '#app/server/migrate.server.ts'
 import { migrations } from '#migrations/index.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { diffSnapshots, snapshotSchema, type SchemaSnapshot } from '#tests/support/schema-snapshot.ts'
 import { createBlankDataDir, createServerDatabase } from '#tests/support/scratch-databases.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * The same migrations build the same schema on the embedded database (PGlite, PostgreSQL 18) and on the
  * PostgreSQL server (15), whichever TEST_DATABASE_URL this run uses: each side is a fresh database of its own.
  */
 
-type Side = { name: string; config: { host: string; port?: number; user: string; database: string } | { connectionString: string }; sequelize: Sequelize }
+type Side = {
+  name: string
+  config: { host: string; port?: number; user: string; database: string } | { connectionString: string }
+  sequelize: Sequelize
+}
 
 let embedded: EmbeddedDatabase
 let removeDataDir: () => void

@@ -8,7 +8,8 @@ import { startTestServer } from '#tests/support/test-server.ts'
  * request's nonce only (no 'unsafe-inline', no eval), every inline script of a page carrying that nonce,
  * frame-ancestors 'none' (and X-Frame-Options DENY), nosniff, same-origin referrers, no X-Powered-By; HSTS only
  * when APP_URL is https (on a private http:// address it would lock browsers out). The session cookie's Secure flag
- * follows the APP_URL the Remix build itself reads (app/services/auth/session.server.ts), which one process cannot change.
+ * follows the APP_URL the Remix build itself reads (app/services/auth/session.server.ts), which one process cannot
+ * change.
  */
 
 let http: Awaited<ReturnType<typeof startTestServer>>
@@ -56,7 +57,9 @@ describe.each(addresses)('%s', (_name, path) => {
     expect(scripts.filter((source) => source.startsWith("'nonce-"))).toHaveLength(1)
     expect(scripts).not.toContain("'unsafe-inline'")
     expect(scripts).not.toContain("'unsafe-eval'")
-    expect(scripts.filter((source) => !["'self'", "'wasm-unsafe-eval'"].includes(source) && !source.startsWith("'nonce-"))).toEqual([])
+    expect(
+      scripts.filter((source) => !["'self'", "'wasm-unsafe-eval'"].includes(source) && !source.startsWith("'nonce-")),
+    ).toEqual([])
     expect(csp.get('frame-ancestors')).toEqual(["'none'"])
     expect(csp.get('object-src')).toEqual(["'none'"])
     expect(csp.get('base-uri')).toEqual(["'self'"])
@@ -74,7 +77,10 @@ test('every script of a page carries the nonce of its own answer, and the nonce 
   for (const path of ['/', '/login', '/signup', '/no-such-page']) {
     const response = await http.fetch(path)
     const html = await response.text()
-    const nonce = policy(response).get('script-src')!.find((source) => source.startsWith("'nonce-"))!.slice(7, -1)
+    const nonce = policy(response)
+      .get('script-src')!
+      .find((source) => source.startsWith("'nonce-"))!
+      .slice(7, -1)
     nonces.add(nonce)
     const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1]!)
     expect(scripts.length, path).toBeGreaterThan(0)

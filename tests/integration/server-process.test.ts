@@ -4,11 +4,11 @@ import net from 'node:net'
 import path from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, test } from 'vitest'
-import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.server.ts'
 import { embeddedSocketPath, readLockHolder, startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
+import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.server.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir, createDataDir } from '#tests/support/scratch-databases.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * The real server process (`node --import tsx server.ts`, the built Remix app) on a temp DATA_DIR and a free port:
@@ -52,21 +52,25 @@ describe.skipIf(usingServer())('the server process', () => {
     ['PORT', { PORT: 'abc' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['SESSION_SECRET', { NODE_ENV: 'production' }],
-  ])('an invalid %s stops it with exit code 1 and one line on stderr naming the variable', async (name, env) => {
-    const dataDir = createDataDir('server-invalid')
-    try {
-      const result = await runTsToEnd('server.ts', { env: { DATA_DIR: dataDir.dir, PORT: '0', ...env } })
-      expect(result.code).toBe(1)
-      const lines = result.stderr.split('\n').filter(Boolean)
-      expect(lines).toHaveLength(1)
-      expect(lines[0]).toMatch(new RegExp(`^Invalid configuration: ${name} `))
-      expect(result.stdout).toBe('')
-      expect(fs.readdirSync(dataDir.dir)).toEqual([])
-    } finally {
-      await killChildren() // before removing the folder they hold
-      dataDir.remove()
-    }
-  }, 30_000)
+  ])(
+    'an invalid %s stops it with exit code 1 and one line on stderr naming the variable',
+    async (name, env) => {
+      const dataDir = createDataDir('server-invalid')
+      try {
+        const result = await runTsToEnd('server.ts', { env: { DATA_DIR: dataDir.dir, PORT: '0', ...env } })
+        expect(result.code).toBe(1)
+        const lines = result.stderr.split('\n').filter(Boolean)
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toMatch(new RegExp(`^Invalid configuration: ${name} `))
+        expect(result.stdout).toBe('')
+        expect(fs.readdirSync(dataDir.dir)).toEqual([])
+      } finally {
+        await killChildren() // before removing the folder they hold
+        dataDir.remove()
+      }
+    },
+    30_000,
+  )
 
   test('on a fresh data folder it serves / within 45 s and creates the demo account once', async () => {
     const dataDir = createDataDir('server-fresh')
@@ -108,8 +112,12 @@ describe.skipIf(usingServer())('the server process', () => {
 
       // A contact form whose body trickles in: its action waits for the whole body, then writes to the database.
       const marker = `graceful-${crypto.randomBytes(6).toString('hex')}`
-      const body = new URLSearchParams({ name: 'Slow Client', email: 'slow@example.com', subject: 'Slow', message: marker })
-        .toString()
+      const body = new URLSearchParams({
+        name: 'Slow Client',
+        email: 'slow@example.com',
+        subject: 'Slow',
+        message: marker,
+      }).toString()
       const socket = net.connect(port, '127.0.0.1')
       await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject))
       let answer = ''

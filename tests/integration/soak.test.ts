@@ -19,21 +19,31 @@ async function freePort() {
 }
 
 describe.runIf(process.env.TEST_DATABASE_URL)('soak', () => {
-  test('15 s of mixed load with the database away for 3 s: only 503s while it is away, nothing lost or doubled', { timeout: 300_000 }, async () => {
-    const report = await runSoak({
-      serverUrl: process.env.TEST_DATABASE_URL!,
-      seconds: 15,
-      cutSeconds: 3,
-      audience: 500,
-      appPort: await freePort(),
-      pushPort: await freePort(),
-    })
-    printSoakReport(report)
-    expect(report.unexpected).toEqual([])
-    expect(report.summary).toMatchObject({ unexpectedAnswers: 0, stampsLost: 0, stampsDoubled: 0, pushMessages: 2, pushDevicesLost: 0 })
-    expect(report.summary.outage503s).toBeGreaterThan(0)
-    expect(report.summary.recoveryMs).not.toBeNull()
-    expect(report.summary.stampsConfirmed).toBeGreaterThan(0)
-    expect(report.ok).toBe(true)
-  })
+  test(
+    '15 s of mixed load with the database away for 3 s: only 503s while it is away, nothing lost or doubled',
+    { timeout: 300_000 },
+    async () => {
+      const report = await runSoak({
+        serverUrl: process.env.TEST_DATABASE_URL!,
+        seconds: 15,
+        cutSeconds: 3,
+        audience: 500,
+        appPort: await freePort(),
+        pushPort: await freePort(),
+      })
+      printSoakReport(report)
+      expect(report.unexpected).toEqual([])
+      expect(report.summary).toMatchObject({
+        unexpectedAnswers: 0,
+        stampsLost: 0,
+        stampsDoubled: 0,
+        pushMessages: 2,
+        pushDevicesLost: 0,
+      })
+      expect(report.summary.outage503s).toBeGreaterThan(0)
+      expect(report.summary.recoveryMs).not.toBeNull()
+      expect(report.summary.stampsConfirmed).toBeGreaterThan(0)
+      expect(report.ok).toBe(true)
+    },
+  )
 })

@@ -34,11 +34,14 @@ async function createCard(ownerId: string, stampsRequired = 5) {
 
 async function createPass(cardId: string, stamps = 0) {
   const shortCode = newShortCode()
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code, stamps) values (:cardId, :shortCode, :stamps) returning id`, {
-    cardId,
-    shortCode,
-    stamps,
-  })
+  const [pass] = await sql<{ id: string }>(
+    `insert into passes (card_id, short_code, stamps) values (:cardId, :shortCode, :stamps) returning id`,
+    {
+      cardId,
+      shortCode,
+      stamps,
+    },
+  )
   return { id: pass!.id, shortCode }
 }
 
@@ -74,7 +77,14 @@ describe('stampPass', () => {
     const { ownerId, cardId, pass } = await ownerWithPass()
     const before = Date.now()
     const state = expectOk(await stampPass({ ownerId, cardId, code: pass.shortCode }))
-    expect(state).toMatchObject({ passId: pass.id, shortCode: pass.shortCode, stamps: 1, stampsRequired: 5, rewardsRedeemed: 0, rewardEarned: false })
+    expect(state).toMatchObject({
+      passId: pass.id,
+      shortCode: pass.shortCode,
+      stamps: 1,
+      stampsRequired: 5,
+      rewardsRedeemed: 0,
+      rewardEarned: false,
+    })
     expect(state.undoUntil!.getTime()).toBeGreaterThan(before + 110_000)
     expect((await storedPass(pass.id)).last_stamped_at).not.toBeNull()
     const [event] = await events(pass.id)
@@ -102,20 +112,31 @@ describe('stampPass', () => {
       message: 'Only 3 stamps left on this card',
     })
     await sql(`update passes set stamps = 4 where id = :id`, { id: pass.id })
-    expect(await stampPass({ ownerId, cardId, code: pass.shortCode, count: 2 })).toMatchObject({ message: 'Only 1 stamp left on this card' })
+    expect(await stampPass({ ownerId, cardId, code: pass.shortCode, count: 2 })).toMatchObject({
+      message: 'Only 1 stamp left on this card',
+    })
     expect((await storedPass(pass.id)).stamps).toBe(4)
     expect(await events(pass.id)).toEqual([])
   })
 
   test('a full card is refused until the reward is redeemed', async () => {
     const { ownerId, cardId, pass } = await ownerWithPass(5, 5)
-    expect(await stampPass({ ownerId, cardId, code: pass.shortCode })).toEqual({ ok: false, status: 409, field: 'code', message: CARD_FULL })
+    expect(await stampPass({ ownerId, cardId, code: pass.shortCode })).toEqual({
+      ok: false,
+      status: 409,
+      field: 'code',
+      message: CARD_FULL,
+    })
   })
 
   test('a count outside 1–20 or not whole is refused', async () => {
     const { ownerId, cardId, pass } = await ownerWithPass()
     for (const count of [0, -1, 21, 1.5, Number.NaN]) {
-      expect(await stampPass({ ownerId, cardId, code: pass.shortCode, count })).toMatchObject({ ok: false, status: 400, field: 'count' })
+      expect(await stampPass({ ownerId, cardId, code: pass.shortCode, count })).toMatchObject({
+        ok: false,
+        status: 400,
+        field: 'count',
+      })
     }
     expect((await storedPass(pass.id)).stamps).toBe(0)
   })
@@ -125,7 +146,15 @@ describe('stampPass', () => {
     const other = await ownerWithPass()
     const ownOtherCard = await createPass(await createCard(ownerId))
     const refusal = { ok: false, status: 404, field: 'code', message: NO_CARD_WITH_THIS_CODE }
-    for (const code of [newShortCode(), other.pass.shortCode, ownOtherCard.shortCode, 'nope', '%', `x`.repeat(300), `/p/${other.pass.id}`]) {
+    for (const code of [
+      newShortCode(),
+      other.pass.shortCode,
+      ownOtherCard.shortCode,
+      'nope',
+      '%',
+      `x`.repeat(300),
+      `/p/${other.pass.id}`,
+    ]) {
       expect(await stampPass({ ownerId, cardId, code })).toEqual(refusal)
     }
     // Nor can the other owner's card be named directly.
@@ -138,7 +167,11 @@ describe('stampPass', () => {
   test('the code is read in any case, with spaces or dashes, or as the pass’s address', async () => {
     const { ownerId, cardId, pass } = await ownerWithPass(20)
     const lower = pass.shortCode.toLowerCase()
-    for (const code of [lower, ` ${lower.slice(0, 4)}-${lower.slice(4)} `, `${pass.shortCode.slice(0, 4)} ${pass.shortCode.slice(4)}`]) {
+    for (const code of [
+      lower,
+      ` ${lower.slice(0, 4)}-${lower.slice(4)} `,
+      `${pass.shortCode.slice(0, 4)} ${pass.shortCode.slice(4)}`,
+    ]) {
       expectOk(await stampPass({ ownerId, cardId, code }))
     }
     expect(expectOk(await stampPass({ ownerId, cardId, code: `http://localhost:3000/p/${pass.id}` })).stamps).toBe(4)
@@ -146,14 +179,22 @@ describe('stampPass', () => {
 
   test('20 parallel stamps on one pass never exceed the limit nor lose a stamp', async () => {
     const { ownerId, cardId, pass } = await ownerWithPass(15)
-    const results = await Promise.all(Array.from({ length: 20 }, () => stampPass({ ownerId, cardId, code: pass.shortCode })))
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => stampPass({ ownerId, cardId, code: pass.shortCode })),
+    )
     expect(results.filter((result) => result.ok)).toHaveLength(15)
-    expect(results.filter((result) => !result.ok).map((result) => !result.ok && result.message)).toEqual(Array(5).fill(CARD_FULL))
+    expect(results.filter((result) => !result.ok).map((result) => !result.ok && result.message)).toEqual(
+      Array(5).fill(CARD_FULL),
+    )
     expect((await storedPass(pass.id)).stamps).toBe(15)
     expect(await events(pass.id)).toHaveLength(15)
 
     const roomy = await ownerWithPass(20)
-    const all = await Promise.all(Array.from({ length: 20 }, () => stampPass({ ownerId: roomy.ownerId, cardId: roomy.cardId, code: roomy.pass.shortCode })))
+    const all = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        stampPass({ ownerId: roomy.ownerId, cardId: roomy.cardId, code: roomy.pass.shortCode }),
+      ),
+    )
     expect(all.every((result) => result.ok)).toBe(true)
     expect((await storedPass(roomy.pass.id)).stamps).toBe(20)
     // Each answer saw its own step: no two requests read the same count.
@@ -168,7 +209,12 @@ describe('undoLastStamp', () => {
     expectOk(await stampPass({ ownerId, cardId, code: pass.shortCode, count: 3 }))
     const undone = expectOk(await undoLastStamp({ ownerId, cardId, passId: pass.id }))
     expect(undone).toMatchObject({ stamps: 1, undoUntil: null })
-    expect(await undoLastStamp({ ownerId, cardId, passId: pass.id })).toEqual({ ok: false, status: 409, field: 'form', message: UNDO_EXPIRED })
+    expect(await undoLastStamp({ ownerId, cardId, passId: pass.id })).toEqual({
+      ok: false,
+      status: 409,
+      field: 'form',
+      message: UNDO_EXPIRED,
+    })
     expect((await events(pass.id)).map((event) => [event.kind, event.count, event.actor_id])).toEqual([
       ['stamp', 1, ownerId],
       ['stamp', 3, ownerId],
@@ -179,12 +225,22 @@ describe('undoLastStamp', () => {
 
   test('is refused after 2 minutes, and with nothing to undo', async () => {
     const { ownerId, cardId, pass } = await ownerWithPass()
-    expect(await undoLastStamp({ ownerId, cardId, passId: pass.id })).toMatchObject({ ok: false, message: UNDO_EXPIRED })
+    expect(await undoLastStamp({ ownerId, cardId, passId: pass.id })).toMatchObject({
+      ok: false,
+      message: UNDO_EXPIRED,
+    })
     expectOk(await stampPass({ ownerId, cardId, code: pass.shortCode }))
     expect((await getPassStampState({ ownerId, cardId, passId: pass.id }))!.undoUntil).toBeInstanceOf(Date)
-    await sql(`update stamp_events set created_at = now() - interval '121 seconds' where pass_id = :passId`, { passId: pass.id })
+    await sql(`update stamp_events set created_at = now() - interval '121 seconds' where pass_id = :passId`, {
+      passId: pass.id,
+    })
     expect(await getPassStampState({ ownerId, cardId, passId: pass.id })).toMatchObject({ stamps: 1, undoUntil: null })
-    expect(await undoLastStamp({ ownerId, cardId, passId: pass.id })).toEqual({ ok: false, status: 409, field: 'form', message: UNDO_EXPIRED })
+    expect(await undoLastStamp({ ownerId, cardId, passId: pass.id })).toEqual({
+      ok: false,
+      status: 409,
+      field: 'form',
+      message: UNDO_EXPIRED,
+    })
     expect((await storedPass(pass.id)).stamps).toBe(1)
   })
 
@@ -197,15 +253,24 @@ describe('undoLastStamp', () => {
     const full = await ownerWithPass(2)
     expectOk(await stampPass({ ownerId: full.ownerId, cardId: full.cardId, code: full.pass.shortCode, count: 2 }))
     expectOk(await redeemReward({ ownerId: full.ownerId, cardId: full.cardId, passId: full.pass.id }))
-    expect(await undoLastStamp({ ownerId: full.ownerId, cardId: full.cardId, passId: full.pass.id })).toMatchObject({ ok: false, message: UNDO_EXPIRED })
+    expect(await undoLastStamp({ ownerId: full.ownerId, cardId: full.cardId, passId: full.pass.id })).toMatchObject({
+      ok: false,
+      message: UNDO_EXPIRED,
+    })
   })
 
   test('another owner’s pass is not found', async () => {
     const { ownerId, cardId, pass } = await ownerWithPass()
     expectOk(await stampPass({ ownerId, cardId, code: pass.shortCode }))
     const stranger = await createOwner()
-    expect(await undoLastStamp({ ownerId: stranger.id, cardId, passId: pass.id })).toMatchObject({ ok: false, status: 404 })
-    expect(await redeemReward({ ownerId: stranger.id, cardId, passId: pass.id })).toMatchObject({ ok: false, status: 404 })
+    expect(await undoLastStamp({ ownerId: stranger.id, cardId, passId: pass.id })).toMatchObject({
+      ok: false,
+      status: 404,
+    })
+    expect(await redeemReward({ ownerId: stranger.id, cardId, passId: pass.id })).toMatchObject({
+      ok: false,
+      status: 404,
+    })
     expect(await getPassStampState({ ownerId: stranger.id, cardId, passId: pass.id })).toBeNull()
     expect((await storedPass(pass.id)).stamps).toBe(1)
   })
@@ -214,11 +279,19 @@ describe('undoLastStamp', () => {
 describe('redeemReward', () => {
   test('starts a new round and counts the reward; a second redeem is refused until earned again', async () => {
     const { ownerId, cardId, pass } = await ownerWithPass(3)
-    expect(await redeemReward({ ownerId, cardId, passId: pass.id })).toEqual({ ok: false, status: 409, field: 'form', message: REWARD_NOT_EARNED })
+    expect(await redeemReward({ ownerId, cardId, passId: pass.id })).toEqual({
+      ok: false,
+      status: 409,
+      field: 'form',
+      message: REWARD_NOT_EARNED,
+    })
     expectOk(await stampPass({ ownerId, cardId, code: pass.shortCode, count: 3 }))
     const redeemed = expectOk(await redeemReward({ ownerId, cardId, passId: pass.id }))
     expect(redeemed).toMatchObject({ stamps: 0, rewardsRedeemed: 1, rewardEarned: false, undoUntil: null })
-    expect(await redeemReward({ ownerId, cardId, passId: pass.id })).toMatchObject({ ok: false, message: REWARD_NOT_EARNED })
+    expect(await redeemReward({ ownerId, cardId, passId: pass.id })).toMatchObject({
+      ok: false,
+      message: REWARD_NOT_EARNED,
+    })
     expect(expectOk(await stampPass({ ownerId, cardId, code: pass.shortCode })).stamps).toBe(1)
     await sql(`update passes set stamps = 3 where id = :id`, { id: pass.id })
     expect(expectOk(await redeemReward({ ownerId, cardId, passId: pass.id })).rewardsRedeemed).toBe(2)
@@ -301,7 +374,9 @@ describe('/account/{cardId}/scan', () => {
     const other = await ownerWithPass()
     for (const cardId of [other.cardId, crypto.randomUUID(), 'not-a-card']) {
       expect((await get(`/account/${cardId}/scan`, cookie)).status).toBe(404)
-      expect((await post(`/account/${cardId}/scan`, cookie, { intent: 'stamp', code: other.pass.shortCode })).status).toBe(404)
+      expect(
+        (await post(`/account/${cardId}/scan`, cookie, { intent: 'stamp', code: other.pass.shortCode })).status,
+      ).toBe(404)
     }
     expect((await storedPass(other.pass.id)).stamps).toBe(0)
     // Nor does ?pass= show another owner's pass.
@@ -329,14 +404,21 @@ describe('/account/{cardId}/scan', () => {
     for (const body of bodies) {
       expect((await post(scan, cookie, body)).status, JSON.stringify(body).slice(0, 80)).toBe(400)
     }
-    const json = await server.fetch(scan, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: '{"code":' })
+    const json = await server.fetch(scan, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: '{"code":',
+    })
     expect(json.status).toBe(400)
     expect((await storedPass(pass.id)).stamps).toBe(0)
   })
 
   test('signed out, the page and its form send to the login', async () => {
     const { cardId } = await ownerWithPass()
-    const response = await server.fetch(`/account/${cardId}/scan`, { method: 'POST', body: new URLSearchParams({ intent: 'stamp', code: 'ABCDEFGH' }) })
+    const response = await server.fetch(`/account/${cardId}/scan`, {
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'stamp', code: 'ABCDEFGH' }),
+    })
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toMatch(/^\/login\?/)
   })

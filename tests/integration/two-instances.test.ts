@@ -1,10 +1,10 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { STRONG_PASSWORD, sql, tokenFromMail, uniqueEmail } from '#tests/support/auth-api.ts'
 import { killChildren, runTs, type Child } from '#tests/support/child-process.ts'
 import { freePort } from '#tests/support/free-port.ts'
 import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoint.ts'
-import { usingServer } from '#tests/setup/test-database.ts'
 
 /*
  * Several app processes behind a load balancer, on one PostgreSQL database (README, "Running several instances"):
@@ -27,7 +27,10 @@ let push: PushEndpoint
 async function waitForHealth(instance: Instance) {
   const deadline = Date.now() + 90_000
   while (Date.now() < deadline) {
-    const status = await fetch(`${instance.base}/healthz`).then((response) => response.status, () => 0)
+    const status = await fetch(`${instance.base}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    )
     if (status === 200) return
     if (instance.child.process.exitCode !== null) break
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -103,7 +106,9 @@ function sessionCookieOf(response: Response) {
 }
 
 async function deliveriesCounted(instance: Instance) {
-  const text = await (await request(instance, '/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+  const text = await (
+    await request(instance, '/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text()
   const line = text.split('\n').find((row) => row.startsWith('stampwise_push_deliveries_total{outcome="sent"}'))
   return line ? Number(line.split(' ').pop()) : 0
 }
@@ -124,7 +129,10 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
       { email },
     )
     expect(user!.confirmed).toBe(true)
-    const loggedIn = await request(next(), '/login', { method: 'POST', body: form({ email, password: STRONG_PASSWORD }) })
+    const loggedIn = await request(next(), '/login', {
+      method: 'POST',
+      body: form({ email, password: STRONG_PASSWORD }),
+    })
     expect(loggedIn.status).toBe(302)
     const cookie = sessionCookieOf(loggedIn)
 
@@ -149,7 +157,9 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
       body: form({ reward: 'A free loaf', terms: '' }),
     })
     expect(location(rewarded)).toBe(`/card_ready?cardId=${cardId}`)
-    const [card] = await sql<{ slug: string; status: string }>(`select slug, status from cards where id = :cardId`, { cardId })
+    const [card] = await sql<{ slug: string; status: string }>(`select slug, status from cards where id = :cardId`, {
+      cardId,
+    })
     expect(card!.status).toBe('active')
     await onBoth('/account', cookie, ['Bread card'])
     await onBoth(`/account/${cardId}`, cookie, ['Bread card', 'Two Shops Bakery'])
@@ -169,7 +179,9 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
       })
       expect(subscribed.status, await subscribed.clone().text()).toBeLessThan(300)
     }
-    const [firstPass] = await sql<{ short_code: string }>(`select short_code from passes where id = :id`, { id: passIds[0] })
+    const [firstPass] = await sql<{ short_code: string }>(`select short_code from passes where id = :id`, {
+      id: passIds[0],
+    })
     await onBoth(`/p/${passIds[0]}`, undefined, ['Bread card', firstPass!.short_code])
 
     // A stamp on one shows on the other, on the owner's scan page and on the holder's pass.
@@ -185,7 +197,9 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
     // More devices, so the message is several chunk jobs; then compose on one and send on the other.
     const devices = await Promise.all(Array.from({ length: EXTRA_DEVICES }, () => push.createSubscription()))
     const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-    const codes = [...new Set(devices.map(() => Array.from(crypto.randomBytes(8), (byte) => alphabet[byte % 32]).join('')))]
+    const codes = [
+      ...new Set(devices.map(() => Array.from(crypto.randomBytes(8), (byte) => alphabet[byte % 32]).join(''))),
+    ]
     expect(codes).toHaveLength(devices.length)
     await sql(
       `with made as (insert into passes (card_id, short_code) select :cardId, unnest(array[:codes]) returning id, short_code)
@@ -212,14 +226,19 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
     const deadline = Date.now() + 120_000
     let status = ''
     while (Date.now() < deadline && status !== 'done') {
-      ;[{ status }] = (await sql<{ status: string }>(`select status from notifications where id = :id`, { id: notificationId })) as [
-        { status: string },
-      ]
+      ;[{ status }] = (await sql<{ status: string }>(`select status from notifications where id = :id`, {
+        id: notificationId,
+      })) as [{ status: string }]
       if (status !== 'done') await new Promise((resolve) => setTimeout(resolve, 250))
     }
     expect(status).toBe('done')
     const audience = 6 + EXTRA_DEVICES
-    const received = new Set(push.received().filter((r) => r.payload?.includes('Fresh bread')).map((r) => r.endpoint))
+    const received = new Set(
+      push
+        .received()
+        .filter((r) => r.payload?.includes('Fresh bread'))
+        .map((r) => r.endpoint),
+    )
     expect(received.size).toBe(audience)
     const after = await Promise.all(instances.map(deliveriesCounted))
     const byInstance = after.map((count, index) => count - before[index]!)
@@ -243,18 +262,24 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
       body: form({ email: adminEmail, password: STRONG_PASSWORD }),
     })
     const adminCookie = sessionCookieOf(adminLogin)
-    const [trialBefore] = await sql<{ ends: string }>(`select trial_ends_at as ends from subscriptions where user_id = :id`, {
-      id: user!.id,
-    })
+    const [trialBefore] = await sql<{ ends: string }>(
+      `select trial_ends_at as ends from subscriptions where user_id = :id`,
+      {
+        id: user!.id,
+      },
+    )
     const extended = await request(next(), `/admin/users/${user!.id}`, {
       method: 'POST',
       cookie: adminCookie,
       body: form({ intent: 'extend-trial', days: '10', confirm: 'on' }),
     })
     expect(extended.status).toBeLessThan(400)
-    const [trialAfter] = await sql<{ ends: string }>(`select trial_ends_at as ends from subscriptions where user_id = :id`, {
-      id: user!.id,
-    })
+    const [trialAfter] = await sql<{ ends: string }>(
+      `select trial_ends_at as ends from subscriptions where user_id = :id`,
+      {
+        id: user!.id,
+      },
+    )
     expect(new Date(trialAfter!.ends).getTime() - new Date(trialBefore!.ends).getTime()).toBe(10 * 86_400_000)
     await onBoth(`/admin/users/${user!.id}`, adminCookie, [email])
     const daysLeft = Math.ceil((new Date(trialAfter!.ends).getTime() - Date.now()) / 86_400_000)

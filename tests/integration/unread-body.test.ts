@@ -25,12 +25,20 @@ test.for([
   ['an action that ignores its body', '/logout', 'text/plain'],
 ] as const)('after %s, the next request on the connection is answered at once', async ([, address, contentType]) => {
   for (let round = 0; round < 2; round++) {
-    const refused = await server.fetch(address, { method: 'POST', headers: { 'Content-Type': contentType }, body: MEGABYTE })
+    const refused = await server.fetch(address, {
+      method: 'POST',
+      headers: { 'Content-Type': contentType },
+      body: MEGABYTE,
+    })
     await refused.text()
     expect(refused.status).toBeLessThan(500)
     const started = Date.now()
     // fetch keeps the connection for the next request: this one goes on the connection the megabyte was sent on.
-    const next = await server.fetch('/api/auth/logout', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+    const next = await server.fetch('/api/auth/logout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    })
     expect(next.status).toBe(200)
     expect(Date.now() - started).toBeLessThan(2_000)
   }

@@ -12,7 +12,10 @@ type TestServer = Awaited<ReturnType<typeof startTestServer>>
 
 export const STRONG_PASSWORD = 'Stamp.card1'
 
-export function sql<Row extends object = Record<string, unknown>>(query: string, replacements: Record<string, unknown> = {}) {
+export function sql<Row extends object = Record<string, unknown>>(
+  query: string,
+  replacements: Record<string, unknown> = {},
+) {
   return getSequelize().query<Row>(query, { replacements, type: QueryTypes.SELECT })
 }
 
@@ -72,7 +75,9 @@ export async function tokenFromMail(email: string, pathname: '/email-confirmed' 
 }
 
 export async function mailCount(email: string) {
-  const [row] = await sql<{ count: number }>('select count(*)::int as count from mails where to_address = :email', { email })
+  const [row] = await sql<{ count: number }>('select count(*)::int as count from mails where to_address = :email', {
+    email,
+  })
   return row!.count
 }
 
@@ -85,7 +90,11 @@ export async function expectAnswer(
   expect(response.status).toBe(httpStatus)
   expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
   expect(response.headers.get('Cache-Control')).toBe('no-store')
-  const body = (await response.json()) as Record<string, unknown> & { message: string; msg: string; errors: Record<string, string[]> }
+  const body = (await response.json()) as Record<string, unknown> & {
+    message: string
+    msg: string
+    errors: Record<string, string[]>
+  }
   expect(body.status).toBe(expected.status)
   expect(body.msg).toBe(body.message)
   expect(typeof body.message).toBe('string')

@@ -49,20 +49,29 @@ export async function createCard(userId: string, label: string) {
 export async function createAuthorizationRecords(server: TestServer) {
   const [ownerA, ownerB, admin] = await Promise.all([createOwner(), createOwner(), createOwner()])
   await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
-  await sql(`update users set logo = decode(:png, 'hex'), logo_content_type = 'image/png', logo_updated_at = now() where id = :id`, {
-    id: ownerA.id,
-    png: PNG_BYTES,
-  })
+  await sql(
+    `update users set logo = decode(:png, 'hex'), logo_content_type = 'image/png', logo_updated_at = now() where id = :id`,
+    {
+      id: ownerA.id,
+      png: PNG_BYTES,
+    },
+  )
   const card = await createCard(ownerA.id, 'a')
   await createCard(ownerB.id, 'b')
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values (:cardId, 'AUTHZ234') returning id`, { cardId: card.id })
+  const [pass] = await sql<{ id: string }>(
+    `insert into passes (card_id, short_code) values (:cardId, 'AUTHZ234') returning id`,
+    { cardId: card.id },
+  )
   const [notification] = await sql<{ id: string }>(
     `insert into notifications (card_id, user_id, title, body) values (:cardId, :userId, 'Happy hour', 'Two for one') returning id`,
     { cardId: card.id, userId: ownerA.id },
   )
-  const [template] = await sql<{ id: string }>(`insert into templates (user_id, title, body) values (:userId, 'Own template', 'Own body') returning id`, {
-    userId: ownerA.id,
-  })
+  const [template] = await sql<{ id: string }>(
+    `insert into templates (user_id, title, body) values (:userId, 'Own template', 'Own body') returning id`,
+    {
+      userId: ownerA.id,
+    },
+  )
   const records: Record<RecordName, string> = {
     userA: ownerA.id,
     card: card.id,
@@ -76,7 +85,11 @@ export async function createAuthorizationRecords(server: TestServer) {
   }
   const cookies: Partial<Record<Role, string>> = {}
   const emails: Partial<Record<Role, string>> = {}
-  for (const [role, user] of [['ownerA', ownerA], ['ownerB', ownerB], ['admin', admin]] as const) {
+  for (const [role, user] of [
+    ['ownerA', ownerA],
+    ['ownerB', ownerB],
+    ['admin', admin],
+  ] as const) {
     emails[role] = user.email
     cookies[role] = await logIn(server, user.email)
   }
@@ -93,6 +106,7 @@ export function addressOf(row: Row, values: Record<RecordName, string>) {
     if (!record) throw new Error(`${row.route}: the row does not say how to fill ${param}`)
     return encodeURIComponent(values[record])
   })
-  if (row.query) address += `?${new URLSearchParams(Object.entries(row.query).map(([key, value]) => [key, fillText(value, values)]))}`
+  if (row.query)
+    address += `?${new URLSearchParams(Object.entries(row.query).map(([key, value]) => [key, fillText(value, values)]))}`
   return address
 }

@@ -23,7 +23,9 @@ export async function rowCounts(): Promise<Record<string, number>> {
        where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
     )
     const counted = tables.map(({ name }) => name).filter((name) => !BOOKKEEPING_TABLES.has(name))
-    countQuery = counted.map((name) => `select '${name}' as name, count(*)::int as count from "${name}"`).join(' union all ')
+    countQuery = counted
+      .map((name) => `select '${name}' as name, count(*)::int as count from "${name}"`)
+      .join(' union all ')
   }
   const rows = await sql<{ name: string; count: number }>(countQuery)
   return Object.fromEntries(rows.map(({ name, count }) => [name, count]))
@@ -32,10 +34,20 @@ export async function rowCounts(): Promise<Record<string, number>> {
 /** The tables whose counts differ, as `table: before → after`. */
 export function countChanges(before: Record<string, number>, after: Record<string, number>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)])
-  return [...names].filter((name) => before[name] !== after[name]).map((name) => `${name}: ${before[name]} → ${after[name]}`)
+  return [...names]
+    .filter((name) => before[name] !== after[name])
+    .map((name) => `${name}: ${before[name]} → ${after[name]}`)
 }
 
-type Constraint = { name: string; table: string; kind: 'f' | 'c'; definition: string; columns: string[]; parent: string | null; parentColumns: string[] }
+type Constraint = {
+  name: string
+  table: string
+  kind: 'f' | 'c'
+  definition: string
+  columns: string[]
+  parent: string | null
+  parentColumns: string[]
+}
 
 /** Every foreign key and CHECK constraint of the schema, as SQL that counts the rows breaking it. */
 async function constraintChecks() {
@@ -57,7 +69,10 @@ async function constraintChecks() {
       }
     }
     const expression = definition.replace(/^CHECK /, '').replace(/ NOT VALID$/, '')
-    return { name: `${table}.${name} (${definition})`, query: `select count(*)::int as count from ${table} where not ${expression}` }
+    return {
+      name: `${table}.${name} (${definition})`,
+      query: `select count(*)::int as count from ${table} where not ${expression}`,
+    }
   })
 }
 

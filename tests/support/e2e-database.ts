@@ -55,7 +55,10 @@ export async function signIn(page: Page, owner: TestOwner) {
 }
 
 /** A card for the owner, active, as the card builder would save it. */
-export async function createCard(ownerId: string, input: { title?: string; businessName?: string; stampsRequired?: number } = {}) {
+export async function createCard(
+  ownerId: string,
+  input: { title?: string; businessName?: string; stampsRequired?: number } = {},
+) {
   const slug = `card-${crypto.randomBytes(6).toString('hex')}`
   const [card] = await sql<{ id: string; slug: string }>(
     `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)

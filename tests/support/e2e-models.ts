@@ -3,7 +3,8 @@
  * payment, the scheduled job running), on the app server's embedded database through its socket.
  */
 export async function appServices() {
-  if (!process.env.E2E_DATA_DIR) throw new Error('E2E_DATA_DIR is not set: run the browser tests through playwright.config.ts')
+  if (!process.env.E2E_DATA_DIR)
+    throw new Error('E2E_DATA_DIR is not set: run the browser tests through playwright.config.ts')
   process.env.DATA_DIR = process.env.E2E_DATA_DIR
   delete process.env.DATABASE_URL
   process.env.LOG_LEVEL ??= 'silent'

@@ -27,7 +27,8 @@ export function recordErrorLog(text: string, source = 'this process') {
 }
 
 export function installErrorLogSink() {
-  ;(globalThis as { [TEST_ERROR_LOG_SINK]?: (text: string) => void })[TEST_ERROR_LOG_SINK] = (text) => recordErrorLog(text)
+  ;(globalThis as { [TEST_ERROR_LOG_SINK]?: (text: string) => void })[TEST_ERROR_LOG_SINK] = (text) =>
+    recordErrorLog(text)
 }
 
 /**

@@ -27,14 +27,21 @@ export function decompressionBombPng(side = 50_000) {
   header.writeUInt8(8, 8) // bit depth
   header.writeUInt8(0, 9) // greyscale
   const rows = zlib.deflateSync(Buffer.alloc((side + 1) * 4))
-  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', rows), pngChunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', rows),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 /** A real photo-like PNG (noise does not compress), `side` pixels square. */
 export async function noisyPng(side: number) {
   const pixels = Buffer.alloc(side * side * 3)
   for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24
-  return sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).png().toBuffer()
+  return sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
+    .png()
+    .toBuffer()
 }
 
 /** The first half of a PNG: its header is whole, its pixel data cut off. */
@@ -53,7 +60,9 @@ export function oversizePng(bytes = 2 * 1024 * 1024 + 1024) {
 /** Files that are no PNG, JPEG or WebP, each named and typed as a PNG. */
 export const WRONG_TYPE_FILES = {
   'a PDF': Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
-  'an SVG with a script': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>'),
+  'an SVG with a script': Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>',
+  ),
   'a GIF': Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64'),
   'a shell script': Buffer.from('#!/bin/sh\nrm -rf /\n'),
 }

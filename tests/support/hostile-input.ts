@@ -59,7 +59,10 @@ export const NASTY_STRINGS = [
 
 /** Something the app accepts in a field, with a hostile part inside it, so the value passes the first checks. */
 const embedded = fc
-  .tuple(fc.constantFrom('Corner ', 'ann@example.com', 'A free coffee', 'Stamp.card1'), fc.constantFrom(...NASTY_STRINGS))
+  .tuple(
+    fc.constantFrom('Corner ', 'ann@example.com', 'A free coffee', 'Stamp.card1'),
+    fc.constantFrom(...NASTY_STRINGS),
+  )
   .map(([valid, nasty]) => (valid.includes('@') ? nasty + valid : valid + nasty))
 
 /** About a megabyte (or a few hundred kilobytes of multi-byte characters). */
@@ -84,7 +87,12 @@ export const hostileJsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     { weight: 1, arbitrary: fc.boolean() },
     { weight: 1, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 3 }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('a', '__proto__', 'constructor', 'p256dh', 'auth'), tie('value'), { maxKeys: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.constantFrom('a', '__proto__', 'constructor', 'p256dh', 'auth'), tie('value'), {
+        maxKeys: 3,
+      }),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 100, max: 3000 }).map((depth) => new DeeplyNested(depth)) },
   ),
 })).value
@@ -128,11 +136,20 @@ const RAW_BODIES: { contentType: string | null; text: string }[] = [
   { contentType: 'application/x-www-form-urlencoded', text: 'message=%ED%A0%80%C0%AF%FF%FE&title=%00' }, // invalid UTF-8
   { contentType: 'application/x-www-form-urlencoded', text: 'a[b][c]=1&a[]=2&__proto__[x]=1&constructor=1' },
   { contentType: 'multipart/form-data', text: 'no boundary at all' },
-  { contentType: 'multipart/form-data; boundary=XYZ', text: '--XYZ\r\nContent-Disposition: form-data; name="message"\r\n\r\ncut off' },
-  { contentType: 'multipart/form-data; boundary=XYZ', text: '--XYZ\r\nContent-Disposition: form-data\r\n\r\nnameless\r\n--XYZ--\r\n' },
+  {
+    contentType: 'multipart/form-data; boundary=XYZ',
+    text: '--XYZ\r\nContent-Disposition: form-data; name="message"\r\n\r\ncut off',
+  },
+  {
+    contentType: 'multipart/form-data; boundary=XYZ',
+    text: '--XYZ\r\nContent-Disposition: form-data\r\n\r\nnameless\r\n--XYZ--\r\n',
+  },
   { contentType: 'multipart/form-data; boundary=', text: '--\r\n\r\n' },
   { contentType: 'text/plain', text: 'email=ann@example.com' },
-  { contentType: 'application/xml', text: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>' },
+  {
+    contentType: 'application/xml',
+    text: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+  },
   { contentType: 'application/octet-stream', text: '\u0000\u0001\u00ff\ufffd' },
   { contentType: 'image/png', text: '\u0089PNG' },
   { contentType: 'application/x-www-form-urlencoded; charset=utf-16', text: 'message=hello' },
@@ -153,19 +170,47 @@ const TRUNCATED_PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a,
 const hostileUpload: fc.Arbitrary<Upload> = fc.record({
   filename: fc.constantFrom('logo.png', '../../etc/passwd', 'a\u0000.png', '😀.png', '', 'x'.repeat(500)),
   contentType: fc.constantFrom('image/png', 'text/html', 'application/x-msdownload', ''),
-  bytes: fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.constant(TRUNCATED_PNG), fc.constant(new TextEncoder().encode('<svg onload=alert(1)>'))),
+  bytes: fc.oneof(
+    fc.uint8Array({ maxLength: 64 }),
+    fc.constant(TRUNCATED_PNG),
+    fc.constant(new TextEncoder().encode('<svg onload=alert(1)>')),
+  ),
 })
 
 /** Field names worth trying on any route besides its own. */
-const STRANGER_KEYS = ['intent', '__proto__', 'constructor', 'toString', '', 'a[b]', '_data', 'x'.repeat(1000), '\u0000', 'é']
+const STRANGER_KEYS = [
+  'intent',
+  '__proto__',
+  'constructor',
+  'toString',
+  '',
+  'a[b]',
+  '_data',
+  'x'.repeat(1000),
+  '\u0000',
+  'é',
+]
 
 /**
  * Bodies for one action: starting from its valid `base` (or nothing), fields dropped, replaced by hostile values
  * or sent twice, in one of the encodings the web uses.
  */
-export function hostileBody({ fields, intents, base }: { fields: readonly string[]; intents: readonly string[]; base: Record<string, string> }) {
-  const key = fc.oneof({ weight: 4, arbitrary: fields.length ? fc.constantFrom(...fields) : fc.constantFrom(...STRANGER_KEYS) }, { weight: 1, arbitrary: fc.constantFrom(...STRANGER_KEYS) })
-  const value: fc.Arbitrary<string> = intents.length ? fc.oneof({ weight: 4, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constantFrom(...intents) }) : hostileString
+export function hostileBody({
+  fields,
+  intents,
+  base,
+}: {
+  fields: readonly string[]
+  intents: readonly string[]
+  base: Record<string, string>
+}) {
+  const key = fc.oneof(
+    { weight: 4, arbitrary: fields.length ? fc.constantFrom(...fields) : fc.constantFrom(...STRANGER_KEYS) },
+    { weight: 1, arbitrary: fc.constantFrom(...STRANGER_KEYS) },
+  )
+  const value: fc.Arbitrary<string> = intents.length
+    ? fc.oneof({ weight: 4, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constantFrom(...intents) })
+    : hostileString
   const change = fc.record({ key, value, duplicate: fc.boolean() })
   return fc
     .record({
@@ -177,7 +222,9 @@ export function hostileBody({ fields, intents, base }: { fields: readonly string
       upload: fc.option(hostileUpload, { nil: undefined }),
     })
     .map(({ fromBase, drop, changes, encoding, jsonValues, upload }): HostileBody => {
-      const start: [string, FieldValue][] = fromBase ? Object.entries(base).filter(([name]) => !drop.includes(name)) : []
+      const start: [string, FieldValue][] = fromBase
+        ? Object.entries(base).filter(([name]) => !drop.includes(name))
+        : []
       const entries = [...start]
       for (const { key: name, value: text, duplicate } of changes) {
         const at = entries.findIndex(([existing]) => existing === name)
@@ -192,12 +239,15 @@ export function hostileBody({ fields, intents, base }: { fields: readonly string
         })
         return { encoding, value: object }
       }
-      if (encoding === 'multipart' && upload) entries.push([fields.includes('logo') ? 'logo' : (fields[0] ?? 'file'), upload])
+      if (encoding === 'multipart' && upload)
+        entries.push([fields.includes('logo') ? 'logo' : (fields[0] ?? 'file'), upload])
       return { encoding, fields: entries }
     })
 }
 
-/** Percent-encodes every UTF-16 unit as WTF-8, so lone surrogates reach the server as the bytes a broken client sends. */
+/**
+ * Percent-encodes every UTF-16 unit as WTF-8, so lone surrogates reach the server as the bytes a broken client sends.
+ */
 function percentEncode(text: string) {
   let out = ''
   for (let i = 0; i < text.length; i++) {
@@ -228,7 +278,10 @@ function percentEncode(text: string) {
 const BOUNDARY = '----StampwiseFuzzBoundary7MA4YWxkTrZu0gW'
 
 /** The request body and Content-Type for a hostile body. */
-export function encodeBody(body: HostileBody): { contentType: string | null; payload: Uint8Array<ArrayBuffer> | string } {
+export function encodeBody(body: HostileBody): {
+  contentType: string | null
+  payload: Uint8Array<ArrayBuffer> | string
+} {
   switch (body.encoding) {
     case 'raw':
       return { contentType: body.contentType, payload: body.text }
@@ -236,7 +289,10 @@ export function encodeBody(body: HostileBody): { contentType: string | null; pay
       return { contentType: 'application/json', payload: JSON.stringify(body.value) }
     case 'urlencoded': {
       const text = body.fields
-        .map(([name, value]) => `${percentEncode(name)}=${percentEncode(typeof value === 'string' ? value : value.filename)}`)
+        .map(
+          ([name, value]) =>
+            `${percentEncode(name)}=${percentEncode(typeof value === 'string' ? value : value.filename)}`,
+        )
         .join('&')
       return { contentType: 'application/x-www-form-urlencoded', payload: text }
     }
@@ -246,11 +302,17 @@ export function encodeBody(body: HostileBody): { contentType: string | null; pay
       for (const [name, value] of body.fields) {
         const quotedName = name.replace(/"/g, '%22').replace(/\r|\n/g, ' ')
         if (typeof value === 'string') {
-          parts.push(encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${quotedName}"\r\n\r\n${value}\r\n`))
+          parts.push(
+            encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${quotedName}"\r\n\r\n${value}\r\n`),
+          )
         } else {
           const filename = value.filename.replace(/"/g, '%22').replace(/\r|\n/g, ' ')
           const type = value.contentType ? `Content-Type: ${value.contentType}\r\n` : ''
-          parts.push(encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${quotedName}"; filename="${filename}"\r\n${type}\r\n`))
+          parts.push(
+            encoder.encode(
+              `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${quotedName}"; filename="${filename}"\r\n${type}\r\n`,
+            ),
+          )
           parts.push(value.bytes, encoder.encode('\r\n'))
         }
       }
@@ -262,7 +324,8 @@ export function encodeBody(body: HostileBody): { contentType: string | null; pay
 
 /** A short description of a body for failure messages (a megabyte of "x" is not worth printing). */
 export function describeBody(body: HostileBody): string {
-  const clip = (text: string) => (text.length > 80 ? `${JSON.stringify(text.slice(0, 40))}…(${text.length} chars)` : JSON.stringify(text))
+  const clip = (text: string) =>
+    text.length > 80 ? `${JSON.stringify(text.slice(0, 40))}…(${text.length} chars)` : JSON.stringify(text)
   switch (body.encoding) {
     case 'raw':
       return `raw ${body.contentType ?? '(no Content-Type)'} ${clip(body.text)}`

@@ -14,7 +14,10 @@ function readFocusStyle(page: Page): Promise<FocusStyle> {
     if (!element || element === document.body) return null
     const ring = () => {
       const style = getComputedStyle(element)
-      const outline = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0 ? `outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` : ''
+      const outline =
+        style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0
+          ? `outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`
+          : ''
       const shadow = style.boxShadow !== 'none' ? `box-shadow ${style.boxShadow}` : ''
       return [outline, shadow].filter(Boolean).join('; ')
     }
@@ -31,7 +34,9 @@ export async function expectVisibleFocus(page: Page) {
   const style = await readFocusStyle(page)
   expect(style, 'something has focus').not.toBeNull()
   expect(style!.focused, `a focus indicator on ${style!.element}`).not.toBe('')
-  expect(style!.focused, `a focus indicator on ${style!.element} that differs from its unfocused look`).not.toBe(style!.unfocused)
+  expect(style!.focused, `a focus indicator on ${style!.element} that differs from its unfocused look`).not.toBe(
+    style!.unfocused,
+  )
 }
 
 /** Presses Tab (or Shift+Tab) until `target` has focus, checking the focus indicator at every stop on the way. */
@@ -45,7 +50,12 @@ export async function tabTo(page: Page, target: Locator, { backwards = false, ma
 }
 
 /** Tabs to the field and types into it (it must be empty, or its content is replaced: Ctrl+A first). */
-export async function typeInto(page: Page, field: Locator, text: string, options: { backwards?: boolean; maxPresses?: number } = {}) {
+export async function typeInto(
+  page: Page,
+  field: Locator,
+  text: string,
+  options: { backwards?: boolean; maxPresses?: number } = {},
+) {
   await tabTo(page, field, options)
   await page.keyboard.press('ControlOrMeta+a')
   await page.keyboard.type(text)

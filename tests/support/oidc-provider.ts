@@ -70,21 +70,32 @@ export async function startOidcProvider({
       const hidden = Object.entries(req.query)
         .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
         .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-      res.type('html').send(page('Choose an account', `
+      res.type('html').send(
+        page(
+          'Choose an account',
+          `
         <form method="get" action="/authorize">${hidden.join('')}
           <label>E-mail <input type="email" name="mock_email" required></label>
           <button type="submit">Continue</button>
-        </form>`))
+        </form>`,
+        ),
+      )
     })
     app.get('/form_post', (req, res) => {
       const { target, ...fields } = req.query as Record<string, string>
       const user = JSON.stringify({ name: { firstName: 'Test', lastName: 'Owner' } })
-      const hidden = Object.entries({ ...fields, user })
-        .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-      res.type('html').send(page('Continue', `
+      const hidden = Object.entries({ ...fields, user }).map(
+        ([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+      )
+      res.type('html').send(
+        page(
+          'Continue',
+          `
         <form method="post" action="${escapeHtml(target ?? '')}">${hidden.join('')}
           <button type="submit">Continue</button>
-        </form>`))
+        </form>`,
+        ),
+      )
     })
   }
   app.use(service.requestHandler)

@@ -26,7 +26,10 @@ const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_A
 
 async function sessionCookies(baseURL: string, user: TestOwner): Promise<Cookie[]> {
   const context = await playwrightRequest.newContext({ baseURL })
-  const response = await context.post('/login', { form: { email: user.email, password: user.password }, maxRedirects: 0 })
+  const response = await context.post('/login', {
+    form: { email: user.email, password: user.password },
+    maxRedirects: 0,
+  })
   expect(response.status(), `sign-in of ${user.email}`).toBeLessThan(400)
   const { cookies } = await context.storageState()
   await context.dispose()
@@ -60,7 +63,10 @@ export async function createPageRecords(baseURL: string): Promise<PageRecords> {
   const card = await createCard(owner.id, { title: 'Coffee card', businessName: 'Corner Coffee' })
   // Made by an admin, as a pre-made account's card is: /premaid_card shows it (an owner's own card goes to /account).
   await sql(`update cards set premade = true where id = $1`, [card.id])
-  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [card.id, shortCode()])
+  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [
+    card.id,
+    shortCode(),
+  ])
   const [draft] = await sql<{ id: string }>(
     `insert into notifications (card_id, user_id, title, body) values ($1, $2, 'Happy hour', 'Two coffees for one until 6 pm') returning id`,
     [card.id, owner.id],

@@ -7,9 +7,12 @@ import { createUser, sql, STRONG_PASSWORD } from './auth-api.ts'
  */
 export async function createOwner({ password = STRONG_PASSWORD, role = 'owner' } = {}) {
   const user = await createUser({ password })
-  await sql(`insert into subscriptions (user_id, status, trial_ends_at) values (:id, 'trial', now() + interval '14 days')`, {
-    id: user.id,
-  })
+  await sql(
+    `insert into subscriptions (user_id, status, trial_ends_at) values (:id, 'trial', now() + interval '14 days')`,
+    {
+      id: user.id,
+    },
+  )
   if (role !== 'owner') await sql('update users set role = :role where id = :id', { role, id: user.id })
   return user
 }
@@ -24,11 +27,18 @@ export async function bigPng(bytes: number) {
   const side = Math.ceil(Math.sqrt(bytes / 3)) + 10
   const noise = Buffer.alloc(side * side * 3)
   for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24
-  return sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer()
+  return sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer()
 }
 
 export async function userRow(id: string) {
-  const [row] = await sql<{ email: string; email_confirmed: boolean; logo_content_type: string | null; has_logo: boolean }>(
+  const [row] = await sql<{
+    email: string
+    email_confirmed: boolean
+    logo_content_type: string | null
+    has_logo: boolean
+  }>(
     `select email, email_confirmed_at is not null as email_confirmed, logo_content_type, logo is not null as has_logo
      from users where id = :id`,
     { id },

@@ -37,7 +37,11 @@ export async function createPushAudience(endpoint: Pick<PushEndpoint, 'createSub
 }
 
 /** A draft message on the card, as the composer saves it. */
-export async function createDraft(ownerId: string, cardId: string, { title = 'Happy hour', body = 'Two coffees for one until 6 pm' } = {}) {
+export async function createDraft(
+  ownerId: string,
+  cardId: string,
+  { title = 'Happy hour', body = 'Two coffees for one until 6 pm' } = {},
+) {
   const [row] = await sql<{ id: string }>(
     `insert into notifications (card_id, user_id, title, body) values (:cardId, :ownerId, :title, :body) returning id`,
     { cardId, ownerId, title, body },
@@ -49,7 +53,9 @@ export async function createDraft(ownerId: string, cardId: string, { title = 'Ha
 export async function waitUntilDone(notificationId: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const [row] = await sql<{ status: string }>(`select status from notifications where id = :notificationId`, { notificationId })
+    const [row] = await sql<{ status: string }>(`select status from notifications where id = :notificationId`, {
+      notificationId,
+    })
     if (row?.status === 'done') return
     if (Date.now() > deadline) throw new Error(`message ${notificationId} still ${row?.status} after ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 200))

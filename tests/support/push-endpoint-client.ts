@@ -11,7 +11,8 @@ export function pushEndpointClient(controlUrl: string) {
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    if (!response.ok) throw new Error(`push endpoint ${method} ${pathname}: ${response.status} ${await response.text()}`)
+    if (!response.ok)
+      throw new Error(`push endpoint ${method} ${pathname}: ${response.status} ${await response.text()}`)
     return (await response.json()) as T
   }
   const filter = (endpoints: string[]) =>

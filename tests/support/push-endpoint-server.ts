@@ -16,7 +16,10 @@ import { startPushEndpoint, type Behaviour, type PushRequest } from './push-endp
 const pushPort = Number(process.argv[2] ?? process.env.E2E_PUSH_PORT)
 if (!Number.isInteger(pushPort)) throw new Error('usage: push-endpoint-server.ts <push port> [control port]')
 const controlPort = Number(process.argv[3] ?? process.env.E2E_PUSH_CONTROL_PORT ?? pushPort + 1)
-const endpoint = await startPushEndpoint({ port: pushPort, latencyMs: Number(process.env.PUSH_ENDPOINT_LATENCY_MS ?? 0) })
+const endpoint = await startPushEndpoint({
+  port: pushPort,
+  latencyMs: Number(process.env.PUSH_ENDPOINT_LATENCY_MS ?? 0),
+})
 
 const control = http.createServer((req, res) => {
   let body = ''
@@ -53,7 +56,9 @@ const control = http.createServer((req, res) => {
 })
 await new Promise<void>((resolve) => control.listen(controlPort, '127.0.0.1', resolve))
 // With port 0 for either, the line tells which ports were chosen.
-console.log(`push endpoint ready ${endpoint.origin} control http://127.0.0.1:${(control.address() as AddressInfo).port}`)
+console.log(
+  `push endpoint ready ${endpoint.origin} control http://127.0.0.1:${(control.address() as AddressInfo).port}`,
+)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import type http from 'node:http'
 import https from 'node:https'
 import { createRequire } from 'node:module'
 import { type AddressInfo } from 'node:net'
@@ -9,6 +8,7 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { jwtVerify } from 'jose'
+import type http from 'node:http'
 
 /**
  * A Web Push service on loopback for tests (RFC 8030 delivery, RFC 8291 aes128gcm, RFC 8292 VAPID): it checks each
@@ -77,7 +77,14 @@ export type PushRequest = {
 
 export type PushEndpoint = Awaited<ReturnType<typeof startPushEndpoint>>
 
-type Subscription = { id: string; endpoint: string; ecdh: crypto.ECDH; auth: string; behaviour: Behaviour; attempts: number }
+type Subscription = {
+  id: string
+  endpoint: string
+  ecdh: crypto.ECDH
+  auth: string
+  behaviour: Behaviour
+  attempts: number
+}
 
 // RFC 8030 section 7.2: a push service must accept 4096 bytes; FCM and autopush refuse larger bodies with 413.
 const MAX_BODY = 4096
@@ -148,7 +155,11 @@ export async function startPushEndpoint({ port = 0, latencyMs = 0 }: { port?: nu
     if (body.length > 0) {
       if (header('content-encoding') !== 'aes128gcm') return answer(400, 'Content-Encoding must be aes128gcm')
       try {
-        const plain = ece.decrypt(body, { version: 'aes128gcm', privateKey: subscription.ecdh, authSecret: subscription.auth })
+        const plain = ece.decrypt(body, {
+          version: 'aes128gcm',
+          privateKey: subscription.ecdh,
+          authSecret: subscription.auth,
+        })
         record.payload = plain.toString('utf8')
       } catch (error) {
         // A real service cannot tell, but the device would drop the message: make the sender's bug visible.
@@ -156,7 +167,8 @@ export async function startPushEndpoint({ port = 0, latencyMs = 0 }: { port?: nu
       }
     }
     const topic = record.topic
-    if (topic !== null && !/^[\w-]{1,32}$/.test(topic)) return answer(400, 'Topic must be at most 32 base64url characters')
+    if (topic !== null && !/^[\w-]{1,32}$/.test(topic))
+      return answer(400, 'Topic must be at most 32 base64url characters')
 
     const attempt = ++subscription.attempts
     const behaviour = subscription.behaviour
@@ -170,7 +182,8 @@ export async function startPushEndpoint({ port = 0, latencyMs = 0 }: { port?: nu
     }
     if ('fail' in behaviour) {
       if (attempt > behaviour.fail) return answer(201)
-      const retryAfter = behaviour.retryAfter === undefined ? undefined : { 'Retry-After': String(behaviour.retryAfter) }
+      const retryAfter =
+        behaviour.retryAfter === undefined ? undefined : { 'Retry-After': String(behaviour.retryAfter) }
       return answer(behaviour.status, 'Failing on purpose', retryAfter)
     }
     return answer(behaviour.status, behaviour.status >= 300 ? 'Answering on purpose' : undefined)
@@ -203,7 +216,8 @@ export async function startPushEndpoint({ port = 0, latencyMs = 0 }: { port?: nu
         audience: origin,
         requiredClaims: ['exp', 'sub'],
       })
-      if (payload.exp! > Date.now() / 1000 + DAY_SECONDS) return { status: 403, reason: 'exp is more than 24 hours ahead' }
+      if (payload.exp! > Date.now() / 1000 + DAY_SECONDS)
+        return { status: 403, reason: 'exp is more than 24 hours ahead' }
       if (typeof payload.sub !== 'string' || !/^(mailto|https):/.test(payload.sub)) {
         return { status: 403, reason: 'sub must be a mailto: or https: URL' }
       }
@@ -225,7 +239,8 @@ export async function startPushEndpoint({ port = 0, latencyMs = 0 }: { port?: nu
   // localhost, not 127.0.0.1: the certificate names both, and the VAPID audience is the endpoint's origin.
   const origin = `https://localhost:${actualPort}`
 
-  const received = () => recorded.filter((request) => request.status !== null && request.status >= 200 && request.status < 300)
+  const received = () =>
+    recorded.filter((request) => request.status !== null && request.status >= 200 && request.status < 300)
 
   return {
     port: actualPort,

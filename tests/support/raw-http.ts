@@ -75,7 +75,10 @@ export function streamBody(
     const write = () => {
       while (sent < total && !request.destroyed) {
         peakRss = Math.max(peakRss, process.memoryUsage().rss)
-        const piece = sent < headBytes.length ? headBytes.subarray(sent, sent + filler.length) : filler.subarray(0, Math.min(filler.length, total - sent))
+        const piece =
+          sent < headBytes.length
+            ? headBytes.subarray(sent, sent + filler.length)
+            : filler.subarray(0, Math.min(filler.length, total - sent))
         sent += piece.length
         if (!request.write(piece)) return void request.once('drain', write)
       }
@@ -89,11 +92,23 @@ export function streamBody(
 /** A small request on `agent`'s kept-alive connection, to show the connection still works. */
 export function rawRequest(
   url: URL,
-  { method = 'GET', headers = {}, body, agent, rawPath }: { method?: string; headers?: Record<string, string>; body?: string; agent?: http.Agent; rawPath?: string },
+  {
+    method = 'GET',
+    headers = {},
+    body,
+    agent,
+    rawPath,
+  }: { method?: string; headers?: Record<string, string>; body?: string; agent?: http.Agent; rawPath?: string },
 ) {
-  return streamBody(url, { method, headers, head: body ?? '', total: Buffer.byteLength(body ?? ''), declareLength: true, agent, rawPath }).catch(
-    (error: Error) => {
-      throw new Error(`${method} ${url.pathname}: ${error.message}`)
-    },
-  )
+  return streamBody(url, {
+    method,
+    headers,
+    head: body ?? '',
+    total: Buffer.byteLength(body ?? ''),
+    declareLength: true,
+    agent,
+    rawPath,
+  }).catch((error: Error) => {
+    throw new Error(`${method} ${url.pathname}: ${error.message}`)
+  })
 }

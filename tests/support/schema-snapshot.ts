@@ -59,7 +59,10 @@ function normalise(line: string) {
   return line.replace(/\s+/g, ' ').trim()
 }
 
-export async function snapshotSchema(config: pg.ClientConfig, sections = Object.keys(QUERIES)): Promise<SchemaSnapshot> {
+export async function snapshotSchema(
+  config: pg.ClientConfig,
+  sections = Object.keys(QUERIES),
+): Promise<SchemaSnapshot> {
   const client = new pg.Client(config)
   await client.connect()
   try {

@@ -5,7 +5,8 @@ import type pg from 'pg'
  * invoices, cards, passes, devices, messages and their deliveries, stamps, notices, mails, audit rows…), with the
  * awkward values a copy must keep: bytea logos, jsonb, non-ASCII text, nulls, sequence-drawn numbers.
  * Statuses are settled ones (an active plan, a finished message, a stored mail) so that a running server's jobs
- * have nothing to change in them. `tag` (lower-case letters) keeps e-mails, slugs and codes apart when it is seeded twice.
+ * have nothing to change in them. `tag` (lower-case letters) keeps e-mails, slugs and codes apart when it is seeded
+ * twice.
  */
 export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
   const shortCode = `SEED${tag.toUpperCase().replace(/[^A-HJ-NP-Z2-9]/g, 'Z')}XXXX`.slice(0, 8)

@@ -16,7 +16,9 @@ const server = http.createServer((req, res) => {
   }
   if (req.method === 'GET' && url.pathname === '/messages') {
     const to = url.searchParams.get('to')
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(to ? peer.messagesTo(to) : peer.messages))
+    res
+      .writeHead(200, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify(to ? peer.messagesTo(to) : peer.messages))
     return
   }
   res.writeHead(404).end()

@@ -6,7 +6,14 @@ import { SMTPServer } from 'smtp-server'
  * A real SMTP server on loopback for tests: the app sends to it over SMTP_URL exactly as it would to a provider,
  * and the test reads what arrived. Plain SMTP (no STARTTLS), no authentication.
  */
-export type ReceivedMail = { from: string; to: string[]; subject: string; text: string; html: string | null; receivedAt: string }
+export type ReceivedMail = {
+  from: string
+  to: string[]
+  subject: string
+  text: string
+  html: string | null
+  receivedAt: string
+}
 
 export async function startSmtpPeer({ port = 0, host = '127.0.0.1' }: { port?: number; host?: string } = {}) {
   const messages: ReceivedMail[] = []

@@ -2,8 +2,8 @@ import { type AddressInfo } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type ServerBuild } from '@remix-run/node'
-import { createApp } from '../../server.ts'
 import { getEnv, type Env } from '#app/server/env.server.ts'
+import { createApp } from '../../server.ts'
 
 /**
  * The real Express app around the built Remix app, on a free loopback port, for HTTP-level tests.

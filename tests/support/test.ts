@@ -20,7 +20,11 @@ export function failedLoad(status: number, pathname: string | RegExp): ExpectedE
   return {
     name: `${status} for ${String(pathname)}`,
     matches: ({ kind, text, url }) => {
-      if (kind !== 'console' || !text.startsWith(`Failed to load resource: the server responded with a status of ${status} `)) return false
+      if (
+        kind !== 'console' ||
+        !text.startsWith(`Failed to load resource: the server responded with a status of ${status} `)
+      )
+        return false
       const path = url ? new URL(url).pathname : ''
       const page = path.replace(/\.data$/, '')
       return typeof pathname === 'string' ? page === pathname : pathname.test(page)
@@ -33,7 +37,10 @@ export function failedWithoutAnswer(pathname: string): ExpectedError {
   return {
     name: `no answer for ${pathname}`,
     matches: ({ kind, text, url }) =>
-      kind === 'console' && text.startsWith('Failed to load resource: net::') && Boolean(url) && new URL(url).pathname === pathname,
+      kind === 'console' &&
+      text.startsWith('Failed to load resource: net::') &&
+      Boolean(url) &&
+      new URL(url).pathname === pathname,
   }
 }
 
@@ -62,9 +69,16 @@ export const test = base.extend<{ pageErrors: PageErrors }>({
       const watch = (context: BrowserContext) => {
         if (watched.has(context)) return
         watched.add(context)
-        context.on('weberror', (error) => seen.push({ kind: 'pageerror', text: String(error.error().stack ?? error.error()), url: error.page()?.url() ?? '' }))
+        context.on('weberror', (error) =>
+          seen.push({
+            kind: 'pageerror',
+            text: String(error.error().stack ?? error.error()),
+            url: error.page()?.url() ?? '',
+          }),
+        )
         context.on('console', (message: ConsoleMessage) => {
-          if (message.type() === 'error') seen.push({ kind: 'console', text: message.text(), url: message.location().url })
+          if (message.type() === 'error')
+            seen.push({ kind: 'console', text: message.text(), url: message.location().url })
         })
       }
       // Every context the test opens, its own browsers included (a test may launch one with a fake camera): the
@@ -86,7 +100,9 @@ export const test = base.extend<{ pageErrors: PageErrors }>({
       }
       const unexpected = seen.filter((error) => !expected.some((allowed) => allowed.matches(error)))
       if (unexpected.length) {
-        throw new Error(`the pages logged ${unexpected.length} unexpected error(s):\n${unexpected.map(describe).join('\n')}`)
+        throw new Error(
+          `the pages logged ${unexpected.length} unexpected error(s):\n${unexpected.map(describe).join('\n')}`,
+        )
       }
     },
     { auto: true },
