@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
  * The account home's render cache (app/server/versioned-page-cache.server.ts): every change to what the page shows
  * must show at once, however it is made (raw SQL here, as an admin's fix or a later feature might), and a cached
  * answer is never another owner's and always carries its own CSP nonce.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 async function page(cookie: string) {
   const response = await server.fetch('/account', { headers: { Cookie: cookie } })

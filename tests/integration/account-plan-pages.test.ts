@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The account home, plan pages, the push gate and the plan JSON calls, over HTTP against the built app. */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 async function signedInOwner() {
   const owner = await createOwner()

@@ -1,17 +1,11 @@
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /** /admin/users/{userId}/cards/{cardId}/edit over HTTP against the built app: an admin edits an owner's card. */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
 const post = (pathname: string, cookie: string | undefined, form: Record<string, string>) =>

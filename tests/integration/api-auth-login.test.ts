@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { getEnv } from '#app/server/env.server.ts'
 import {
   createUser,
@@ -11,15 +11,9 @@ import {
   STRONG_PASSWORD,
   uniqueEmail,
 } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 // Every request here comes from 127.0.0.1: each test starts with fresh per-IP counts.
 beforeEach(async () => {
   await sql('delete from rate_limit_counters')

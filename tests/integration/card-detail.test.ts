@@ -1,17 +1,11 @@
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, postJson, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The card page (/account/{cardId}), its QR code pages and downloads, the poster, and the card JSON calls. */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 async function signedInOwner() {
   const owner = await createOwner()

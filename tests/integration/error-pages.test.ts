@@ -1,21 +1,15 @@
 import crypto from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
  * The one error boundary (app/components/error-boundary.tsx): an error inside an /account, /admin or onboarding page
  * shows inside that layout's chrome, with the site's texts, status and title; a refusal by the layout itself (not
  * an admin) still shows the root's page, without the chrome.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const ROOT_TITLE = '<title>Stampwise — loyalty stamp cards for small businesses</title>'
 const NOT_FOUND = 'We can&#x27;t find that page'

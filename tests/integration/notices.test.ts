@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import {
   getNoticeSummary,
   listNotices,
@@ -10,16 +10,10 @@ import {
 } from '#models/notice.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The owner's notices (the header's bell): the model's queries, then the /account/notifications page over HTTP. */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 /** `count` notices for the owner, one second apart, the last one the newest. */
 async function raiseMany(userId: string, count: number, label = 'n') {

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
  * The words owners read about their plan and their messages (issue 14, item 17), in each state that used to show
  * stored codes or contradictions: the plan page, the limits pages, a message's history and progress.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 async function signedInOwner() {
   const owner = await createOwner()

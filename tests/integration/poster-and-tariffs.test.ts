@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
  * Issue 14, item 18: the poster's reward sentence for any reward text, and the pricing page's recommended and current
  * plans.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 async function signedInOwner() {
   const owner = await createOwner()

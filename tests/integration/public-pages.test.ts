@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { listPosts } from '#app/services/content/blog.server.ts'
 import { FeedbackMessage } from '#models/feedback-message.server.ts'
 import { Tariff } from '#models/tariff.server.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 /** The page's text as a reader sees it: no tags, entities decoded, whitespace collapsed. */
 function textOf(html: string) {

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { describe, expect, test } from 'vitest'
+import { useTestServer } from '#tests/support/test-server.ts'
 
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 describe('public site', () => {
   test('the landing page lists the plans from the tariffs table', async () => {

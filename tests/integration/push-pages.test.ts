@@ -1,22 +1,16 @@
 import crypto from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { PUSH_MESSAGES } from '#app/utils/push-message.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
  * The owner's push pages (start, composer, templates, confirm with 'Send' and progress) and their two JSON calls,
  * over HTTP against the built app. No job queue runs here: a sent message stays 'queued', which is all these
  * pages promise (delivery has its own tests).
  */
-let server: Awaited<ReturnType<typeof startTestServer>>
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const NO_RECIPIENTS = 'No holder of this card has turned on notifications yet.'
 const NO_QUOTA_LEFT = 'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'

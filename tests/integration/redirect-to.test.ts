@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { getEnv } from '#app/server/env.server.ts'
 import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
  * Issue 14, item 2: `redirectTo=/\t/evil.example` passed the old check (it starts with one slash); browsers drop the
  * tab and follow `//evil.example`, so a JavaScript-on login landed on another site. Every redirectTo now goes
  * through one helper (safe-redirect.server.ts): login with and without JavaScript, and the notifications page here.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 /** An owner with a card, so a login without a usable redirectTo lands on /account. */
 async function ownerWithCard() {

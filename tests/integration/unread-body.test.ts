@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startTestServer } from '#tests/support/test-server.ts'
+import { expect, test } from 'vitest'
+import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
  * Found by the bad-input fuzz (issue #8): an answer sent before the request's body was read to its end (a JSON
@@ -7,15 +7,7 @@ import { startTestServer } from '#tests/support/test-server.ts'
  * body on the keep-alive connection, and the client's next request on that connection failed with a reset after
  * the keep-alive timeout. server.ts now reads and discards the rest.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const MEGABYTE = 'x'.repeat(1_000_000)
 

@@ -2,13 +2,12 @@ import { QueryTypes } from 'sequelize'
 import { expect } from 'vitest'
 import { getSequelize } from '#app/server/db.server.ts'
 import { hashPassword } from '#app/services/auth/password.server.ts'
-import { type startTestServer } from './test-server.ts'
+import { type TestServer } from './test-server.ts'
 
 /**
  * Helpers for the /api/auth integration tests. They reach the test's database in SQL (the models belong to the
  * Remix build: importing them here would register them twice).
  */
-type TestServer = Awaited<ReturnType<typeof startTestServer>>
 
 export const STRONG_PASSWORD = 'Stamp.card1'
 

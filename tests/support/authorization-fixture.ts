@@ -4,14 +4,13 @@ import { type ServerBuild } from '@remix-run/node'
 import { type RecordName, type Role, type Row } from '#tests/integration/authorization-table.ts'
 import { createOwner } from './account-owner.ts'
 import { logIn, sql } from './auth-api.ts'
-import { type startTestServer } from './test-server.ts'
+import { type TestServer } from './test-server.ts'
 
 /**
  * What the authorization walk (tests/integration/authorization.test.ts) and the bad-input fuzz
  * (tests/integration/bad-input.test.ts) share: the build's list of addresses, and owner A's records with a signed-in
  * cookie for each role, so both walk the same routes with the same records.
  */
-type TestServer = Awaited<ReturnType<typeof startTestServer>>
 
 /** Every address the build answers: a route with a path or an index, its parents' paths before it. */
 export async function buildAddresses() {

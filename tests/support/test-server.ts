@@ -2,6 +2,7 @@ import { type AddressInfo } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type ServerBuild } from '@remix-run/node'
+import { afterAll, beforeAll } from 'vitest'
 import { getEnv, type Env } from '#app/server/env.server.ts'
 import { createApp } from '../../server.ts'
 
@@ -25,5 +26,32 @@ export async function startTestServer({ env, host = '127.0.0.1' }: { env?: Parti
         server.close(() => resolve())
         server.closeAllConnections()
       }),
+  }
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>
+
+/**
+ * One test server for the calling file: started in beforeAll, closed in afterAll. The handle reads the started
+ * server, so a file writes `const server = useTestServer()` at the top and uses it in its tests and later hooks.
+ */
+export function useTestServer(options?: Parameters<typeof startTestServer>[0]): TestServer {
+  let started: TestServer | undefined
+  const current = () => {
+    if (!started) throw new Error('The test server starts in beforeAll: use it inside a test or a later hook')
+    return started
+  }
+  beforeAll(async () => {
+    started = await startTestServer(options)
+  })
+  afterAll(async () => {
+    await started?.close()
+  })
+  return {
+    get baseUrl() {
+      return current().baseUrl
+    },
+    fetch: (pathname, init) => current().fetch(pathname, init),
+    close: () => current().close(),
   }
 }
