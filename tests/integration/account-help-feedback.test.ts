@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/server/env.server.ts'
-import { createOwner } from '#tests/support/account-owner.ts'
-import { expectAnswer, logIn, postJson, sql } from '#tests/support/auth-api.ts'
+import { signedInOwner } from '#tests/support/account-owner.ts'
+import { expectAnswer, postJson, sql } from '#tests/support/auth-api.ts'
 import { startSmtpPeer } from '#tests/support/smtp-peer.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
@@ -39,11 +39,6 @@ const postForm = (pathname: string, fields: Record<string, string>, cookie?: str
     body: new URLSearchParams(fields),
   })
 
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
-
 const storedMessages = (userId: string) =>
   sql<{ source: string; email: string; subject: string | null; message: string }>(
     'select source, email, subject, message from feedback_messages where user_id = :userId order by created_at',
@@ -68,7 +63,7 @@ const exhaustFeedbackLimit = (userId: string) =>
 describe('/account/help', () => {
   test('a guest is sent to sign in; an owner sees the FAQ with the plans’ numbers', async () => {
     expect((await get('/account/help')).headers.get('Location')).toBe('/login?redirectTo=%2Faccount%2Fhelp')
-    const { cookie } = await signedInOwner()
+    const { cookie } = await signedInOwner(server)
     const response = await get('/account/help', cookie)
     expect(response.status).toBe(200)
     const html = await response.text()
@@ -93,14 +88,14 @@ describe('/account/help', () => {
 
 describe('/account/contact-us', () => {
   test('shows the Feedback form with the owner’s e-mail', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const html = await (await get('/account/contact-us', owner.cookie)).text()
     expect(html).toContain('<h1>Feedback form</h1>')
     expect(html).toContain(owner.email)
   })
 
   test('stores the message as the owner’s, mails it to SUPPORT_EMAIL, and comes back with a toast', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const response = await postForm(
       '/account/contact-us',
       { subject: 'Invoice question', message: 'Where is my invoice?' },
@@ -118,7 +113,7 @@ describe('/account/contact-us', () => {
   })
 
   test('redirectTo brings the header’s sender back to a same-site path only', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cases = [
       ['/account/help?x=1', '/account/help?x=1'],
       ['//evil.example/path', '/account/contact-us'],
@@ -138,7 +133,7 @@ describe('/account/contact-us', () => {
   })
 
   test('intent=inline (the sender with JavaScript) answers in place, without a redirect', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const response = await postForm('/account/contact-us', { message: 'Inline hello', intent: 'inline' }, owner.cookie)
     expect(response.status).toBe(200)
     expect(response.headers.get('Location')).toBeNull()
@@ -146,7 +141,7 @@ describe('/account/contact-us', () => {
   })
 
   test('invalid input is 400 with the messages, stores nothing; a guest is sent to sign in; over the limit is 429', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const empty = await postForm('/account/contact-us', { subject: 'Hi', message: '   ' }, owner.cookie)
     expect(empty.status).toBe(400)
     expect(await empty.text()).toContain('Write your message')
@@ -177,7 +172,7 @@ describe('POST /api/account/feedback', () => {
   })
 
   test('400 with field errors for invalid input or a body that is not JSON', async () => {
-    const { cookie } = await signedInOwner()
+    const { cookie } = await signedInOwner(server)
     await expectAnswer(await postJson(server, '/api/account/feedback', { subject: 'Hi' }, { Cookie: cookie }), 400, {
       status: 'error',
       errors: { message: ['Write your message'] },
@@ -197,7 +192,7 @@ describe('POST /api/account/feedback', () => {
   })
 
   test('200 for a JSON or a form body: stored and mailed', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const body = await expectAnswer(
       await postJson(
         server,
@@ -223,7 +218,7 @@ describe('POST /api/account/feedback', () => {
   })
 
   test('405 for other methods, 429 over the limit', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const getAnswer = await get('/api/account/feedback', owner.cookie)
     await expectAnswer(getAnswer, 405, { status: 'error' })
     expect(getAnswer.headers.get('Allow')).toBe('POST')

@@ -1,15 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { createOwner } from '#tests/support/account-owner.ts'
-import { logIn, sql } from '#tests/support/auth-api.ts'
+import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
+import { sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The account home, plan pages, the push gate and the plan JSON calls, over HTTP against the built app. */
 const server = useTestServer()
-
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
 
 const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
 const post = (pathname: string, cookie: string, form: Record<string, string>) =>
@@ -41,7 +36,7 @@ describe('/account', () => {
   })
 
   test('lists the cards with holders and this month’s stamps, net of undos', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const [pass] = await sql<{ id: string }>(
       `insert into passes (card_id, short_code) values (:cardId, 'ABCDEFGH') returning id`,
@@ -62,7 +57,7 @@ describe('/account', () => {
   })
 
   test('an owner without cards is led into card creation', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const html = await (await get('/account', owner.cookie)).text()
     expect(html).toContain('Create your first stamp card')
     expect(html).toContain('href="/main"')
@@ -71,7 +66,7 @@ describe('/account', () => {
 
 describe('choosing, paying and cancelling a plan', () => {
   test('choose → invoice with instructions and waiting_payment; bad input is refused', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     expect((await post('/account/tariffs', owner.cookie, { tier: '9', periodMonths: '1' })).status).toBe(400)
     expect((await post('/account/tariffs', owner.cookie, { tier: '2', periodMonths: '6' })).status).toBe(400)
     const chosen = await post('/account/tariffs', owner.cookie, { tier: '3', periodMonths: '12' })
@@ -91,7 +86,7 @@ describe('choosing, paying and cancelling a plan', () => {
   })
 
   test('cancelling needs the confirmation and an active plan', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     expect((await post('/account/plan', owner.cookie, { intent: 'cancel' })).status).toBe(400)
     expect((await post('/account/plan', owner.cookie, { intent: 'cancel', understood: 'on' })).status).toBe(409)
     await sql(
@@ -109,7 +104,7 @@ describe('choosing, paying and cancelling a plan', () => {
 
 describe('the push gate', () => {
   test('an ended owner is sent to /account/limits_trial; history stays reachable', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     expect((await get(`/account/${cardId}/push_notification`, owner.cookie)).status).toBe(200)
     await endTrial(owner.id)
@@ -121,7 +116,7 @@ describe('the push gate', () => {
   })
 
   test('additional quota keeps the gate open after the end', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await endTrial(owner.id, 3)
     const html = await (await get(`/account/${cardId}/push_notification`, owner.cookie)).text()
@@ -130,7 +125,7 @@ describe('the push gate', () => {
   })
 
   test('another owner’s card, or an id that is not one, is a 404', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const other = await createOwner()
     const foreign = await createCard(other.id)
     expect((await get(`/account/${foreign}/push_notification`, owner.cookie)).status).toBe(404)
@@ -141,7 +136,7 @@ describe('the push gate', () => {
 
 describe('the card limit', () => {
   test('a trial allows 3 active cards; archived cards do not count', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     for (let i = 0; i < 3; i++) await createCard(owner.id)
     const refused = await (await get('/main', owner.cookie)).text()
     expect(refused).toContain(
@@ -155,7 +150,7 @@ describe('the card limit', () => {
   })
 
   test('an ended plan creates no cards', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     await endTrial(owner.id)
     expect(await (await get('/main', owner.cookie)).text()).toContain(
       'Your plan has ended, so you cannot create new cards.',
@@ -165,7 +160,7 @@ describe('the card limit', () => {
 
 describe('JSON calls', () => {
   test('user_data has the specification’s fields', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const response = await get('/api/account/user_data', owner.cookie)
     expect(response.status).toBe(200)
     const body = await response.json()
@@ -200,7 +195,7 @@ describe('JSON calls', () => {
   test('a guest gets 401, and the wrong method 405', async () => {
     for (const pathname of ['/api/account/user_data', '/api/account/plan']) {
       expect((await get(pathname)).status).toBe(401)
-      const owner = await signedInOwner()
+      const owner = await signedInOwner(server)
       const wrong = await server.fetch(pathname, { method: 'POST', headers: { Cookie: owner.cookie } })
       expect(wrong.status).toBe(405)
     }

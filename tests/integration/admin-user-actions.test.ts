@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createOwner } from '#tests/support/account-owner.ts'
+import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import {
   createUser,
   expectAnswer,
@@ -34,11 +34,6 @@ const post = (pathname: string, cookie: string | undefined, form: Record<string,
 const page = (userId: string) => `/admin/users/${userId}`
 const asAdmin = (userId: string, form: Record<string, string>) => post(page(userId), admin.cookie, form)
 const text = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
-
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
 
 type SubscriptionRow = {
   id: string
@@ -102,7 +97,7 @@ async function makeActive(userId: string, tier = 1) {
 
 describe('who may use the admin pages', () => {
   test('a guest is sent to /login, an owner gets 403, on every page and action; nothing changes', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     for (const path of [page(owner.id), '/admin/users/new', '/admin/feedback']) {
       const guest = await get(path)
       expect(guest.status).toBe(302)
@@ -165,7 +160,7 @@ describe('/admin/users/{userId}', () => {
   })
 
   test('confirm a payment: the open invoice is paid and the owner is active for its period', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     expect((await post('/account/tariffs', owner.cookie, { tier: '2', periodMonths: '12' })).status).toBe(302)
     const invoice = (await openInvoice(owner.id))!
 
@@ -315,7 +310,7 @@ describe('/admin/users/{userId}', () => {
   })
 
   test('end a subscription: ended now, an open invoice void, the transition recorded with the admin', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     expect((await post('/account/tariffs', owner.cookie, { tier: '1', periodMonths: '1' })).status).toBe(302)
     await expectRefused(await asAdmin(owner.id, { intent: 'end-subscription' }), CONFIRM_MISSING)
     expect((await subscriptionOf(owner.id)).status).toBe('waiting_payment')
@@ -372,7 +367,7 @@ describe('/admin/users/{userId}', () => {
   })
 
   test('disable ends the owner’s sessions and sign-ins; enable lets them back in', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     expect((await get('/account', owner.cookie)).status).toBe(200)
     await expectRefused(await asAdmin(owner.id, { intent: 'disable' }), CONFIRM_MISSING)
     expect((await get('/account', owner.cookie)).status).toBe(200)

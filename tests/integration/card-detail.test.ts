@@ -1,16 +1,11 @@
 import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
-import { createOwner } from '#tests/support/account-owner.ts'
-import { logIn, postJson, sql } from '#tests/support/auth-api.ts'
+import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
+import { postJson, sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The card page (/account/{cardId}), its QR code pages and downloads, the poster, and the card JSON calls. */
 const server = useTestServer()
-
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
 
 async function createCard(userId: string, title = 'Coffee card') {
   const [card] = await sql<{ id: string; slug: string }>(
@@ -27,7 +22,7 @@ const post = (pathname: string, cookie: string, form: Record<string, string>) =>
 
 describe('the card page', () => {
   test('shows the design, holders and the last 30 days as a chart', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const card = await createCard(owner.id)
     const [pass] = await sql<{ id: string }>(
       `insert into passes (card_id, short_code) values (:id, 'DETAXL23') returning id`,
@@ -51,7 +46,7 @@ describe('the card page', () => {
   })
 
   test('another owner’s card and malformed ids are 404', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const foreign = await createCard((await createOwner()).id)
     for (const pathname of [
       `/account/${foreign.id}`,
@@ -66,7 +61,7 @@ describe('the card page', () => {
   })
 
   test('the automatic pushes switch turns off and on again (a plain form: an unticked box is absent); another owner gets 404', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const card = await createCard(owner.id)
     const autoPush = async () =>
       (await sql<{ auto_push: boolean }>(`select auto_push from cards where id = :id`, { id: card.id }))[0]!.auto_push
@@ -78,13 +73,13 @@ describe('the card page', () => {
     expect(
       (await post(`/account/${card.id}`, owner.cookie, { intent: 'auto-push', autoPush: 'yes please' })).status,
     ).toBe(400)
-    const stranger = await signedInOwner()
+    const stranger = await signedInOwner(server)
     expect((await post(`/account/${card.id}`, stranger.cookie, { intent: 'auto-push' })).status).toBe(404)
     expect(await autoPush()).toBe(true)
   })
 
   test('archive, restore within the card limit, and delete after typing the title', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const card = await createCard(owner.id)
     expect((await post(`/account/${card.id}`, owner.cookie, { intent: 'archive' })).status).toBe(302)
     expect((await sql<{ status: string }>(`select status from cards where id = :id`, { id: card.id }))[0]!.status).toBe(
@@ -111,7 +106,7 @@ describe('the card page', () => {
 
 describe('QR code and poster', () => {
   test('both addresses show the QR of APP_URL/c/{slug}; SVG and PNG download; the poster prints', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const card = await createCard(owner.id)
     for (const pathname of [`/account/${card.id}/qr_code`, `/account/qr_code/${card.id}`]) {
       const html = await (await get(pathname, owner.cookie)).text()
@@ -135,8 +130,8 @@ describe('QR code and poster', () => {
 
 describe('card JSON calls', () => {
   test('cards/{id}, user-cards, qr_code/{cardId} and delete/{id}, owner-scoped', async () => {
-    const owner = await signedInOwner()
-    const other = await signedInOwner()
+    const owner = await signedInOwner(server)
+    const other = await signedInOwner(server)
     const card = await createCard(owner.id)
     const one = await (await get(`/api/account/cards/${card.id}`, owner.cookie)).json()
     expect(one.card).toMatchObject({

@@ -1,16 +1,11 @@
 import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
-import { createOwner } from '#tests/support/account-owner.ts'
+import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { expectAnswer, logIn, postJson, sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The card-creation onboarding pages and the /api/onboarding calls, over HTTP against the built app. */
 const server = useTestServer()
-
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
 
 const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
 const post = (pathname: string, cookie: string, form: Record<string, string>) =>
@@ -86,7 +81,7 @@ describe('onboarding pages', () => {
   })
 
   test('a new owner designs a card, sets the reward and walks through to the end; leaving offers to continue', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const empty = await (await get('/main', owner.cookie)).text()
     expect(empty).toContain('Design your stamp card')
     expect(empty).toContain('type="color"')
@@ -177,7 +172,7 @@ describe('onboarding pages', () => {
   })
 
   test('validation messages come back on the page, with the values kept', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const response = await post('/main', owner.cookie, {
       ...DESIGN,
       businessName: '',
@@ -201,7 +196,7 @@ describe('onboarding pages', () => {
   })
 
   test('the preview warns about text that is hard to read', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await designCard(owner.cookie, { ...DESIGN, backgroundColor: '#ffffff', textColor: '#ffff66' })
     expect(await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()).toContain(
       'Your text may be hard to read on this background',
@@ -215,7 +210,7 @@ describe('onboarding pages', () => {
   })
 
   test('a logo is checked by its content, stored small and shown in the preview', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#c0392b' } })
       .png()
       .toBuffer()
@@ -241,7 +236,7 @@ describe('onboarding pages', () => {
   })
 
   test('another owner’s card, or a malformed id, is a 404 on every step', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const other = await createOwner()
     const foreign = await insertCard(other.id, 'active', 'card_ready')
     for (const step of ['main', 'card_reward', 'card_ready', 'your_qr_code', 'easy_way', 'place_your_qr', 'win_win']) {
@@ -257,7 +252,7 @@ describe('onboarding pages', () => {
   })
 
   test('the card limit refuses a new card, with the link to the plans', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     for (let i = 0; i < 3; i++) await insertCard(owner.id)
     const page = await (await get('/main', owner.cookie)).text()
     expect(page).toContain(
@@ -273,7 +268,7 @@ describe('onboarding pages', () => {
   })
 
   test('/premaid_card shows the card an admin made; an owner who made their own card goes to /account', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     // No card yet: where an owner starts, the designer.
     expect(location(await get('/premaid_card', owner.cookie))).toBe('/main')
     // Their own card (designed through the onboarding): nothing was made for them.
@@ -304,7 +299,7 @@ describe('Create a card with an earlier card unfinished', () => {
   const words = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
 
   test('asks to continue or start anew; starting anew deletes an unfinished draft', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const draft = await designCard(owner.cookie)
     const page = await get('/main', owner.cookie)
     expect(page.status, 'a question, not a silent redirect into the old card').toBe(200)
@@ -332,7 +327,7 @@ describe('Create a card with an earlier card unfinished', () => {
   })
 
   test('starting anew keeps a card holders can already join, and does not offer it again', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await designCard(owner.cookie)
     await post(`/card_reward?cardId=${cardId}`, owner.cookie, { reward: 'A free coffee', terms: '' })
     await post(`/card_ready?cardId=${cardId}`, owner.cookie, {})
@@ -352,7 +347,7 @@ describe('Create a card with an earlier card unfinished', () => {
   })
 
   test('the plan’s card limit: a draft’s place is freed, a joinable card’s is not', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     // Trial: 3 cards. Two finished cards and an unfinished draft: deleting the draft makes room.
     await insertCard(owner.id)
     await insertCard(owner.id)
@@ -374,7 +369,7 @@ describe('Create a card with an earlier card unfinished', () => {
     expect((await cardRow(unfinished)).onboarding_step).toBe('easy_way')
 
     // An ended plan allows no card at all: the draft is kept.
-    const ended = await signedInOwner()
+    const ended = await signedInOwner(server)
     const endedDraft = await insertCard(ended.id, 'draft', 'card_reward')
     await sql(
       `update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day' where user_id = :id`,
@@ -388,7 +383,7 @@ describe('Create a card with an earlier card unfinished', () => {
   })
 
   test('another owner’s card, a malformed id or a missing one is refused', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const other = await createOwner()
     const foreign = await insertCard(other.id, 'draft', 'card_reward')
     expect((await startNew(owner.cookie, foreign)).status).toBe(404)
@@ -420,7 +415,7 @@ describe('/api/onboarding', () => {
   })
 
   test('card-constructor, card-reward, card-ready, qr-code and total-cards', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     expect(await (await get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({
       status: 'success',
       total_cards: 0,
@@ -465,7 +460,7 @@ describe('/api/onboarding', () => {
   })
 
   test('invalid bodies answer 400 with the field messages', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const body = await expectAnswer(
       await call(owner, 'card-constructor', {
         businessName: '',
@@ -500,7 +495,7 @@ describe('/api/onboarding', () => {
   })
 
   test('another owner’s card or a malformed id is a 404; the card limit a 403', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const other = await createOwner()
     const foreign = await insertCard(other.id)
     for (const id of [foreign, 'not-a-uuid']) {

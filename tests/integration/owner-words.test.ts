@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { createOwner } from '#tests/support/account-owner.ts'
-import { logIn, sql } from '#tests/support/auth-api.ts'
+import { signedInOwner } from '#tests/support/account-owner.ts'
+import { sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -8,11 +8,6 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * stored codes or contradictions: the plan page, the limits pages, a message's history and progress.
  */
 const server = useTestServer()
-
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
 
 /** What the owner reads: the page's text without scripts (the loader data may carry codes), tags and comments. */
 async function readPage(pathname: string, cookie: string) {
@@ -55,7 +50,7 @@ async function openInvoice(userId: string) {
 
 describe('plan words', () => {
   test('trial: the plan page reads "Free trial" once, and the limits page says every feature without "paused"', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const plan = await readPage('/account/plan', owner.cookie)
     expect(plan).toContain('Plan Free trial Status Running Trial 14 days left')
     expect(plan).not.toContain('Free trial trial')
@@ -70,7 +65,7 @@ describe('plan words', () => {
   })
 
   test('waiting for payment: words, never the code, on the plan page, the box and the limits page', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     await setSubscription(owner.id, `status = 'waiting_payment', access_ends_at = trial_ends_at, ${STANDARD}`)
     await openInvoice(owner.id)
     const plan = await readPage('/account/plan', owner.cookie)
@@ -84,7 +79,7 @@ describe('plan words', () => {
     expect(limits).not.toMatch(RAW_CODES)
 
     // A renewal unpaid after a paid period: access continues for the grace days, and the page says so.
-    const renewing = await signedInOwner()
+    const renewing = await signedInOwner(server)
     await setSubscription(
       renewing.id,
       `status = 'waiting_payment', ${STANDARD}, trial_ends_at = now() - interval '40 days', period_starts_at = now() - interval '31 days',
@@ -99,7 +94,7 @@ describe('plan words', () => {
   })
 
   test('trial over with no plan: no "1 of 0", and the limits page says what is paused, not every feature', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     await createCard(owner.id)
     await setSubscription(owner.id, `status = 'ended', trial_ends_at = now() - interval '1 day'`)
     const plan = await readPage('/account/plan', owner.cookie)
@@ -118,7 +113,7 @@ describe('plan words', () => {
   })
 
   test('an ended paid plan, and a running one', async () => {
-    const ended = await signedInOwner()
+    const ended = await signedInOwner(server)
     await setSubscription(
       ended.id,
       `status = 'ended', ${STANDARD}, trial_ends_at = now() - interval '60 days', period_starts_at = now() - interval '40 days',
@@ -130,7 +125,7 @@ describe('plan words', () => {
     expect(endedLimits).not.toContain('every feature')
     expect(await readPage('/account/plan', ended.cookie)).toContain('Plan Standard Status Ended')
 
-    const active = await signedInOwner()
+    const active = await signedInOwner(server)
     await setSubscription(
       active.id,
       `status = 'active', ${STANDARD}, trial_ends_at = now() - interval '20 days', period_starts_at = now() - interval '1 day',
@@ -163,7 +158,7 @@ describe('message words', () => {
   }
 
   test('a message that failed on every device reads "Failed", not "done", in the history and on its page', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const failed = await sentMessage(owner.id, cardId, 'Nobody got this', ['failed', 'gone', 'failed'])
     const partly = await sentMessage(owner.id, cardId, 'Some got this', ['sent', 'failed'])

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { createOwner } from '#tests/support/account-owner.ts'
-import { logIn, sql } from '#tests/support/auth-api.ts'
+import { signedInOwner } from '#tests/support/account-owner.ts'
+import { sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -9,10 +9,6 @@ import { useTestServer } from '#tests/support/test-server.ts'
  */
 const server = useTestServer()
 
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
 const page = async (pathname: string, cookie: string) =>
   (await (await server.fetch(pathname, { headers: { Cookie: cookie } })).text()).replaceAll('<!-- -->', '')
 
@@ -25,7 +21,7 @@ describe('the poster', () => {
   ])(
     'reward %j, %i stamps: the headline reads right and the reward keeps the owner’s words',
     async (reward, stamps) => {
-      const owner = await signedInOwner()
+      const owner = await signedInOwner(server)
       const [card] = await sql<{ id: string }>(
         `insert into cards (user_id, slug, status, title, business_name, reward, stamps_required)
        values (:userId, :slug, 'active', 'Coffee card', 'Corner Coffee', :reward, :stamps) returning id`,
@@ -59,7 +55,7 @@ const submitButtons = (html: string) =>
 
 describe('/account/tariffs', () => {
   test('in the trial: Standard is marked recommended and is the only plan with a filled button; no plan is current', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const html = await page('/account/tariffs', owner.cookie)
     const standard = planItem(html, 'Standard')
     expect(standard.classes).toContain('plan--recommended')
@@ -75,7 +71,7 @@ describe('/account/tariffs', () => {
   })
 
   test('on an active plan: it is marked current, and its period is not for sale again but leads to its details', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     await sql(
       `update subscriptions set status = 'active', tariff_id = (select id from tariffs where tier = 1), period_months = 1,
          period_starts_at = now(), period_ends_at = now() + interval '30 days', trial_ends_at = now() - interval '1 day' where user_id = :id`,

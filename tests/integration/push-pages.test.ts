@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { PUSH_MESSAGES } from '#app/utils/push-message.ts'
-import { createOwner } from '#tests/support/account-owner.ts'
-import { logIn, sql } from '#tests/support/auth-api.ts'
+import { signedInOwner } from '#tests/support/account-owner.ts'
+import { sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -15,11 +15,6 @@ const server = useTestServer()
 const NO_RECIPIENTS = 'No holder of this card has turned on notifications yet.'
 const NO_QUOTA_LEFT = 'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
-
-async function signedInOwner() {
-  const owner = await createOwner()
-  return { ...owner, cookie: await logIn(server, owner.email) }
-}
 
 async function createCard(userId: string) {
   const [card] = await sql<{ id: string }>(
@@ -91,7 +86,7 @@ async function fillMonthlyQuota(userId: string, cardId: string, count = 10) {
 
 describe('the start page and the template list', () => {
   test('offer scratch or a template, with the quota and reach; templates grouped, each opening the composer', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const own = await ownTemplate(owner.id, 'Our autumn menu')
     const shared = await sharedTemplate()
@@ -116,7 +111,7 @@ describe('the start page and the template list', () => {
 
 describe('the composer', () => {
   test('shows labelled fields, counters, the preview and the template box', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const page = await html(await get(`${base(cardId)}/create`, owner.cookie))
     expect(page).toContain('<h1>Create push</h1>')
@@ -128,7 +123,7 @@ describe('the composer', () => {
   })
 
   test('invalid input answers 400 with each field’s message, the values and counters kept', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const empty = await post(`${base(cardId)}/create`, owner.cookie, { title: '', body: '', link: '' })
     expect(empty.status).toBe(400)
@@ -153,7 +148,7 @@ describe('the composer', () => {
   })
 
   test('saves a draft, then the confirm page; Edit reopens it and saving changes the same draft', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const id = await createDraft(owner.cookie, cardId, {
       title: 'Double stamps',
@@ -191,7 +186,7 @@ describe('the composer', () => {
   })
 
   test('‘Also save as a template’ keeps the message among the owner’s templates', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await createDraft(owner.cookie, cardId, { title: 'Keep me', body: 'For later', saveAsTemplate: 'on' })
     expect(await sql(`select title, body from templates where user_id = :id`, { id: owner.id })).toEqual([
@@ -202,7 +197,7 @@ describe('the composer', () => {
   })
 
   test('a template fills the composer, and the draft remembers it', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const shared = await sharedTemplate()
     const page = await html(await get(`${base(cardId)}/template/${shared.id}/create`, owner.cookie))
@@ -223,8 +218,8 @@ describe('the composer', () => {
   })
 
   test('another owner’s card, draft or template, and malformed ids, are 404', async () => {
-    const owner = await signedInOwner()
-    const other = await signedInOwner()
+    const owner = await signedInOwner(server)
+    const other = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const foreignCard = await createCard(other.id)
     const foreignTemplate = await ownTemplate(other.id)
@@ -254,7 +249,7 @@ describe('the composer', () => {
   })
 
   test('an ended plan is sent to /account/limits_trial, except the history and a sent message’s progress', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await addSubscriber(cardId)
     const draft = await createDraft(owner.cookie, cardId)
@@ -293,7 +288,7 @@ describe('the composer', () => {
 
 describe('confirm and send', () => {
   test('with no holder subscribed, Send is refused with 409 and the message stays a draft', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const id = await createDraft(owner.cookie, cardId)
     const response = await post(`${base(cardId)}/confirm/${id}`, owner.cookie)
@@ -303,7 +298,7 @@ describe('confirm and send', () => {
   })
 
   test('Send queues the message, takes one from this month’s quota, and the page then shows its progress', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await addSubscriber(cardId)
     await addSubscriber(cardId)
@@ -334,7 +329,7 @@ describe('confirm and send', () => {
   })
 
   test('with this month’s quota spent: refused with NO_QUOTA_LEFT, then the additional quota pays', async () => {
-    const owner = await signedInOwner()
+    const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await addSubscriber(cardId)
     await fillMonthlyQuota(owner.id, cardId)
@@ -360,8 +355,8 @@ describe('confirm and send', () => {
 
 describe('JSON calls', () => {
   test('confirm data: the message with its progress, the reach and the quota; owner-scoped', async () => {
-    const owner = await signedInOwner()
-    const other = await signedInOwner()
+    const owner = await signedInOwner(server)
+    const other = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await addSubscriber(cardId)
     const id = await createDraft(owner.cookie, cardId, {
@@ -408,8 +403,8 @@ describe('JSON calls', () => {
   })
 
   test('template-api: all, shared, own or ids (unknown and foreign left out); bad values 400', async () => {
-    const owner = await signedInOwner()
-    const other = await signedInOwner()
+    const owner = await signedInOwner(server)
+    const other = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const own = await ownTemplate(owner.id, 'Mine')
     const foreign = await ownTemplate(other.id, 'Theirs')

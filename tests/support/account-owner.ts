@@ -1,4 +1,5 @@
-import { createUser, sql } from './auth-api.ts'
+import { createUser, logIn, sql } from './auth-api.ts'
+import { type TestServer } from './test-server.ts'
 
 /** A confirmed owner on a fresh 14-day trial: what every /account page needs (its layout reads the plan). */
 export async function createOwner() {
@@ -10,4 +11,10 @@ export async function createOwner() {
     { userId: user.id },
   )
   return user
+}
+
+/** A new owner (createOwner) signed in on `server`: the owner and the session cookie. */
+export async function signedInOwner(server: TestServer) {
+  const owner = await createOwner()
+  return { ...owner, cookie: await logIn(server, owner.email) }
 }
