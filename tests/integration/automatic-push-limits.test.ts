@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startJobs } from '#app/server/jobs.server.ts'
+import { expect, test } from 'vitest'
 import { redeemReward, stampPass, undoLastStamp } from '#app/services/cards/stamping.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { createPushAudience } from '#tests/support/push-audience.ts'
-import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoint.ts'
+import { usePushDelivery } from '#tests/support/push-delivery-harness.ts'
 
 /*
  * Automatic pushes are not a free broadcast (issue 14, item 8; DECISIONS.md "Automatic and scheduled messages"):
@@ -11,18 +10,7 @@ import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoi
  * stamps and undoes. Delivered through the local push service (tests/support/push-endpoint.ts) by the job queue.
  */
 
-let endpoint: PushEndpoint
-let jobs: Awaited<ReturnType<typeof startJobs>>
-
-beforeAll(async () => {
-  endpoint = await startPushEndpoint()
-  jobs = await startJobs()
-})
-
-afterAll(async () => {
-  await jobs?.stop()
-  await endpoint?.close()
-})
+const endpoint = usePushDelivery()
 
 /** An owner's card needing `stampsRequired` stamps, and one holder with a subscribed device. */
 async function holder(stampsRequired: number) {

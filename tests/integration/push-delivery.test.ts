@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startJobs } from '#app/server/jobs.server.ts'
+import { expect, test } from 'vitest'
 import { PUSH_REQUEST_TIMEOUT_MS, PUSH_TTL_SECONDS } from '#app/services/push/push-delivery.server.ts'
 import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'
-import { startPushEndpoint, type Behaviour, type PushEndpoint } from '#tests/support/push-endpoint.ts'
+import { usePushDelivery } from '#tests/support/push-delivery-harness.ts'
+import { type Behaviour } from '#tests/support/push-endpoint.ts'
 
 /*
  * Durable delivery (issue #6) against a real push service on loopback: HTTPS, the VAPID JWT checked with the key
@@ -13,18 +13,7 @@ import { startPushEndpoint, type Behaviour, type PushEndpoint } from '#tests/sup
  * The job queue runs in this process, as in the app server.
  */
 
-let endpoint: PushEndpoint
-let jobs: Awaited<ReturnType<typeof startJobs>>
-
-beforeAll(async () => {
-  endpoint = await startPushEndpoint()
-  jobs = await startJobs()
-})
-
-afterAll(async () => {
-  await jobs?.stop()
-  await endpoint?.close()
-})
+const endpoint = usePushDelivery()
 
 test(
   '1,000 holders: each body decrypts to the message, 410s are gone, 503s and a hang are delivered on retry',

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startJobs } from '#app/server/jobs.server.ts'
+import { expect, test } from 'vitest'
 import { PUSH_MAX_ATTEMPTS } from '#app/services/push/push-delivery.server.ts'
 import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'
-import { startPushEndpoint, type Behaviour, type PushEndpoint } from '#tests/support/push-endpoint.ts'
+import { usePushDelivery } from '#tests/support/push-delivery-harness.ts'
+import { type Behaviour } from '#tests/support/push-endpoint.ts'
 
 /*
  * The retry policy (docs/decisions/017-push-delivery.md) against the local push service, one holder per answer:
@@ -13,18 +13,7 @@ import { startPushEndpoint, type Behaviour, type PushEndpoint } from '#tests/sup
  * attempt, and the message still finishes.
  */
 
-let endpoint: PushEndpoint
-let jobs: Awaited<ReturnType<typeof startJobs>>
-
-beforeAll(async () => {
-  endpoint = await startPushEndpoint()
-  jobs = await startJobs()
-})
-
-afterAll(async () => {
-  await jobs?.stop()
-  await endpoint?.close()
-})
+const endpoint = usePushDelivery()
 
 test('429 + Retry-After, 404, 500 then 201, and 500 until the last attempt', { timeout: 90_000 }, async () => {
   const behaviours: Behaviour[] = [

@@ -1,29 +1,17 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startJobs } from '#app/server/jobs.server.ts'
+import { expect, test } from 'vitest'
 import { stampPass, redeemReward } from '#app/services/cards/stamping.server.ts'
 import { NO_QUOTA_LEFT, sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { TRIAL_LIMITS } from '#app/utils/plan-status.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'
-import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoint.ts'
+import { usePushDelivery } from '#tests/support/push-delivery-harness.ts'
 
 /*
  * The quota is taken once per message and atomically (issue #6): simultaneous sends never exceed it. Holders'
  * automatic pushes on a stamp and on the reward go to that holder only, do not count, and can be turned off.
  */
 
-let endpoint: PushEndpoint
-let jobs: Awaited<ReturnType<typeof startJobs>>
-
-beforeAll(async () => {
-  endpoint = await startPushEndpoint()
-  jobs = await startJobs()
-})
-
-afterAll(async () => {
-  await jobs?.stop()
-  await endpoint?.close()
-})
+const endpoint = usePushDelivery()
 
 test('ten sends at once with one message left: exactly one is sent, the others are refused', async () => {
   const { owner, cardId } = await createPushAudience(endpoint, ['ok'])
