@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { formatDate, formatDollars, periodText, STATUS_TEXT } from '#app/utils/plan-format.ts'
+import type { AdminPushRow } from '#models/admin-user-detail.server.ts'
 
 /** The read-only parts of /admin/users/{userId}: plain tables and lists, rendered on the server. */
 type When = Date | string | null
@@ -167,20 +168,8 @@ export function CardsTable({ userId, cards }: { userId: string; cards: CardRow[]
   return <DataTable rows={cards} columns={columns} empty={<p>No cards yet.</p>} />
 }
 
-type Push = {
-  id: string
-  cardTitle: string
-  kind: string
-  title: string
-  status: string
-  quotaSource: string | null
-  recipients: number | null
-  sent: number
-  failed: number
-  pending: number
-  queuedAt: When
-  createdAt: When
-}
+// As the loader's JSON carries the model's row: dates may arrive as strings.
+type Push = Omit<AdminPushRow, 'queuedAt' | 'createdAt'> & { queuedAt: When; createdAt: When }
 
 const pushColumns: Column<Push>[] = [
   { header: 'Sent', cell: (push) => formatWhen(push.queuedAt ?? push.createdAt) },

@@ -148,24 +148,27 @@ export async function stampPass({
   return { ok: true, pass: result.pass }
 }
 
-/** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */
-export async function undoLastStamp({
-  ownerId,
-  cardId,
-  passId,
-}: {
-  ownerId: string
-  cardId: string
-  passId: string
-}): Promise<StampingResult> {
+type PassAction = { ownerId: string; cardId: string; passId: string }
+
+/** Runs an action on one pass of the owner's card, locked for the transaction; 404 when it is not theirs. */
+function withLockedPass(
+  { ownerId, cardId, passId }: PassAction,
+  work: (transaction: Transaction, pass: LockedPass) => Promise<StampingResult>,
+): Promise<StampingResult> {
   return withTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
-    if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
+    return pass ? work(transaction, pass) : refuse(404, 'form', PASS_NOT_FOUND)
+  })
+}
+
+/** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */
+export function undoLastStamp(action: PassAction): Promise<StampingResult> {
+  return withLockedPass(action, async (transaction, pass) => {
     const stamp = await undoableStampOfLockedPass(transaction, { passId: pass.id, windowSeconds: UNDO_WINDOW_SECONDS })
     if (!stamp) return refuse(409, 'form', UNDO_EXPIRED)
     const { state } = await applyEvent(transaction, pass, {
-      ownerId,
-      cardId,
+      ownerId: action.ownerId,
+      cardId: action.cardId,
       kind: 'undo',
       count: stamp.count,
       stampsDelta: -stamp.count,
@@ -176,22 +179,12 @@ export async function undoLastStamp({
 }
 
 /** Redeems the earned reward: the stamps needed are taken off (a new round starts) and the rewards count grows. */
-export async function redeemReward({
-  ownerId,
-  cardId,
-  passId,
-}: {
-  ownerId: string
-  cardId: string
-  passId: string
-}): Promise<StampingResult> {
-  return withTransaction(async (transaction) => {
-    const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
-    if (!pass) return refuse(404, 'form', PASS_NOT_FOUND)
+export function redeemReward(action: PassAction): Promise<StampingResult> {
+  return withLockedPass(action, async (transaction, pass) => {
     if (pass.stamps < pass.stamps_required) return refuse(409, 'form', REWARD_NOT_EARNED)
     const { state } = await applyEvent(transaction, pass, {
-      ownerId,
-      cardId,
+      ownerId: action.ownerId,
+      cardId: action.cardId,
       kind: 'redeem',
       count: 1,
       stampsDelta: -pass.stamps_required,

@@ -21,6 +21,9 @@ export const NOTIFICATION_NOT_FOUND = 'Message not found'
 export type SendRefusal = { ok: false; status: 403 | 404 | 409; message: string }
 export type SendResult = { ok: true; notification: OwnedNotification } | SendRefusal
 
+/** One of the owner's notifications on one of their cards, as of `now`. */
+type OwnerNotificationAt = { ownerId: string; cardId: string; notificationId: string; now?: Date }
+
 /**
  * Sends one of the owner's drafts: takes one message from the quota (this month's first, then the additional
  * quota; DECISIONS.md) and queues it, in one transaction on the owner's locked subscription row, so two sends at
@@ -32,12 +35,7 @@ export async function sendOwnerNotification({
   cardId,
   notificationId,
   now = new Date(),
-}: {
-  ownerId: string
-  cardId: string
-  notificationId: string
-  now?: Date
-}): Promise<SendResult> {
+}: OwnerNotificationAt): Promise<SendResult> {
   const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
   if (existing.status !== 'draft') return { ok: true, notification: existing }
@@ -72,12 +70,7 @@ export async function getPushConfirmData({
   cardId,
   notificationId,
   now = new Date(),
-}: {
-  ownerId: string
-  cardId: string
-  notificationId: string
-  now?: Date
-}): Promise<PushConfirmData | null> {
+}: OwnerNotificationAt): Promise<PushConfirmData | null> {
   const notification = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!notification) return null
   const subscription = await getOwnerSubscription(ownerId)
