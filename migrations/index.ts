@@ -7,6 +7,7 @@ import * as adminSearch from './0006-admin-search.ts'
 import * as pushHardening from './0007-push-hardening.ts'
 import * as stampHistoryOutlivesPass from './0008-stamp-history-outlives-pass.ts'
 import * as premadeCards from './0009-premade-cards.ts'
+import * as appleWallet from './0010-apple-wallet.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -22,4 +23,5 @@ export const migrations = [
   { name: '0007-push-hardening', ...pushHardening },
   { name: '0008-stamp-history-outlives-pass', ...stampHistoryOutlivesPass },
   { name: '0009-premade-cards', ...premadeCards },
+  { name: '0010-apple-wallet', ...appleWallet },
 ]

@@ -47,6 +47,13 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
         from card, owner, template returning id),
       delivery as (insert into deliveries (notification_id, push_subscription_id, status, attempts, sent_at)
         select message.id, device.id, 'sent', 1, now() from message, device returning id),
+      wallet as (insert into apple_devices (id, push_token) values ($1 || '-device-library-id', 'a1b2c3d4e5f6') returning id),
+      registration as (insert into apple_registrations (device_id, pass_id) select wallet.id, pass.id from wallet, pass
+        returning device_id),
+      voided as (insert into apple_voided_passes (pass_id, pkpass, modified_at)
+        values (gen_random_uuid(), '\\x504b0304'::bytea, date_trunc('second', now())) returning pass_id),
+      apple_push as (insert into apple_pushes (device_id, push_token, pass_id, notification_id, status, attempts, sent_at)
+        select wallet.id, 'a1b2c3d4e5f6', pass.id, message.id, 'sent', 1, now() from wallet, pass, message returning id),
       feedback as (insert into feedback_messages (source, user_id, name, email, subject, message, handled_at, handled_by)
         select 'account', owner.id, 'Zoë', 'zoe@seed.test', 'Idea', E'Multi\\nline <b>text</b>', now(), admin.id from owner, admin returning id),
       mail as (insert into mails (to_address, from_address, subject, text_body, html_body, status, attempts, sent_at)

@@ -1,0 +1,144 @@
+import { QueryTypes, type Transaction } from 'sequelize'
+import { getSequelize } from '#app/server/db.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
+
+/**
+ * What an Apple Wallet pass shows, and when it last changed (migration 0010). Holders have no account: a pass is
+ * reached by its unguessable id, and Apple's web service by the pass's HMAC token, checked by the caller.
+ */
+
+const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+export type ApplePassRow = {
+  passId: string
+  shortCode: string
+  stamps: number
+  cardId: string
+  userId: string
+  title: string
+  businessName: string
+  stampsRequired: number
+  backgroundColor: string
+  textColor: string
+  stampIcon: string
+  reward: string
+  terms: string
+  stampPushOn: boolean
+  /** The card's design version (its images are cached by it). */
+  cardVersion: number
+  logo: Buffer | null
+  logoContentType: string | null
+  /** The owner's newest message to the card's holders, once it is on its way. */
+  latestMessage: string | null
+  /** The later of the pass's and its card's modification times, to the second. */
+  modifiedAt: Date
+}
+
+/** The latest message: the newest one sent (or sending) to the whole card. */
+const LATEST_MESSAGE = `(select n.body from notifications n
+   where n.card_id = c.id and n.kind = 'message' and n.pass_id is null and n.status in ('sending', 'done')
+   order by n.queued_at desc nulls last, n.id desc limit 1)`
+
+const EFFECTIVE_MODIFIED = `greatest(p.wallet_modified_at, c.wallet_modified_at)`
+
+/** Everything a pass needs to be built; null for an unknown pass. */
+export async function getApplePassRow(passId: string): Promise<ApplePassRow | null> {
+  if (!isUuid(passId)) return null
+  const [row] = await select<ApplePassRow>(
+    `select p.id as "passId", p.short_code as "shortCode", p.stamps, c.id as "cardId", c.user_id as "userId",
+            c.title, c.business_name as "businessName", c.stamps_required as "stampsRequired",
+            c.background_color as "backgroundColor", c.text_color as "textColor", c.stamp_icon as "stampIcon",
+            c.reward, c.terms, c.auto_push as "stampPushOn", (extract(epoch from c.updated_at) * 1000)::float8
+              as "cardVersion",
+            c.logo, c.logo_content_type as "logoContentType", ${LATEST_MESSAGE} as "latestMessage",
+            ${EFFECTIVE_MODIFIED} as "modifiedAt"
+     from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    { passId },
+  )
+  return row ? { ...row, modifiedAt: new Date(row.modifiedAt) } : null
+}
+
+/** A pass's modification time (live or voided), without loading the card: what a 304 needs. */
+export async function getApplePassModifiedAt(passId: string): Promise<{ modifiedAt: Date; voided: boolean } | null> {
+  if (!isUuid(passId)) return null
+  const [row] = await select<{ modifiedAt: Date; voided: boolean }>(
+    `select ${EFFECTIVE_MODIFIED} as "modifiedAt", false as voided
+       from passes p join cards c on c.id = p.card_id where p.id = :passId
+     union all
+     select modified_at, true from apple_voided_passes where pass_id = :passId
+     limit 1`,
+    { passId },
+  )
+  return row ? { modifiedAt: new Date(row.modifiedAt), voided: row.voided } : null
+}
+
+/** The voided pass kept for a deleted card's devices (they fetch it once to show it voided). */
+export async function getVoidedApplePass(passId: string): Promise<{ pkpass: Buffer; modifiedAt: Date } | null> {
+  if (!isUuid(passId)) return null
+  const [row] = await select<{ pkpass: Buffer; modifiedAt: Date }>(
+    `select pkpass, modified_at as "modifiedAt" from apple_voided_passes where pass_id = :passId`,
+    { passId },
+  )
+  return row ? { pkpass: row.pkpass, modifiedAt: new Date(row.modifiedAt) } : null
+}
+
+/** The passes of these cards that sit in some device's Wallet: the ones to void before the cards go. */
+export async function listRegisteredPassIdsOfCards(cardIds: string[], transaction?: Transaction): Promise<string[]> {
+  const ids = cardIds.filter((id) => isUuid(id))
+  if (ids.length === 0) return []
+  const rows = await select<{ id: string }>(
+    `select distinct p.id from passes p join apple_registrations r on r.pass_id = p.id where p.card_id in (:ids)`,
+    { ids },
+    transaction,
+  )
+  return rows.map((row) => row.id)
+}
+
+/**
+ * Keeps the voided pass to serve and queues a push to each of its devices; its time moves past the live pass's.
+ * Runs in the transaction that then deletes the card (the caller built `pkpass` from the live pass before).
+ */
+export async function storeVoidedApplePass(passId: string, pkpass: Buffer, transaction: Transaction) {
+  await getSequelize().query(
+    `with voided as (
+       insert into apple_voided_passes (pass_id, pkpass, modified_at)
+       select p.id, :pkpass, wallet_next_time(${EFFECTIVE_MODIFIED})
+       from passes p join cards c on c.id = p.card_id where p.id = :passId
+       on conflict (pass_id) do update set pkpass = excluded.pkpass, modified_at = excluded.modified_at
+       returning pass_id
+     )
+     insert into apple_pushes (device_id, push_token, pass_id)
+     select d.id, d.push_token, v.pass_id from voided v join apple_registrations r on r.pass_id = v.pass_id
+       join apple_devices d on d.id = r.device_id`,
+    { replacements: { passId, pkpass }, transaction },
+  )
+}
+
+/**
+ * A message to the card's holders is shown on the back of their passes: the card's time moves (past every pass of
+ * it) and each device holding one of its passes gets one push that names the message, so its history counts them.
+ * Answers how many pushes were queued. Runs in the transaction that prepares the message's deliveries.
+ */
+export async function queueMessageApplePushes(notificationId: string, transaction: Transaction): Promise<number> {
+  const [row] = await select<{ count: number }>(
+    `with message as (
+       select n.card_id from notifications n where n.id = :notificationId and n.kind = 'message' and n.pass_id is null
+     ), touched as (
+       update cards c set wallet_modified_at = wallet_next_time(greatest(c.wallet_modified_at,
+         coalesce((select max(p.wallet_modified_at) from passes p where p.card_id = c.id), c.wallet_modified_at)))
+       from message where c.id = message.card_id returning c.id
+     ), queued as (
+       insert into apple_pushes (device_id, push_token, pass_id, notification_id)
+       select distinct on (d.id) d.id, d.push_token, p.id, :notificationId
+       from touched join passes p on p.card_id = touched.id join apple_registrations r on r.pass_id = p.id
+         join apple_devices d on d.id = r.device_id
+       order by d.id
+       returning 1
+     )
+     select count(*)::int as count from queued`,
+    { notificationId },
+    transaction,
+  )
+  return row!.count
+}

@@ -1,0 +1,152 @@
+import { QueryTypes, type Transaction } from 'sequelize'
+import { getSequelize } from '#app/server/db.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
+
+/**
+ * Devices that hold a pass in Apple Wallet, as Apple's pass web service registers them (migration 0010). A device is
+ * Apple's device library identifier with its current push token; a registration ties it to one pass. The web
+ * service checks the pass's token before calling any of these (the caller says so by calling them).
+ */
+
+const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+export const isDeviceLibraryId = (value: string) => /^[A-Za-z0-9._-]{1,128}$/.test(value)
+export const isApplePushToken = (value: unknown): value is string =>
+  typeof value === 'string' && /^[0-9A-Fa-f]{1,200}$/.test(value)
+
+/**
+ * Registers the device for a live pass (its push token updated: a device's token can change); answers 'created' or
+ * 'exists', or null when the pass does not exist (or was voided: nothing more to register for).
+ */
+export async function registerAppleDevice({
+  deviceId,
+  pushToken,
+  passId,
+}: {
+  deviceId: string
+  pushToken: string
+  passId: string
+}): Promise<'created' | 'exists' | null> {
+  if (!isUuid(passId) || !isDeviceLibraryId(deviceId) || !isApplePushToken(pushToken)) return null
+  const [row] = await select<{ created: boolean | null }>(
+    `with pass as (select id from passes where id = :passId),
+     device as (
+       insert into apple_devices (id, push_token) select :deviceId, :pushToken from pass
+       on conflict (id) do update set push_token = excluded.push_token
+         where apple_devices.push_token is distinct from excluded.push_token
+       returning id
+     ),
+     registered as (
+       insert into apple_registrations (device_id, pass_id) select :deviceId, id from pass
+       on conflict do nothing returning 1
+     )
+     select (select count(*) from registered) > 0 as created from pass`,
+    { deviceId, pushToken, passId },
+  )
+  if (!row) return null
+  return row.created ? 'created' : 'exists'
+}
+
+/**
+ * Unregisters the device from the pass; false when it was not registered. A device left with no pass is forgotten by
+ * pruneAppleRegistrations.
+ */
+export async function unregisterAppleDevice({ deviceId, passId }: { deviceId: string; passId: string }) {
+  if (!isUuid(passId) || !isDeviceLibraryId(deviceId)) return false
+  const rows = await select<{ device_id: string }>(
+    `delete from apple_registrations where device_id = :deviceId and pass_id = :passId returning device_id`,
+    { deviceId, passId },
+  )
+  return rows.length > 0
+}
+
+/**
+ * The device's passes changed after `since` (all of them when null), live or voided, and the newest of their
+ * modification times (the tag the device sends next time), in whole seconds.
+ */
+export async function listUpdatedApplePasses({
+  deviceId,
+  since,
+}: {
+  deviceId: string
+  since: Date | null
+}): Promise<{ serialNumbers: string[]; lastUpdated: number | null }> {
+  if (!isDeviceLibraryId(deviceId)) return { serialNumbers: [], lastUpdated: null }
+  const rows = await select<{ id: string; modified: number }>(
+    `select r.pass_id as id, extract(epoch from greatest(p.wallet_modified_at, c.wallet_modified_at))::bigint::float8
+              as modified
+       from apple_registrations r join passes p on p.id = r.pass_id join cards c on c.id = p.card_id
+       where r.device_id = :deviceId
+     union all
+     select r.pass_id, extract(epoch from v.modified_at)::bigint::float8
+       from apple_registrations r join apple_voided_passes v on v.pass_id = r.pass_id
+       where r.device_id = :deviceId`,
+    { deviceId },
+  )
+  const after = since ? Math.floor(since.getTime() / 1000) : null
+  const changed = rows.filter((row) => after === null || row.modified > after)
+  return {
+    serialNumbers: changed.map((row) => row.id).sort(),
+    lastUpdated: rows.length ? Math.max(...rows.map((row) => Number(row.modified))) : null,
+  }
+}
+
+/** A holder removed their pass: its devices stop hearing about it (run before the pass row goes). */
+export async function deleteAppleRegistrationsOfPass(passId: string, transaction?: Transaction) {
+  if (!isUuid(passId)) return
+  await getSequelize().query(`delete from apple_registrations where pass_id = :passId`, {
+    replacements: { passId },
+    transaction,
+  })
+}
+
+/** Holders of one of the owner's cards with the pass in Apple Wallet (0 for another owner's card). */
+export async function countCardAppleWalletHolders({ cardId, userId }: { cardId: string; userId: string }) {
+  if (!isUuid(cardId) || !isUuid(userId)) return 0
+  const [row] = await select<{ passes: number }>(
+    `select count(distinct r.pass_id)::int as passes
+     from apple_registrations r join passes p on p.id = r.pass_id join cards c on c.id = p.card_id
+     where c.id = :cardId and c.user_id = :userId`,
+    { cardId, userId },
+  )
+  return row!.passes
+}
+
+/** Apple Wallet devices holding a pass of the owner's card: the devices a message reaches in Wallet. */
+export async function countCardAppleWalletDevices({ cardId, userId }: { cardId: string; userId: string }) {
+  if (!isUuid(cardId) || !isUuid(userId)) return 0
+  const [row] = await select<{ devices: number }>(
+    `select count(distinct r.device_id)::int as devices
+     from apple_registrations r join passes p on p.id = r.pass_id join cards c on c.id = p.card_id
+     where c.id = :cardId and c.user_id = :userId`,
+    { cardId, userId },
+  )
+  return row!.devices
+}
+
+/**
+ * Registrations whose pass is gone and not voided (a pass deleted some other way), and voided passes kept longer
+ * than `keepDays`, are removed; a device left with nothing is forgotten. Answers how many registrations went.
+ */
+export async function pruneAppleRegistrations(keepDays: number): Promise<number> {
+  const [row] = await select<{ count: number }>(
+    `with expired as (
+       delete from apple_voided_passes where created_at < now() - make_interval(days => :keepDays) returning pass_id
+     ), removed as (
+       delete from apple_registrations r
+       where not exists (select 1 from passes p where p.id = r.pass_id)
+         and (r.pass_id in (select pass_id from expired)
+              or not exists (select 1 from apple_voided_passes v where v.pass_id = r.pass_id))
+       returning device_id
+     ), forgotten as (
+       -- Sees the registrations as they were before this statement: a device emptied now goes next time.
+       delete from apple_devices d where not exists (select 1 from apple_registrations r where r.device_id = d.id)
+         and d.updated_at < now() - interval '1 hour'
+       returning 1
+     )
+     select count(*)::int as count from removed`,
+    { keepDays },
+  )
+  return row!.count
+}
