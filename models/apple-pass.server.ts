@@ -59,15 +59,18 @@ export async function getApplePassRow(passId: string): Promise<ApplePassRow | nu
   return row ? { ...row, modifiedAt: new Date(row.modifiedAt) } : null
 }
 
-/** A pass's modification time (live or voided), without loading the card: what a 304 needs. */
+/**
+ * A pass's modification time, without loading the card: what a 304 needs. A voided pass (its card being deleted)
+ * answers as voided even while its row still exists.
+ */
 export async function getApplePassModifiedAt(passId: string): Promise<{ modifiedAt: Date; voided: boolean } | null> {
   if (!isUuid(passId)) return null
   const [row] = await select<{ modifiedAt: Date; voided: boolean }>(
-    `select ${EFFECTIVE_MODIFIED} as "modifiedAt", false as voided
-       from passes p join cards c on c.id = p.card_id where p.id = :passId
-     union all
-     select modified_at, true from apple_voided_passes where pass_id = :passId
-     limit 1`,
+    `select * from (
+       select modified_at as "modifiedAt", true as voided from apple_voided_passes where pass_id = :passId
+       union all
+       select ${EFFECTIVE_MODIFIED}, false from passes p join cards c on c.id = p.card_id where p.id = :passId
+     ) found order by voided desc limit 1`,
     { passId },
   )
   return row ? { modifiedAt: new Date(row.modifiedAt), voided: row.voided } : null
@@ -83,14 +86,23 @@ export async function getVoidedApplePass(passId: string): Promise<{ pkpass: Buff
   return row ? { pkpass: row.pkpass, modifiedAt: new Date(row.modifiedAt) } : null
 }
 
-/** The passes of these cards that sit in some device's Wallet: the ones to void before the cards go. */
-export async function listRegisteredPassIdsOfCards(cardIds: string[], transaction?: Transaction): Promise<string[]> {
-  const ids = cardIds.filter((id) => isUuid(id))
-  if (ids.length === 0) return []
+/**
+ * The passes of the owner's cards (one card, or all of them) that sit in some device's Wallet: the ones to void before
+ * the cards go.
+ */
+export async function listRegisteredPassIdsOfOwner({
+  userId,
+  cardId,
+}: {
+  userId: string
+  cardId?: string
+}): Promise<string[]> {
+  if (!isUuid(userId) || (cardId !== undefined && !isUuid(cardId))) return []
   const rows = await select<{ id: string }>(
-    `select distinct p.id from passes p join apple_registrations r on r.pass_id = p.id where p.card_id in (:ids)`,
-    { ids },
-    transaction,
+    `select distinct p.id from passes p join cards c on c.id = p.card_id
+       join apple_registrations r on r.pass_id = p.id
+     where c.user_id = :userId ${cardId ? 'and c.id = :cardId' : ''}`,
+    { userId, cardId },
   )
   return rows.map((row) => row.id)
 }

@@ -157,15 +157,18 @@ export async function getRemovablePass(passId: unknown): Promise<RemovablePass |
 
 /**
  * Removes a pass at its holder's request, with its push subscriptions and the automatic pushes queued for it (both
- * cascade). The card's stamp history stays, no longer linked to any pass (migration 0009): the owner's figures of
+ * cascade) and its Apple Wallet registrations. The card's stamp history stays, no longer linked to any pass (migration 0009): the owner's figures of
  * stamps given and rewards redeemed do not shrink because a holder left. False when there was no such pass. No
  * owner: the caller checked that the request comes from the holder's device (its signed join cookie names the pass).
  */
 export async function deletePassCheckedByHolderDevice({ passId, cardId }: { passId: string; cardId: string }) {
   if (!isPassId(passId)) return false
-  const rows = await select(`delete from passes where id = :passId and card_id = :cardId returning id`, {
-    passId,
-    cardId,
-  })
+  // Its Apple Wallet devices stop hearing about it too (registrations name the pass without a foreign key).
+  const rows = await select(
+    `with removed as (delete from passes where id = :passId and card_id = :cardId returning id),
+     unregistered as (delete from apple_registrations where pass_id in (select id from removed))
+     select id from removed`,
+    { passId, cardId },
+  )
   return rows.length > 0
 }

@@ -6,6 +6,9 @@ import {
   prepareNotification,
   type ChunkRange,
 } from '#app/services/push/push-delivery.server.ts'
+import { closeApnsClient, deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
+import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
+import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
 import { databaseConnectionOptions } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 import { logger } from './logger.server.ts'
@@ -19,6 +22,10 @@ export const PUSH_MESSAGE_QUEUE = 'push-message'
 export const PUSH_CHUNK_QUEUE = 'push-chunk'
 /** Every minute and at start: messages left queued or mid-send (a restart, a crash) are taken up again. */
 export const PUSH_RESUME_QUEUE = 'push-resume'
+/** Apple Wallet's APNs pushes: any process may take the job; it sends every due pending push (rows, leases). */
+export const APPLE_PUSH_QUEUE = 'apple-push'
+/** Hourly: voided passes and registrations past keeping are removed; a certificate near its end is reported. */
+export const WALLET_HOUSEKEEPING_QUEUE = 'wallet-housekeeping'
 /** Chunk jobs one process runs at once (each with PUSH_CONCURRENCY requests in flight). */
 const CHUNK_WORKERS = 2
 
@@ -39,11 +46,31 @@ export async function enqueuePushMessage(notificationId: string) {
     .catch((err) => logger.warn({ err, notificationId }, 'push message not enqueued; the resume job will send it'))
 }
 
+/**
+ * Asks for the queued Apple Wallet pushes to be sent now (after the transaction that queued them committed).
+ * Without a running job queue nothing is lost: the resume job sends them within a minute.
+ */
+export async function enqueueApplePushes() {
+  const boss = (globalThis as Global)[RUNNING]
+  // Without Apple Wallet no device registered, so nothing was queued: a stamp costs no job.
+  if (!boss || !getAppleWalletConfig()) return
+  await boss
+    .send(APPLE_PUSH_QUEUE, {}, { singletonKey: 'apple-push' })
+    .catch((err) => logger.warn({ err }, 'Apple Wallet pushes not enqueued; the resume job will send them'))
+}
+
 /** Jobs waiting in each queue (for /metrics); null when this process runs no job queue. */
 export async function queueDepths(): Promise<Record<string, number> | null> {
   const boss = (globalThis as Global)[RUNNING]
   if (!boss) return null
-  const queues = [PLAN_HOUSEKEEPING_QUEUE, PUSH_MESSAGE_QUEUE, PUSH_CHUNK_QUEUE, PUSH_RESUME_QUEUE]
+  const queues = [
+    PLAN_HOUSEKEEPING_QUEUE,
+    PUSH_MESSAGE_QUEUE,
+    PUSH_CHUNK_QUEUE,
+    PUSH_RESUME_QUEUE,
+    APPLE_PUSH_QUEUE,
+    WALLET_HOUSEKEEPING_QUEUE,
+  ]
   const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
   return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
 }
@@ -55,6 +82,8 @@ export async function queueDepths(): Promise<Record<string, number> | null> {
 export type JobHooks = {
   /** A chunk job finished its rows (or left later retries to another job): for logs, metrics and tests. */
   chunkDelivered?: (range: ChunkRange, sent: number) => void
+  /** An Apple Wallet push job finished its due pushes. */
+  applePushesDelivered?: (sent: number) => void
 }
 
 /** PostgreSQL's codes for a deadlock and for a row another transaction inserted first. */
@@ -107,6 +136,8 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await createQueueIfMissing(boss, PUSH_MESSAGE_QUEUE, { name: PUSH_MESSAGE_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, PUSH_CHUNK_QUEUE, { name: PUSH_CHUNK_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, PUSH_RESUME_QUEUE, { name: PUSH_RESUME_QUEUE, policy: 'short' })
+  await createQueueIfMissing(boss, APPLE_PUSH_QUEUE, { name: APPLE_PUSH_QUEUE, ...pushQueue })
+  await createQueueIfMissing(boss, WALLET_HOUSEKEEPING_QUEUE, { name: WALLET_HOUSEKEEPING_QUEUE, policy: 'short' })
 
   await boss.schedule(PLAN_HOUSEKEEPING_QUEUE, PLAN_HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   await boss.work(PLAN_HOUSEKEEPING_QUEUE, async () => {
@@ -128,22 +159,40 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
       if (retryLaterInMs !== null) await sendChunk(job!.data, Math.ceil(retryLaterInMs / 1000))
     })
   }
+  const sendApplePushes = (startAfter?: number) =>
+    boss.send(APPLE_PUSH_QUEUE, {}, { singletonKey: 'apple-push', startAfter })
+  await boss.work(APPLE_PUSH_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
+    const { sent, retryLaterInMs } = await deliverApplePushes()
+    if (sent) logger.info({ sent, retryLaterInMs }, 'Apple Wallet pushes sent')
+    hooks.applePushesDelivered?.(sent)
+    if (retryLaterInMs !== null) await sendApplePushes(Math.ceil(retryLaterInMs / 1000))
+  })
+  await boss.schedule(WALLET_HOUSEKEEPING_QUEUE, '17 * * * *', {}, { tz: 'UTC' })
+  await boss.work(WALLET_HOUSEKEEPING_QUEUE, async () => {
+    const result = await runWalletHousekeeping()
+    if (result.registrations || result.pushes) logger.info(result, 'wallet housekeeping')
+  })
+
   await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })
   await boss.work(PUSH_RESUME_QUEUE, async () => {
     for (const notificationId of await listUnfinishedNotifications()) {
       await boss.send(PUSH_MESSAGE_QUEUE, { notificationId }, { singletonKey: notificationId })
     }
+    // Pushes queued while no job queue ran (a command, a crash before the wake-up): one job takes them all.
+    await sendApplePushes()
   })
 
   // Catch up at once after a restart rather than waiting for the next tick.
   await boss.send(PLAN_HOUSEKEEPING_QUEUE, {}, { singletonKey: 'startup', singletonSeconds: 60 })
   await boss.send(PUSH_RESUME_QUEUE, {})
+  await boss.send(WALLET_HOUSEKEEPING_QUEUE, {}, { singletonKey: 'startup', singletonSeconds: 3600 })
   ;(globalThis as Global)[RUNNING] = boss
   return {
     boss,
     stop: async () => {
       if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
+      await closeApnsClient()
     },
   }
 }

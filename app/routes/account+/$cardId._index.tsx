@@ -10,11 +10,12 @@ import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
+import { deleteCard } from '#app/services/cards/card-delete.server.ts'
 import { joinUrl } from '#app/services/cards/card-qr.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
-import { deleteOwnedCard, setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
+import { setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
 
 export const CardActionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('archive') }),
@@ -68,7 +69,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           { status: 400 },
         )
       }
-      await deleteOwnedCard({ cardId: card.id, userId })
+      await deleteCard({ cardId: card.id, userId })
       return redirectWithToast('/account', { message: 'Card deleted.' })
     }
   }

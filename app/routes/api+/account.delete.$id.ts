@@ -1,6 +1,6 @@
 import { apiAction, apiError, apiSuccess, postOnlyLoader } from '#app/server/api.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
-import { deleteOwnedCard } from '#models/card.server.ts'
+import { deleteCard } from '#app/services/cards/card-delete.server.ts'
 
 /**
  * POST /api/account/delete/{id}: deletes one of the owner's cards with its passes (DECISIONS.md, "JSON answers";
@@ -8,7 +8,7 @@ import { deleteOwnedCard } from '#models/card.server.ts'
  */
 export const action = apiAction(async ({ request, params }) => {
   const userId = await requireApiUserId(request)
-  if (!(await deleteOwnedCard({ cardId: params.id ?? '', userId }))) return apiError(404, 'Card not found')
+  if (!(await deleteCard({ cardId: params.id ?? '', userId }))) return apiError(404, 'Card not found')
   return apiSuccess('Card deleted')
 })
 

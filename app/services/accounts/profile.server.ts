@@ -11,6 +11,7 @@ import {
 import { endOtherSessions } from '#app/services/auth/session.server.ts'
 import { prepareLogo } from '#app/services/cards/logo-image.server.ts'
 import { emailChangeEmail, emailChangeNoticeEmail } from '#app/services/mail/emails.server.ts'
+import { voidWalletPassesThen } from '#app/services/wallet/wallet-pass-ending.server.ts'
 import { PROFILE_MESSAGES } from '#app/utils/profile-schemas.ts'
 import { issueToken, revokeTokens } from '#models/one-time-token.server.ts'
 import {
@@ -122,6 +123,7 @@ export async function deleteProfile(input: { userId: string; confirm: string }):
   if (normalizeEmail(input.confirm) !== account.email) {
     return { status: 'error', field: 'confirm', message: PROFILE_MESSAGES.deleteMismatch }
   }
-  await deleteUser(account.id)
+  // Its passes in Apple Wallet are voided first (DECISIONS.md, "Ending a card").
+  await voidWalletPassesThen({ userId: account.id }, () => deleteUser(account.id))
   return { status: 'success', message: PROFILE_DELETED }
 }

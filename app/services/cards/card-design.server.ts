@@ -1,3 +1,4 @@
+import { enqueueApplePushes } from '#app/server/jobs.server.ts'
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { type CardDesignInput, type CardRewardInput } from '#app/utils/card-design-schema.ts'
@@ -39,6 +40,8 @@ export async function saveCardDesign({
     const card = await findOwnerCard(userId, cardId)
     if (!card) return { status: 'not-found' }
     await updateCardDesign(userId, card.id, design, logo)
+    // The card's passes in Apple Wallet were queued an update by the change (migration 0010): send it now.
+    await enqueueApplePushes()
     return { status: 'updated', card: (await findOwnerCard(userId, card.id))! }
   }
   const slot = await checkCardSlot(userId)
@@ -57,6 +60,7 @@ export async function saveReward({
   reward: CardRewardInput
 }) {
   const { firstCardActivated } = await saveCardReward(userId, card.id, reward)
+  await enqueueApplePushes()
   await advanceOnboardingStep(userId, card.id, 'card_ready')
   if (firstCardActivated) {
     await raiseNotice({

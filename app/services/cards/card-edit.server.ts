@@ -1,3 +1,4 @@
+import { enqueueApplePushes } from '#app/server/jobs.server.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { CARD_CONTENT_FIELDS } from '#app/utils/card-design-fields.ts'
 import {
@@ -26,7 +27,7 @@ export async function editCardAsAdmin({
   values: EditableCardValues
   logo: CardLogo | 'remove' | null
 }): Promise<{ status: 'not-found' } | { status: 'saved'; changed: string[] }> {
-  return withTransaction(async (transaction) => {
+  const result = await withTransaction(async (transaction) => {
     const current = await lockUserCardForEdit(userId, cardId, transaction)
     if (!current) return { status: 'not-found' as const }
     const before: Record<string, unknown> = {}
@@ -56,4 +57,7 @@ export async function editCardAsAdmin({
     )
     return { status: 'saved' as const, changed }
   })
+  // The card's passes in Apple Wallet were queued an update by the change (migration 0010): send it now.
+  if (result.status === 'saved' && result.changed.length) await enqueueApplePushes()
+  return result
 }

@@ -1,5 +1,5 @@
 import { type Transaction } from 'sequelize'
-import { enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { enqueueApplePushes, enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { queueHolderStampPush } from '#app/services/push/stamp-push.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import {
@@ -145,20 +145,25 @@ export async function stampPass({
   if (!result.ok) return result
   // After the commit: the job must find the notification. Should this fail, the resume job sends it.
   if (result.pushId) await enqueuePushMessage(result.pushId)
+  // The stamp queued its Apple Wallet pushes in its transaction (migration 0010): send them now.
+  await enqueueApplePushes()
   return { ok: true, pass: result.pass }
 }
 
 type PassAction = { ownerId: string; cardId: string; passId: string }
 
 /** Runs an action on one pass of the owner's card, locked for the transaction; 404 when it is not theirs. */
-function withLockedPass(
+async function withLockedPass(
   { ownerId, cardId, passId }: PassAction,
   work: (transaction: Transaction, pass: LockedPass) => Promise<StampingResult>,
 ): Promise<StampingResult> {
-  return withTransaction(async (transaction) => {
+  const result = await withTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
     return pass ? work(transaction, pass) : refuse(404, 'form', PASS_NOT_FOUND)
   })
+  // The change queued its Apple Wallet pushes in its transaction (migration 0010): send them now.
+  if (result.ok) await enqueueApplePushes()
+  return result
 }
 
 /** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */

@@ -1,0 +1,68 @@
+import { getAppleWalletConfig, type AppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
+import { getApplePassRow, getVoidedApplePass, type ApplePassRow } from '#models/apple-pass.server.ts'
+import { cachedApplePass } from './apple-pass-cache.server.ts'
+import { applePassToken } from './apple-pass-token.server.ts'
+import { buildApplePass, type ApplePassContent } from './apple-pass.server.ts'
+
+/**
+ * The Apple Wallet pass of a holder, as the pass page's link and Apple's web service hand it out (DECISIONS.md,
+ * "Apple pass"). Built once per (pass, modification time) and kept in the 50 MB memory cache: the time moves with
+ * every stamp, design change or message (migration 0010), so a kept pass is never stale, and opening it again does
+ * not sign again.
+ */
+
+export const APPLE_PASS_CONTENT_TYPE = 'application/vnd.apple.pkpass'
+
+function contentOf(row: ApplePassRow, voided: boolean): ApplePassContent {
+  return {
+    passId: row.passId,
+    shortCode: row.shortCode,
+    stamps: row.stamps,
+    stampsRequired: row.stampsRequired,
+    card: {
+      id: row.cardId,
+      version: row.cardVersion,
+      title: row.title,
+      businessName: row.businessName,
+      backgroundColor: row.backgroundColor,
+      textColor: row.textColor,
+      stampIcon: row.stampIcon,
+      reward: row.reward,
+      terms: row.terms,
+      stampPushOn: row.stampPushOn,
+      logo: row.logo ? { data: row.logo, contentType: row.logoContentType ?? 'image/png' } : null,
+    },
+    latestMessage: row.latestMessage,
+    voided,
+  }
+}
+
+async function build(row: ApplePassRow, config: AppleWalletConfig, voided: boolean) {
+  return buildApplePass(contentOf(row, voided), config, {
+    appUrl: getEnv().APP_URL,
+    authenticationToken: await applePassToken(row.passId),
+  })
+}
+
+/**
+ * The pass as it is now, with its modification time; a voided one (its card is being or was deleted) as it was
+ * voided. Null when Apple Wallet is off or there is no such pass.
+ */
+export async function getLatestApplePass(passId: string): Promise<{ pkpass: Buffer; modifiedAt: Date } | null> {
+  const config = getAppleWalletConfig()
+  if (!config) return null
+  const voided = await getVoidedApplePass(passId)
+  if (voided) return voided
+  const row = await getApplePassRow(passId)
+  if (!row) return null
+  const pkpass = await cachedApplePass(`${passId}:${row.modifiedAt.getTime()}`, () => build(row, config, false))
+  return { pkpass, modifiedAt: row.modifiedAt }
+}
+
+/** The pass as voided (its card is about to go), for the devices that hold it; null without Apple Wallet or pass. */
+export async function buildVoidedApplePass(passId: string): Promise<Buffer | null> {
+  const config = getAppleWalletConfig()
+  const row = config ? await getApplePassRow(passId) : null
+  return config && row ? build(row, config, true) : null
+}
