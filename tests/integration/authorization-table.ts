@@ -230,6 +230,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   // Only the device that got the pass may remove it (its join cookie, which the walk's roles do not hold).
   { route: '/c/remove/:passId', fill: { passId: 'pass' }, get: everyone(403), post: everyone(403) },
   { route: '/p/:passId/logo', fill: { passId: 'pass' }, get: OK },
+  // Apple Wallet is off in this walk: no pass to download (tests/integration/apple-wallet.test.ts has it on).
+  { route: '/p/:passId/wallet.pkpass', fill: { passId: 'pass' }, get: everyone(404) },
   // The card's logo, public like its join page (DECISIONS.md: Google Wallet's class points at it).
   { route: '/cards/:cardId/logo.png', fill: { cardId: 'card' }, get: OK },
   { route: '/p/:passId/icons/:file', fill: { passId: 'pass', file: 'icon' }, get: OK },
