@@ -7,6 +7,7 @@ import { PassNotifications } from '#app/routes/__pass-notifications.tsx'
 import { OfflineNote, useKeptCopy } from '#app/routes/__pass-offline.tsx'
 import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
+import { walletLinks } from '#app/services/wallet/wallet-links.server.ts'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import passStylesHref from '#app/styles/pass.css?url'
 import { useNonce } from '#app/utils/nonce-provider.ts'
@@ -29,6 +30,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
       card: { ...card, iconVersion: Math.round(card.version).toString(36) },
       qrSvg: await passQrSvg(pass.shortCode),
       pushKey: (await getVapidKeys()).publicKey,
+      wallets: walletLinks(pass.id),
     },
     // Always revalidated (a stamp changes it), never shared by proxies.
     { headers: { 'Cache-Control': 'private, no-cache' } },
@@ -38,7 +40,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export default function PassPage() {
-  const { pass, card, qrSvg, pushKey } = useLoaderData<typeof loader>()
+  const { pass, card, qrSvg, pushKey, wallets } = useLoaderData<typeof loader>()
   const nonce = useNonce()
   const keptCopy = useKeptCopy()
   const earned = pass.stamps >= card.stampsRequired
@@ -63,6 +65,14 @@ export default function PassPage() {
         <p className="pass-page__short-code">{pass.shortCode}</p>
         <p className="pass-page__note">Show this at the counter to collect a stamp.</p>
       </section>
+      {wallets.appleWallet ? (
+        // A plain link: Safari opens the pass in Wallet, no JavaScript needed.
+        <p className="pass-page__wallets">
+          <a className="pass-page__wallet pass-page__wallet--apple" href={wallets.appleWallet}>
+            Add to Apple Wallet
+          </a>
+        </p>
+      ) : null}
       {card.terms ? <p className="pass-page__terms">{card.terms}</p> : null}
       <PassNotifications passId={pass.id} pushKey={pushKey} keptCopy={keptCopy} />
       <InstallGuide />

@@ -13,6 +13,7 @@ import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { deleteCard } from '#app/services/cards/card-delete.server.ts'
 import { joinUrl } from '#app/services/cards/card-qr.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { cardWalletStatus } from '#app/services/wallet/wallet-links.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
 import { setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
@@ -32,10 +33,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
   const owned = { cardId: card.id, userId }
-  const [totals, days] = await Promise.all([cardTotals(owned), cardDailyActivity(owned)])
+  const [totals, days, wallets] = await Promise.all([
+    cardTotals(owned),
+    cardDailyActivity(owned),
+    cardWalletStatus(owned),
+  ])
   // Deleted between the two reads: the same answer as a card that is not there.
   if (!totals) throw notFound(CARD_NOT_FOUND)
-  return { card, totals, days, joinUrl: joinUrl(card.slug) }
+  return { card, totals, days, wallets, joinUrl: joinUrl(card.slug) }
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -76,7 +81,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RewardCard() {
-  const { card, totals, days, joinUrl } = useLoaderData<typeof loader>()
+  const { card, totals, days, wallets, joinUrl } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const errors = actionData?.result?.error ?? {}
   const deleteWord = card.title || card.businessName || 'delete'
@@ -102,6 +107,12 @@ export default function RewardCard() {
               <dt>With notifications</dt>
               <dd>{totals.subscribers}</dd>
             </div>
+            {wallets.appleWallet.on || wallets.appleWallet.holders > 0 ? (
+              <div>
+                <dt>In Apple Wallet</dt>
+                <dd>{wallets.appleWallet.holders}</dd>
+              </div>
+            ) : null}
             <div>
               <dt>Stamps given</dt>
               <dd>{totals.stampsGiven}</dd>
@@ -112,6 +123,11 @@ export default function RewardCard() {
             </div>
           </dl>
           <ActivityChart days={days} label="Last 30 days" />
+          <p className="field-hint card-detail__wallets">
+            {wallets.appleWallet.on
+              ? 'Apple Wallet: holders can add this card to Apple Wallet from their card page.'
+              : 'Apple Wallet: not available yet.'}
+          </p>
         </section>
       </div>
       <nav aria-label="Card actions" className="actions">

@@ -4,6 +4,8 @@ import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
+import { appleWalletStatus } from '#app/server/apple-wallet-config.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
 import { findAdminUsersPage, loadAdminFigures, type CountedFigures } from '#app/services/admin/admin-users.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
@@ -17,6 +19,7 @@ import {
   UsersQuerySchema,
   usersListHref,
 } from './__users-query.ts'
+import { WalletStatus, type WalletStatusView } from './__wallet-status.tsx'
 
 /**
  * /admin: every account, searched, filtered, ordered and paged on the server (models/admin-users.server.ts), with
@@ -28,9 +31,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const submission = parseWithZod(formValues(url.searchParams), { schema: UsersQuerySchema })
   const recount = url.searchParams.has('recount')
+  const wallets = walletStatusView()
   if (submission.status !== 'success') {
     const figures = figuresView(await loadAdminFigures({ recount }))
-    return data({ result: submission.reply(), query: null, list: null, figures }, { status: 400 })
+    return data({ result: submission.reply(), query: null, list: null, figures, wallets }, { status: 400 })
   }
   const query = submission.value
   const [counted, list] = await Promise.all([
@@ -38,7 +42,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     findAdminUsersPage(query, requestedPosition(url.searchParams), { perPage: PER_PAGE, recount }),
   ])
   const users = list.users.map((user) => ({ ...user, createdAt: formatDate(user.createdAt) }))
-  return { result: submission.reply(), query, list: { ...list, users }, figures: figuresView(counted) }
+  return { result: submission.reply(), query, list: { ...list, users }, figures: figuresView(counted), wallets }
+}
+
+function walletStatusView(): WalletStatusView {
+  const apple = appleWalletStatus(getEnv())
+  return { appleWallet: { ...apple, certExpiresAt: apple.certExpiresAt?.toISOString() ?? null } }
 }
 
 /** The form's fields, first value each: a field repeated in a typed address counts once. */
@@ -58,7 +67,7 @@ function figuresView({ countedAt, ...counts }: CountedFigures) {
 }
 
 export default function AdminUsers() {
-  const { result, query, list, figures } = useLoaderData<typeof loader>()
+  const { result, query, list, figures, wallets } = useLoaderData<typeof loader>()
   const [form, fields] = useSchemaForm(UsersQuerySchema, { id: 'admin-users-search', lastResult: result })
   return (
     <>
@@ -67,6 +76,7 @@ export default function AdminUsers() {
         figures={figures}
         recountHref={recountHref(query && list ? usersListHref(query, { page: 1 }) : '/admin')}
       />
+      <WalletStatus status={wallets} />
       <Form method="GET" action="/admin" className="admin-search" {...getFormProps(form)}>
         <div className="field">
           <label htmlFor={fields.q.id}>E-mail</label>
