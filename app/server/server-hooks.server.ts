@@ -2,6 +2,7 @@ import { type ServerResponse } from 'node:http'
 import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
 import { ensureDemoAccount } from '#app/services/accounts/demo-account.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
+import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
 import { openAndMigrate } from './database-lifecycle.server.ts'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from './database-outage.server.ts'
 import { isDatabaseHealthy } from './db.server.ts'
@@ -106,8 +107,15 @@ const databaseOutageHandler: express.ErrorRequestHandler = (error, req, res, nex
 }
 
 export const serverHooks = {
-  /** The validated settings; throws `Invalid configuration: …` when they are not. */
-  getEnv,
+  /**
+   * The validated settings; throws `Invalid configuration: …` when they are not, or a line naming the Apple Wallet
+   * setting that is wrong (a certificate that does not match its key, say): checked before anything starts.
+   */
+  getEnv: () => {
+    const env = getEnv()
+    getAppleWalletConfig()
+    return env
+  },
   logger,
   start,
   /** For /healthz: whether the database runs a query within 2 s. */

@@ -1,0 +1,277 @@
+import crypto from 'node:crypto'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { resetEnvForTests } from '#app/server/env.server.ts'
+import { startJobs } from '#app/server/jobs.server.ts'
+import { deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
+import { claimApplePushes } from '#models/apple-push.server.ts'
+import { signedInOwner } from '#tests/support/account-owner.ts'
+import { makeAppleCerts } from '#tests/support/apple-certs.ts'
+import { startApnsPeer, type ApnsPeer } from '#tests/support/apns-peer.ts'
+import { sql } from '#tests/support/auth-api.ts'
+import { verifyPkpass } from '#tests/support/pkpass.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
+import {
+  applePassAuthorization,
+  applePushesOf,
+  createWalletCard,
+  createWalletPass,
+  newDevice,
+  registerDevice,
+} from '#tests/support/wallet-device.ts'
+
+/**
+ * Apple Wallet end to end (issue 16), on the real database (embedded, or the server with TEST_DATABASE_URL): the
+ * signed pass as the holder downloads it, verified as Apple would (manifest hashes, the PKCS#7 signature with
+ * openssl against the test CA); and its updates: a stamp, an undo, a redemption, a design change, a message or a
+ * deleted card reaches each registered device once through a local APNs peer (HTTP/2, ES256 provider token), which
+ * answers 200, 410, 429 or 503 as a test needs. Certificate authentication has its own file (one setting apart).
+ */
+const certs = makeAppleCerts()
+Object.assign(process.env, certs.env())
+resetEnvForTests()
+
+let peer: ApnsPeer
+let jobs: Awaited<ReturnType<typeof startJobs>>
+beforeAll(async () => {
+  peer = await startApnsPeer({
+    topic: certs.passTypeId,
+    teamId: certs.teamId,
+    keyId: certs.apnsKeyId,
+    publicKeyPem: crypto.createPublicKey(certs.apnsKeyPem).export({ type: 'spki', format: 'pem' }).toString(),
+  })
+  process.env.APNS_ORIGIN = peer.origin
+  resetEnvForTests()
+  jobs = await startJobs()
+})
+afterAll(async () => {
+  await jobs?.stop()
+  await peer?.close()
+})
+const server = useTestServer()
+
+beforeEach(() => {
+  expect(peer.violations()).toEqual([])
+})
+
+async function ownerWithPass({ stamps = 0, stampsRequired = 5 } = {}) {
+  const owner = await signedInOwner(server)
+  const cardId = await createWalletCard(owner.id, { stampsRequired })
+  const pass = await createWalletPass(cardId, stamps)
+  return { owner, cardId, pass }
+}
+
+async function download(passId: string) {
+  const response = await server.fetch(`/p/${passId}/wallet.pkpass`)
+  return { response, body: Buffer.from(await response.arrayBuffer()) }
+}
+
+const pushesTo = (pushToken: string) => peer.requests().filter((request) => request.token === pushToken)
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+const stamp = (cardId: string, cookie: string, code: string) =>
+  server.fetch(`/account/${cardId}/scan`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ intent: 'stamp', code }),
+  })
+
+describe('the pass', () => {
+  test('downloads as a signed storeCard that openssl verifies against the CA, with its fields', async () => {
+    const { pass } = await ownerWithPass({ stamps: 2 })
+    const { response, body } = await download(pass.id)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/vnd.apple.pkpass')
+    expect(response.headers.get('last-modified')).toMatch(/GMT$/)
+    const { files, passJson } = verifyPkpass(body, certs.caPath)
+    for (const name of ['icon', 'logo', 'strip'])
+      for (const scale of ['', '@2x', '@3x']) expect(files.has(`${name}${scale}.png`)).toBe(true)
+    expect(passJson).toMatchObject({
+      formatVersion: 1,
+      passTypeIdentifier: certs.passTypeId,
+      teamIdentifier: certs.teamId,
+      serialNumber: pass.id,
+      organizationName: 'Corner Coffee',
+      description: 'Coffee card',
+      authenticationToken: (await applePassAuthorization(pass.id)).slice('ApplePass '.length),
+      barcodes: [expect.objectContaining({ format: 'PKBarcodeFormatQR', message: pass.shortCode, altText: pass.shortCode })],
+    })
+    expect(passJson.webServiceURL).toMatch(/\/wallet\/apple$/)
+    expect(passJson.storeCard.primaryFields[0]).toMatchObject({ value: '2 of 5', changeMessage: 'Stamps: %@' })
+  })
+
+  test('a tampered pass fails the verification', async () => {
+    const { pass } = await ownerWithPass()
+    const { body } = await download(pass.id)
+    const tampered = Buffer.from(body)
+    // Flip a byte inside pass.json's stored text: its hash no longer matches the signed manifest.
+    const at = tampered.indexOf(Buffer.from('Corner Coffee'))
+    tampered[at] = 'K'.charCodeAt(0)
+    expect(() => verifyPkpass(tampered, certs.caPath)).toThrow()
+  })
+
+  test('an unknown pass is a 404, and the pass page links to Wallet without JavaScript', async () => {
+    expect((await download(crypto.randomUUID())).response.status).toBe(404)
+    expect((await download('not-a-pass')).response.status).toBe(404)
+    const { pass } = await ownerWithPass()
+    const html = await (await server.fetch(`/p/${pass.id}`)).text()
+    expect(html).toContain(`href="/p/${pass.id}/wallet.pkpass"`)
+    expect(html).toContain('Add to Apple Wallet')
+  })
+
+  test('the owner’s card page says holders can add it, and counts those who did', async () => {
+    const { owner, cardId, pass } = await ownerWithPass()
+    await registerDevice(server, certs.passTypeId, pass.id, newDevice())
+    const html = await (await server.fetch(`/account/${cardId}`, { headers: { cookie: owner.cookie } })).text()
+    expect(html).toContain('holders can add this card to Apple Wallet')
+    expect(html).toMatch(/In Apple Wallet<\/dt><dd>1<\/dd>/)
+  })
+})
+
+describe('updates through APNs', () => {
+  test('a stamp reaches every registered device of the pass once, and no other device', async () => {
+    const { owner, cardId, pass } = await ownerWithPass()
+    const other = await createWalletPass(cardId)
+    const [phone, watch, neighbour] = [newDevice(), newDevice(), newDevice()]
+    expect(await registerDevice(server, certs.passTypeId, pass.id, phone)).toBe(201)
+    expect(await registerDevice(server, certs.passTypeId, pass.id, watch)).toBe(201)
+    expect(await registerDevice(server, certs.passTypeId, other.id, neighbour)).toBe(201)
+    expect((await stamp(cardId, owner.cookie, pass.shortCode)).status).toBe(303)
+    await until(() => pushesTo(phone.pushToken).length === 1 && pushesTo(watch.pushToken).length === 1, 'two pushes')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(pushesTo(phone.pushToken)).toHaveLength(1)
+    expect(pushesTo(neighbour.pushToken)).toHaveLength(0)
+    const [push] = pushesTo(phone.pushToken)
+    expect(push!.headers['apns-topic']).toBe(certs.passTypeId)
+    expect(push!.headers['apns-push-type']).toBe('background')
+    expect(push!.body).toBe('{}')
+    expect(await applePushesOf(phone.pushToken)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })])
+    // The device then fetches the pass: one stamp more.
+    const { passJson } = verifyPkpass((await download(pass.id)).body, certs.caPath)
+    expect(passJson.storeCard.primaryFields[0].value).toBe('1 of 5')
+  })
+
+  test('a design change pushes every device of the card, once per device', async () => {
+    const { cardId, pass } = await ownerWithPass()
+    const second = await createWalletPass(cardId)
+    const device = newDevice()
+    await registerDevice(server, certs.passTypeId, pass.id, device)
+    await registerDevice(server, certs.passTypeId, second.id, device)
+    const elsewhere = newDevice()
+    await registerDevice(server, certs.passTypeId, second.id, elsewhere)
+    await sql(`update cards set background_color = '#112233' where id = :cardId`, { cardId })
+    await deliverApplePushes()
+    expect(pushesTo(device.pushToken)).toHaveLength(1)
+    expect(pushesTo(elsewhere.pushToken)).toHaveLength(1)
+    const { passJson } = verifyPkpass((await download(pass.id)).body, certs.caPath)
+    expect(passJson.backgroundColor).toBe('rgb(17, 34, 51)')
+  })
+
+  test('410 forgets the device and its registrations', async () => {
+    const { owner, cardId, pass } = await ownerWithPass()
+    const device = newDevice()
+    await registerDevice(server, certs.passTypeId, pass.id, device)
+    peer.setBehaviour(device.pushToken, 'gone')
+    await stamp(cardId, owner.cookie, pass.shortCode)
+    await until(async () => (await applePushesOf(device.pushToken))[0]?.status === 'gone', 'the push gone')
+    expect(await sql(`select 1 from apple_devices where id = :id`, { id: device.deviceId })).toEqual([])
+    expect(await sql(`select 1 from apple_registrations where pass_id = :id`, { id: pass.id })).toEqual([])
+  })
+
+  test('429 and 503 are retried until APNs takes the push', async () => {
+    const { owner, cardId, pass } = await ownerWithPass()
+    const [busy, down] = [newDevice(), newDevice()]
+    await registerDevice(server, certs.passTypeId, pass.id, busy)
+    await registerDevice(server, certs.passTypeId, pass.id, down)
+    peer.setBehaviour(busy.pushToken, { fail: 1, status: 429, retryAfter: 0 })
+    peer.setBehaviour(down.pushToken, { fail: 2, status: 503 })
+    await stamp(cardId, owner.cookie, pass.shortCode)
+    await until(
+      async () =>
+        (await applePushesOf(busy.pushToken))[0]?.status === 'sent' &&
+        (await applePushesOf(down.pushToken))[0]?.status === 'sent',
+      'both sent after retries',
+      20_000,
+    )
+    expect(pushesTo(busy.pushToken).map((request) => request.status)).toEqual([429, 200])
+    expect(pushesTo(down.pushToken).map((request) => request.status)).toEqual([503, 503, 200])
+    expect((await applePushesOf(down.pushToken))[0]!.attempts).toBe(3)
+  })
+
+  test('after a crash mid-send only the pushes in flight are sent again, once their lease ends', async () => {
+    const { cardId, pass } = await ownerWithPass()
+    const [done, inFlight] = [newDevice(), newDevice()]
+    await registerDevice(server, certs.passTypeId, pass.id, done)
+    await sql(`update passes set stamps = 1 where id = :id`, { id: pass.id })
+    await deliverApplePushes()
+    expect(pushesTo(done.pushToken)).toHaveLength(1)
+    await registerDevice(server, certs.passTypeId, pass.id, inFlight)
+    await sql(`update cards set reward = 'Two free coffees' where id = :cardId`, { cardId })
+    // A process claims the two new pushes and dies before writing their outcome: their leases hold them.
+    const claimed = await claimApplePushes(10, 30)
+    expect(claimed).toHaveLength(2)
+    expect((await deliverApplePushes()).sent).toBe(0)
+    await sql(`update apple_pushes set lease_until = now() - interval '1 second' where status = 'pending'`)
+    expect((await deliverApplePushes()).sent).toBe(2)
+    expect(pushesTo(done.pushToken)).toHaveLength(2)
+    expect(pushesTo(inFlight.pushToken)).toHaveLength(1)
+  })
+
+  test('an undo and a redemption each push again, and the pass tells the reward once earned', async () => {
+    const { owner, cardId, pass } = await ownerWithPass({ stamps: 4 })
+    const device = newDevice()
+    await registerDevice(server, certs.passTypeId, pass.id, device)
+    await stamp(cardId, owner.cookie, pass.shortCode)
+    await until(() => pushesTo(device.pushToken).length === 1, 'the stamp push')
+    const earned = verifyPkpass((await download(pass.id)).body, certs.caPath).passJson
+    expect(JSON.stringify(earned.storeCard)).toContain('Reward earned: A free coffee')
+    const undo = await server.fetch(`/account/${cardId}/scan`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'undo', passId: pass.id }),
+    })
+    expect(undo.status).toBe(303)
+    await until(() => pushesTo(device.pushToken).length === 2, 'the undo push')
+    await sql(`update passes set stamps = 5 where id = :id`, { id: pass.id })
+    await sql(`update passes set stamps = 0, rewards_redeemed = rewards_redeemed + 1 where id = :id`, { id: pass.id })
+    await deliverApplePushes()
+    expect(pushesTo(device.pushToken)).toHaveLength(4)
+  })
+})
+
+describe('ending a card', () => {
+  test('deleting the card voids its passes in Wallet: the devices are pushed and fetch the voided pass', async () => {
+    const { owner, cardId, pass } = await ownerWithPass()
+    const device = newDevice()
+    await registerDevice(server, certs.passTypeId, pass.id, device)
+    const response = await server.fetch(`/account/${cardId}`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'delete', confirm: 'Coffee card' }),
+    })
+    expect(response.status).toBe(302)
+    await until(() => pushesTo(device.pushToken).length === 1, 'the voiding push')
+    expect(await sql(`select 1 from passes where id = :id`, { id: pass.id })).toEqual([])
+    const fetched = await server.fetch(`/wallet/apple/v1/passes/${certs.passTypeId}/${pass.id}`, {
+      headers: { authorization: await applePassAuthorization(pass.id) },
+    })
+    expect(fetched.status).toBe(200)
+    const { passJson } = verifyPkpass(Buffer.from(await fetched.arrayBuffer()), certs.caPath)
+    expect(passJson.voided).toBe(true)
+  })
+
+  test('a holder who removes their card unregisters their devices', async () => {
+    const { pass, cardId } = await ownerWithPass()
+    const device = newDevice()
+    await registerDevice(server, certs.passTypeId, pass.id, device)
+    const { deletePassCheckedByHolderDevice } = await import('#models/pass.server.ts')
+    expect(await deletePassCheckedByHolderDevice({ passId: pass.id, cardId })).toBe(true)
+    expect(await sql(`select 1 from apple_registrations where pass_id = :id`, { id: pass.id })).toEqual([])
+  })
+})
