@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import sharp from 'sharp'
 import { afterEach, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest'
 import { loadAppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
@@ -49,8 +52,9 @@ beforeEach(() => {
   warn = vi.spyOn(console, 'warn')
 })
 afterEach(() => {
-  expect(warn).not.toHaveBeenCalled()
+  const warnings = warn.mock.calls
   warn.mockRestore()
+  expect(warnings).toEqual([])
 })
 
 const SIZES = { icon: [29, 29], logo: [160, 50], strip: [375, 123] } as const
@@ -96,6 +100,12 @@ describe('buildApplePass', () => {
         ],
       },
     })
+  })
+
+  test('the zip is one Info-ZIP reads without an error', async () => {
+    const file = path.join(certs.dir, 'built.pkpass')
+    fs.writeFileSync(file, await buildApplePass(content(), config, options))
+    expect(execFileSync('unzip', ['-tq', file], { encoding: 'utf8' })).toMatch(/No errors detected/)
   })
 
   test("every image is a PNG at Apple's pixel sizes", async () => {
@@ -178,6 +188,20 @@ describe('buildApplePass', () => {
     )!
     const pkpass = await buildApplePass(content({}, { businessName: ' ' }), encrypted, options)
     expect(verifyPkpass(pkpass, certs.caPath).passJson.organizationName).toBe('Coffee card')
+  })
+
+  test('a pass.json that passkit-generator refuses fails the build instead of making a pass without fields', async () => {
+    warn.mockImplementation(() => {})
+    await expect(buildApplePass(content({ shortCode: '' }), config, options)).rejects.toThrow(
+      'passkit-generator refused the pass.json of pass pass-1',
+    )
+    expect(warn).toHaveBeenCalled()
+    warn.mockClear()
+  })
+
+  test('a card without a title yet still makes a valid pass', async () => {
+    const { passJson } = await build(content({}, { title: '', businessName: '' }))
+    expect([passJson.organizationName, passJson.description]).toEqual(['Stampwise', 'Stamp card'])
   })
 
   test('a tampered pass fails verification', async () => {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { PKPass } from 'passkit-generator'
 import { type AppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
 import { applePassImages } from './apple-pass-images.server.ts'
+import { storedZip } from './stored-zip.server.ts'
 
 /**
  * A holder's card as a signed Apple Wallet storeCard (.pkpass), exactly as DECISIONS.md ("Wallet passes", "Apple
@@ -86,8 +87,9 @@ export function applePassJson(content: ApplePassContent, config: AppleWalletConf
     passTypeIdentifier: config.passTypeId,
     teamIdentifier: config.teamId,
     serialNumber: content.passId,
-    organizationName: card.businessName.trim() || card.title,
-    description: card.title,
+    // Wallet refuses empty texts here; a card in the middle of onboarding may not have both yet.
+    organizationName: card.businessName.trim() || card.title.trim() || 'Stampwise',
+    description: card.title.trim() || card.businessName.trim() || 'Stamp card',
     backgroundColor: walletColor(card.backgroundColor),
     foregroundColor: walletColor(card.textColor),
     labelColor: walletColor(card.textColor),
@@ -126,9 +128,17 @@ export async function buildApplePass(
   options: ApplePassOptions,
 ): Promise<Buffer> {
   const images = await applePassImages(content.card, content.stamps, content.stampsRequired)
+  const passJson = applePassJson(content, config, options)
   const pass = new PKPass(
-    { ...images, 'pass.json': Buffer.from(JSON.stringify(applePassJson(content, config, options))) },
+    { ...images, 'pass.json': Buffer.from(JSON.stringify(passJson)) },
     { wwdr: config.wwdrPem, signerCert: config.certPem, signerKey: signerKey(config) },
   )
-  return pass.getAsBuffer()
+  // passkit-generator drops a pass.json or a field it finds invalid with only a console.warn: fail loudly instead.
+  const { primaryFields, secondaryFields, backFields } = passJson.storeCard
+  const refused =
+    pass.type !== 'storeCard' ||
+    pass.primaryFields.length + pass.secondaryFields.length + pass.backFields.length !==
+      primaryFields.length + secondaryFields.length + backFields.length
+  if (refused) throw new Error(`passkit-generator refused the pass.json of pass ${content.passId}`)
+  return storedZip(pass.getAsRaw())
 }
