@@ -107,6 +107,9 @@ describe('loadAppleWalletConfig', () => {
     expect(problem({ APNS_KEY_ID: undefined })).toBe('APNS_KEY_ID is required when APNS_PRIVATE_KEY is set')
     expect(problem({ APNS_PRIVATE_KEY: makeOtherKey('ec-p384') })).toMatch(/^APNS_PRIVATE_KEY is not an EC P-256 key/)
     expect(problem({ APNS_PRIVATE_KEY: certs.keyPem })).toMatch(/^APNS_PRIVATE_KEY is not an EC P-256 key/)
+    expect(problem({ APNS_PRIVATE_KEY: certs.encryptedKeyPem })).toBe(
+      'APNS_PRIVATE_KEY is encrypted: use the .p8 file as Apple gives it',
+    )
     expect(problem({ APNS_PRIVATE_KEY: 'garbage' })).toMatch(
       /^APNS_PRIVATE_KEY is neither PEM text nor a readable file/,
     )

@@ -48,7 +48,11 @@ function readCertificate(name: 'APPLE_PASS_CERT' | 'APPLE_WWDR_CERT', value: str
 
 function readPrivateKey(name: 'APPLE_PASS_KEY' | 'APNS_PRIVATE_KEY', pem: string, passphrase?: string): KeyObject {
   const encrypted = /ENCRYPTED/.test(pem)
-  if (encrypted && !passphrase) throw new Error(`${name} is encrypted: set APPLE_PASS_KEY_PASSPHRASE`)
+  if (encrypted && !passphrase) {
+    // Apple's .p8 APNs keys come unencrypted, and there is no setting for a passphrase of one.
+    const fix = name === 'APPLE_PASS_KEY' ? 'set APPLE_PASS_KEY_PASSPHRASE' : 'use the .p8 file as Apple gives it'
+    throw new Error(`${name} is encrypted: ${fix}`)
+  }
   try {
     return crypto.createPrivateKey(encrypted ? { key: pem, passphrase } : { key: pem })
   } catch {
