@@ -37,6 +37,20 @@ const EnvSchema = z
     APPLE_KEY_ID: optional,
     APPLE_PRIVATE_KEY: optional,
     APPLE_ISSUER: z.url().default('https://appleid.apple.com'),
+    // Apple Wallet (DECISIONS.md, "Wallet passes"): on when APPLE_PASS_TYPE_ID is set; the PEM settings take the text
+    // itself or a path to a file, and are checked by app/server/apple-wallet-config.server.ts.
+    APPLE_PASS_TYPE_ID: optional,
+    APPLE_PASS_CERT: optional,
+    APPLE_PASS_KEY: optional,
+    // Not trimmed: a passphrase may begin or end with a space.
+    APPLE_PASS_KEY_PASSPHRASE: z
+      .string()
+      .transform((value) => (value === '' ? undefined : value))
+      .optional(),
+    APPLE_WWDR_CERT: optional,
+    APNS_KEY_ID: optional,
+    APNS_PRIVATE_KEY: optional,
+    APNS_ORIGIN: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
     PUSH_ALLOWED_HOSTS: optional,
     SENTRY_DSN: optional.pipe(z.url().optional()),
     SUPPORT_EMAIL: z.email().default('support@localhost'),
@@ -61,6 +75,7 @@ const EnvSchema = z
   .transform((env) => ({
     ...env,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    APNS_ORIGIN: (env.APNS_ORIGIN ?? 'https://api.push.apple.com').replace(/\/+$/, ''),
     isProduction: env.NODE_ENV === 'production',
     pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '')
       .split(',')
