@@ -2,12 +2,10 @@ import path from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { makeAppleCerts, makeExpiringCert, makeOtherKey, makePassCert } from '#tests/support/apple-certs.ts'
 import {
-  applePassAuthenticationToken,
   appleWalletStatus,
   certificateExpiryWarning,
   getAppleWalletConfig,
   loadAppleWalletConfig,
-  sameToken,
 } from './apple-wallet-config.server.ts'
 import { parseEnv, resetEnvForTests } from './env.server.ts'
 
@@ -166,24 +164,5 @@ describe('certificateExpiryWarning', () => {
     expect(certificateExpiryWarning(config, new Date(expires - 29 * 24 * 3600 * 1000))).toMatch(/in 29 days/)
     expect(certificateExpiryWarning(config, new Date(expires + 1000))).toMatch(/expired on/)
     expect(certificateExpiryWarning(load({})!)).toBeNull()
-  })
-})
-
-describe('pass authentication tokens', () => {
-  test('HMAC-SHA256 of the pass id, base64url, stable per secret and pass', () => {
-    const token = applePassAuthenticationToken('secret', 'pass-1')
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(applePassAuthenticationToken(Buffer.from('secret'), 'pass-1')).toBe(token)
-    expect(applePassAuthenticationToken('secret', 'pass-2')).not.toBe(token)
-    expect(applePassAuthenticationToken('other', 'pass-1')).not.toBe(token)
-  })
-
-  test('sameToken compares exactly, and other lengths are simply different', () => {
-    const token = applePassAuthenticationToken('secret', 'pass-1')
-    expect(sameToken(token, token)).toBe(true)
-    const last = token.at(-1) === 'A' ? 'B' : 'A'
-    expect(sameToken(token, `${token.slice(0, -1)}${last}`)).toBe(false)
-    expect(sameToken(token, token.slice(1))).toBe(false)
-    expect(sameToken('', token)).toBe(false)
   })
 })

@@ -163,15 +163,3 @@ export function certificateExpiryWarning(config: AppleWalletConfig, now: Date = 
   const days = Math.ceil(left / DAY)
   return `Apple Wallet: the pass certificate (APPLE_PASS_CERT) expires on ${date} (in ${days} day${days === 1 ? '' : 's'}); renew it in Apple Developer`
 }
-
-/** A pass's authenticationToken: base64url(HMAC-SHA256(the wallet secret, pass id)), the same for every rebuild. */
-export function applePassAuthenticationToken(secret: Buffer | string, passId: string): string {
-  return crypto.createHmac('sha256', secret).update(passId).digest('base64url')
-}
-
-/** Compares two tokens in constant time (a token of another length is simply not the same). */
-export function sameToken(a: string, b: string): boolean {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && crypto.timingSafeEqual(left, right)
-}
