@@ -73,7 +73,8 @@ export async function startApnsPeer(options: ApnsPeerOptions) {
   const hung = new Set<http2.ServerHttp2Stream>()
   let sessions = 0
   let refusedConnections = 0
-  let lastProviderToken: { jwt: string; iat: number } | undefined
+  // Per connection: several processes (each its own connection and token) may send for one team.
+  const providerTokens = new WeakMap<http2.Http2Session, { jwt: string; iat: number }>()
   const verifyKey = 'publicKeyPem' in options ? crypto.createPublicKey(options.publicKeyPem) : undefined
 
   const certificateMode = 'clientCaPem' in options
@@ -143,8 +144,9 @@ export async function startApnsPeer(options: ApnsPeerOptions) {
       const uid = socket?.getPeerCertificate().subject?.UID
       if ([uid].flat()[0] !== options.topic) return refuse(403, 'BadCertificate', `certificate UID ${String(uid)}`)
     } else {
-      const failure = await checkProviderToken(headers.authorization)
-      if (failure) return refuse(403, failure.reason, failure.detail)
+      const failure = await checkProviderToken(headers.authorization, stream.session)
+      if (failure)
+        return refuse(failure.reason === 'TooManyProviderTokenUpdates' ? 429 : 403, failure.reason, failure.detail)
       record.jwt = headers.authorization!.slice('bearer '.length)
     }
     if (!headers['apns-topic']) return refuse(400, 'MissingTopic', 'no apns-topic')
@@ -181,7 +183,7 @@ export async function startApnsPeer(options: ApnsPeerOptions) {
   }
 
   /** Apple's checks of `authorization: bearer <JWT>`; a failure names Apple's reason. */
-  async function checkProviderToken(authorization: string | undefined) {
+  async function checkProviderToken(authorization: string | undefined, session: http2.Http2Session | undefined) {
     if (!('publicKeyPem' in options)) return undefined
     if (!authorization) return { reason: 'MissingProviderToken', detail: 'no authorization header' }
     const jwt = /^bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization)?.[1]
@@ -203,12 +205,13 @@ export async function startApnsPeer(options: ApnsPeerOptions) {
       const expired = now() - HOUR_MS > Number(safeIat(jwt)) * 1000
       return { reason: expired ? 'ExpiredProviderToken' : 'InvalidProviderToken', detail }
     }
-    if (lastProviderToken && lastProviderToken.jwt !== jwt) {
-      if (iat - lastProviderToken.iat < TOKEN_UPDATE_MIN_MS) {
+    const last = session && providerTokens.get(session)
+    if (last && last.jwt !== jwt) {
+      if (iat - last.iat < TOKEN_UPDATE_MIN_MS) {
         return { reason: 'TooManyProviderTokenUpdates', detail: 'a new provider token within 20 minutes' }
       }
     }
-    if (lastProviderToken?.jwt !== jwt) lastProviderToken = { jwt, iat }
+    if (session && last?.jwt !== jwt) providerTokens.set(session, { jwt, iat })
     return undefined
   }
 

@@ -80,6 +80,22 @@ describe('token authentication', () => {
     clock += 49 * MINUTE
     expect(await jwts()).toBe(second)
     expect(peer.violations()).toEqual([])
+    expect(peer.sessions()).toBe(1)
+  })
+
+  test('the peer counts provider token updates per connection, and refuses one within 20 minutes', async () => {
+    await start()
+    expect(await client.send(deviceToken())).toEqual({ status: 200 })
+    // A second client is a second connection (another process): its own token is fine.
+    const other = track(
+      createApnsClient({ origin: peer.origin, topic: TOPIC, auth: tokenAuth, now: () => clock - 1000 }),
+    )
+    expect(await other.send(deviceToken())).toEqual({ status: 200 })
+    expect(peer.violations()).toEqual([])
+    // The clock went back: the client makes a new token, which Apple refuses on the same connection.
+    clock -= 5000
+    expect(await client.send(deviceToken())).toEqual({ status: 429, reason: 'TooManyProviderTokenUpdates' })
+    expect(peer.sessions()).toBe(2)
   })
 
   test('20 sends at once share one connection and one provider token', async () => {
@@ -209,10 +225,15 @@ describe('token authentication', () => {
       }),
     )
     expect(await wrongKey.send(deviceToken())).toEqual({ status: 403, reason: 'InvalidProviderToken' })
+    const stale = track(
+      createApnsClient({ origin: peer.origin, topic: TOPIC, auth: tokenAuth, now: () => clock - 61 * MINUTE }),
+    )
+    expect(await stale.send(deviceToken())).toEqual({ status: 403, reason: 'ExpiredProviderToken' })
     expect(peer.violations().map((violation) => violation.reason)).toEqual([
       'BadTopic',
       'InvalidProviderToken',
       'InvalidProviderToken',
+      'ExpiredProviderToken',
     ])
   })
 
@@ -239,6 +260,7 @@ describe('certificate authentication', () => {
   let ca: string
   let pass: { certPem: string; keyPem: string }
   let stranger: { certPem: string; keyPem: string }
+  let otherTopic: { certPem: string; keyPem: string }
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apns-certs-'))
@@ -261,7 +283,7 @@ describe('certificate authentication', () => {
         '-out',
         `${name}.pem`,
       )
-    const leaf = (name: string, signer: string) => {
+    const leaf = (name: string, signer: string, topic = TOPIC) => {
       openssl(
         'req',
         '-new',
@@ -273,7 +295,7 @@ describe('certificate authentication', () => {
         '-out',
         `${name}.csr`,
         '-subj',
-        `/UID=${TOPIC}/CN=Pass Type ID: ${TOPIC}/OU=${TEAM_ID}/O=Test`,
+        `/UID=${topic}/CN=Pass Type ID: ${topic}/OU=${TEAM_ID}/O=Test`,
       )
       fs.writeFileSync(path.join(dir, 'client.ext'), 'extendedKeyUsage = clientAuth\n')
       openssl(
@@ -303,6 +325,7 @@ describe('certificate authentication', () => {
     ca = fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8')
     pass = leaf('pass', 'ca')
     stranger = leaf('stranger', 'other-ca')
+    otherTopic = leaf('other-topic', 'ca', 'pass.com.example.other')
   })
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
@@ -337,6 +360,15 @@ describe('certificate authentication', () => {
     expect(peer.requests()).toEqual([])
     expect(peer.sessions()).toBe(0)
     expect(peer.refusedConnections()).toBe(2)
+  })
+
+  test('a certificate for another pass type id is refused, as Apple refuses it', async () => {
+    const peer = track(await startApnsPeer({ topic: TOPIC, clientCaPem: ca }))
+    const client = track(
+      createApnsClient({ origin: peer.origin, topic: TOPIC, auth: { kind: 'certificate', ...otherTopic } }),
+    )
+    expect(await client.send(deviceToken())).toEqual({ status: 403, reason: 'BadCertificate' })
+    expect(peer.violations()).toEqual([expect.objectContaining({ reason: 'BadCertificate' })])
   })
 
   test('a certificate that does not match its key is refused when the client is made', () => {
