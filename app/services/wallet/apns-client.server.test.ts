@@ -261,21 +261,15 @@ describe('certificate authentication', () => {
   let pass: { certPem: string; keyPem: string }
   let stranger: { certPem: string; keyPem: string }
   let otherTopic: { certPem: string; keyPem: string }
+  let encryptedKeyPem: string
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apns-certs-'))
-    const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
+    const openssl = (command: string, ...args: string[]) =>
+      execFileSync('openssl', [...command.split(' '), ...args], { cwd: dir, stdio: 'pipe' })
     const newCa = (name: string) =>
       openssl(
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-days',
-        '2',
+        'req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2',
         '-subj',
         `/CN=${name}`,
         '-keyout',
@@ -284,12 +278,9 @@ describe('certificate authentication', () => {
         `${name}.pem`,
       )
     const leaf = (name: string, signer: string, topic = TOPIC) => {
+      // As Apple issues a Pass Type ID certificate: an RSA key, the pass type id as the subject's UID.
       openssl(
-        'req',
-        '-new',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
+        'req -new -newkey rsa:2048 -nodes',
         '-keyout',
         `${name}.key`,
         '-out',
@@ -299,19 +290,13 @@ describe('certificate authentication', () => {
       )
       fs.writeFileSync(path.join(dir, 'client.ext'), 'extendedKeyUsage = clientAuth\n')
       openssl(
-        'x509',
-        '-req',
+        'x509 -req -CAcreateserial -days 2 -extfile client.ext',
         '-in',
         `${name}.csr`,
         '-CA',
         `${signer}.pem`,
         '-CAkey',
         `${signer}.key`,
-        '-CAcreateserial',
-        '-days',
-        '2',
-        '-extfile',
-        'client.ext',
         '-out',
         `${name}.pem`,
       )
@@ -326,6 +311,8 @@ describe('certificate authentication', () => {
     pass = leaf('pass', 'ca')
     stranger = leaf('stranger', 'other-ca')
     otherTopic = leaf('other-topic', 'ca', 'pass.com.example.other')
+    openssl('pkey -aes256 -passout pass:sesame', '-in', 'pass.key', '-out', 'pass-encrypted.key')
+    encryptedKeyPem = fs.readFileSync(path.join(dir, 'pass-encrypted.key'), 'utf8')
   })
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
@@ -369,6 +356,18 @@ describe('certificate authentication', () => {
     )
     expect(await client.send(deviceToken())).toEqual({ status: 403, reason: 'BadCertificate' })
     expect(peer.violations()).toEqual([expect.objectContaining({ reason: 'BadCertificate' })])
+  })
+
+  test('a key with a passphrase (APPLE_PASS_KEY_PASSPHRASE); a wrong passphrase is refused when made', async () => {
+    const peer = track(await startApnsPeer({ topic: TOPIC, clientCaPem: ca }))
+    const encrypted = { kind: 'certificate' as const, certPem: pass.certPem, keyPem: encryptedKeyPem }
+    const client = track(
+      createApnsClient({ origin: peer.origin, topic: TOPIC, auth: { ...encrypted, passphrase: 'sesame' } }),
+    )
+    expect(await client.send(deviceToken())).toEqual({ status: 200 })
+    expect(() =>
+      createApnsClient({ origin: peer.origin, topic: TOPIC, auth: { ...encrypted, passphrase: 'wrong' } }),
+    ).toThrow()
   })
 
   test('a certificate that does not match its key is refused when the client is made', () => {
