@@ -113,7 +113,11 @@ export const serverHooks = {
    */
   getEnv: () => {
     const env = getEnv()
-    getAppleWalletConfig()
+    try {
+      getAppleWalletConfig()
+    } catch (error) {
+      throw new Error(`Invalid configuration: ${(error as Error).message}`)
+    }
     return env
   },
   logger,

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { embeddedSocketPath, readLockHolder, startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
 import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.server.ts'
 import { usingServer } from '#tests/setup/test-database.ts'
+import { makeAppleCerts, makeOtherKey } from '#tests/support/apple-certs.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { createBlankDataDir, createDataDir } from '#tests/support/scratch-databases.ts'
 
@@ -45,6 +46,9 @@ async function waitFor200(url: string, server: ReturnType<typeof startServer>, w
   throw new Error(`${url} did not answer 200 (exited: ${exited}); stderr: ${server.stderr().slice(-2000)}`)
 }
 
+/** Apple Wallet's settings as a test CA made them: every one right, until a case spoils one. */
+const appleSettings = () => makeAppleCerts().env()
+
 // Its databases are its own (a data folder, a fresh server database), whatever TEST_DATABASE_URL says: the
 // PostgreSQL-server run would repeat the same work and prove nothing more, so it runs in the embedded run only.
 describe.skipIf(usingServer())('the server process', () => {
@@ -52,6 +56,10 @@ describe.skipIf(usingServer())('the server process', () => {
     ['PORT', { PORT: 'abc' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['SESSION_SECRET', { NODE_ENV: 'production' }],
+    // Apple Wallet's settings are checked with the others (DECISIONS.md, "When on").
+    ['APPLE_TEAM_ID', { ...appleSettings(), APPLE_TEAM_ID: '' }],
+    ['APPLE_PASS_KEY', { ...appleSettings(), APPLE_PASS_KEY: makeOtherKey('rsa') }],
+    ['APPLE_PASS_CERT', { ...appleSettings(), APPLE_PASS_TYPE_ID: 'pass.com.example.other' }],
   ])(
     'an invalid %s stops it with exit code 1 and one line on stderr naming the variable',
     async (name, env) => {

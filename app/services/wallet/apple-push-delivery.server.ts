@@ -134,10 +134,19 @@ async function sendClaimed(client: ApnsClient, claimed: ClaimedApplePush[]): Pro
     }),
   )
   await recordApplePushOutcomes(outcomes)
+  let credentialsRefused: string | null = null
   for (const outcome of outcomes) {
     countDeliveries(outcome.status === 'pending' ? 'retry' : outcome.status, 'apple')
-    if (outcome.status === 'failed') logger.warn({ id: outcome.id, error: outcome.error }, 'Apple Wallet push failed')
+    if (outcome.status !== 'failed') continue
+    // 403 is about us, not the device (an expired key or certificate): the operator must act.
+    if (outcome.error?.startsWith('403')) credentialsRefused = outcome.error
+    else logger.warn({ id: outcome.id, error: outcome.error }, 'Apple Wallet push failed')
   }
+  if (credentialsRefused)
+    logger.error(
+      { error: credentialsRefused },
+      'APNs refused our credentials: check APNS_KEY_ID/APNS_PRIVATE_KEY or the pass certificate',
+    )
   const settled = claimed.filter((push, index) => push.notification_id && outcomes[index]!.status !== 'pending')
   await finishMessages(settled.map((push) => push.notification_id!))
   return outcomes.filter((outcome) => outcome.status === 'sent').length
