@@ -15,9 +15,14 @@ import type express from 'express'
 /**
  * Addresses that take posts from other sites by design, each with its own protection:
  * - /auth_apple: Apple's sign-in answers with a cross-site form_post; its state is bound to the browser.
- * Apple's pass web service (/wallet/apple/…) joins this list when it is built.
  */
 export const CROSS_SITE_EXCEPTIONS: readonly string[] = ['/auth_apple']
+/**
+ * Whole address spaces excepted, matched on the resolved path (dot segments cannot climb out of them):
+ * - /wallet/apple/: Apple's pass web service, called by Wallet on devices, never by a page; every call that changes
+ *   something carries the pass's token (`Authorization: ApplePass …`), which no cross-site form can send.
+ */
+export const CROSS_SITE_EXCEPTION_PREFIXES: readonly string[] = ['/wallet/apple/']
 
 export const CROSS_SITE_REFUSAL: Refusal = {
   status: 403,
@@ -79,6 +84,7 @@ export function crossSiteRefusal(req: express.Request, appUrl: string): Refusal 
   if (SAFE_METHODS.has(req.method)) return null
   const path = routedPath(req)
   if (path !== null && CROSS_SITE_EXCEPTIONS.includes(path)) return null
+  if (path !== null && CROSS_SITE_EXCEPTION_PREFIXES.some((prefix) => path.startsWith(prefix))) return null
   const ownOrigins = [new URL(appUrl).origin, requestOrigin(req)].filter((origin): origin is string => origin !== null)
   const fromOwnOrigin = comesFromOwnOrigin(
     { origin: req.get('Origin'), fetchSite: req.get('Sec-Fetch-Site') },

@@ -26,6 +26,9 @@ export const RATE_LIMITS = {
   publicFormsPerIp: { name: 'form-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
   // Holders at one shop often share its Wi-Fi: generous enough for a queue at the counter, not for a script.
   passCreationsPerIp: { name: 'pass-ip', perAddress: true, limit: 300, windowSeconds: 60 * 60 },
+  // Apple's pass web service (DECISIONS.md, "Wallet passes"): registrations are POST and DELETE calls together.
+  appleRegistrationsPerIp: { name: 'apple-registration-ip', perAddress: true, limit: 300, windowSeconds: 60 * 60 },
+  appleLogsPerIp: { name: 'apple-log-ip', perAddress: true, limit: 60, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>
 
 export class RateLimitedError extends Error {
