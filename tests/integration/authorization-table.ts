@@ -238,6 +238,28 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/p/:passId/manifest.webmanifest', fill: { passId: 'pass' }, get: OK },
   { route: '/p/:passId/push-subscription', fill: { passId: 'pass' }, get: OK, post: INVALID },
 
+  // Apple's pass web service: Wallet on a device calls it with the pass's token, not a session. The walk runs with
+  // Apple Wallet off (no APPLE_PASS_TYPE_ID): every call is 404; apple-web-service.test.ts covers it on.
+  {
+    route: '/wallet/apple/v1/devices/:deviceId/registrations/:passTypeId/:serialNumber',
+    fill: { deviceId: 'pass', passTypeId: 'nowhere', serialNumber: 'pass' },
+    get: NOT_ALLOWED,
+    post: everyone(404),
+  },
+  {
+    route: '/wallet/apple/v1/devices/:deviceId/registrations/:passTypeId',
+    fill: { deviceId: 'pass', passTypeId: 'nowhere' },
+    get: everyone(404),
+    post: NOT_ALLOWED,
+  },
+  {
+    route: '/wallet/apple/v1/passes/:passTypeId/:serialNumber',
+    fill: { passTypeId: 'nowhere', serialNumber: 'pass' },
+    get: everyone(404),
+    post: NOT_ALLOWED,
+  },
+  { route: '/wallet/apple/v1/log', get: NOT_ALLOWED, post: everyone(404) },
+
   // A user's profile logo: the user and admins; anyone else 404 (an image address: nobody learns whose logo exists).
   {
     route: '/images/users/:userId/logo',

@@ -190,4 +190,16 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { endpoint: 'https://fcm.googleapis.com/fcm/send/abc' },
     methods: ['POST', 'DELETE'],
   },
+
+  // Apple's pass web service: the walk runs with Apple Wallet off, so nobody may call it (404); hostile bodies with
+  // it on and the pass's token: apple-web-service.test.ts.
+  '/wallet/apple/v1/devices/:deviceId/registrations/:passTypeId/:serialNumber': {
+    fields: ['pushToken'],
+    base: { pushToken: 'ab12' },
+    methods: ['POST', 'DELETE'],
+    refusedToEveryone: true,
+  },
+  '/wallet/apple/v1/devices/:deviceId/registrations/:passTypeId': GET_ONLY,
+  '/wallet/apple/v1/passes/:passTypeId/:serialNumber': GET_ONLY,
+  '/wallet/apple/v1/log': { fields: ['logs'], base: { logs: 'a line' }, refusedToEveryone: true },
 }

@@ -180,6 +180,22 @@ describe('our own pages and non-browsers still post', () => {
     expect(response.status).toBeLessThan(500)
   })
 
+  test("Apple's pass web service takes calls from anywhere (Wallet on a device, with the pass's token)", async () => {
+    for (const [method, path] of [
+      ['POST', '/wallet/apple/v1/log'],
+      ['POST', '/wallet/apple/v1/devices/device1/registrations/pass.example/serial'],
+      ['DELETE', '/wallet/apple/v1/devices/device1/registrations/pass.example/serial'],
+    ] as const) {
+      const response = await server.fetch(path, {
+        method,
+        headers: { 'Content-Type': 'application/json', Origin: EVIL },
+        body: JSON.stringify({ logs: ['x'] }),
+      })
+      expect(response.status, `${method} ${path}`).not.toBe(403)
+      expect(response.status, `${method} ${path}`).toBeLessThan(500)
+    }
+  })
+
   test('the exception is the route itself: a path that only starts like it is checked', async () => {
     const user = await createUser()
     const cookie = await logIn(server, user.email)
@@ -187,6 +203,8 @@ describe('our own pages and non-browsers still post', () => {
     for (const rawPath of [
       '/auth_apple/../logout?_data=routes/logout',
       '/auth_apple/%2e%2e/logout?_data=routes/logout',
+      '/wallet/apple/v1/../../../logout?_data=routes/logout',
+      '/wallet/apple/%2e%2e/%2e%2e/logout?_data=routes/logout',
     ]) {
       const response = await rawRequest(new URL(server.baseUrl), {
         method: 'POST',
