@@ -62,8 +62,11 @@ export async function unregisterAppleDevice({ deviceId, passId }: { deviceId: st
 }
 
 /**
- * The device's passes changed after `since` (all of them when null), live or voided, and the newest of their
- * modification times (the tag the device sends next time), in whole seconds.
+ * The device's passes changed after `since` (all of them when null), live or voided, and the tag the device sends
+ * next time, in whole seconds: the newest of their modification times, but never the database clock's current
+ * second or later. A change gets a time at or after the clock's second (wallet_next_time), so a change made after
+ * this answer is always past its tag, even one to another of the device's passes in the same second; a pass whose
+ * time is that recent is listed once more next time (the device then hears 304 for it).
  */
 export async function listUpdatedApplePasses({
   deviceId,
@@ -73,23 +76,24 @@ export async function listUpdatedApplePasses({
   since: Date | null
 }): Promise<{ serialNumbers: string[]; lastUpdated: number | null }> {
   if (!isDeviceLibraryId(deviceId)) return { serialNumbers: [], lastUpdated: null }
-  const rows = await select<{ id: string; modified: number }>(
+  const rows = await select<{ id: string; modified: number; now: number }>(
     `select r.pass_id as id, extract(epoch from greatest(p.wallet_modified_at, c.wallet_modified_at))::bigint::float8
-              as modified
+              as modified, extract(epoch from date_trunc('second', clock_timestamp()))::bigint::float8 as now
        from apple_registrations r join passes p on p.id = r.pass_id join cards c on c.id = p.card_id
        where r.device_id = :deviceId
      union all
-     select r.pass_id, extract(epoch from v.modified_at)::bigint::float8
+     select r.pass_id, extract(epoch from v.modified_at)::bigint::float8,
+            extract(epoch from date_trunc('second', clock_timestamp()))::bigint::float8
        from apple_registrations r join apple_voided_passes v on v.pass_id = r.pass_id
        where r.device_id = :deviceId`,
     { deviceId },
   )
   const after = since ? Math.floor(since.getTime() / 1000) : null
   const changed = rows.filter((row) => after === null || row.modified > after)
-  return {
-    serialNumbers: changed.map((row) => row.id).sort(),
-    lastUpdated: rows.length ? Math.max(...rows.map((row) => Number(row.modified))) : null,
-  }
+  if (!rows.length) return { serialNumbers: [], lastUpdated: null }
+  const newest = Math.max(...rows.map((row) => Number(row.modified)))
+  const clockSecond = Math.min(...rows.map((row) => Number(row.now)))
+  return { serialNumbers: changed.map((row) => row.id).sort(), lastUpdated: Math.min(newest, clockSecond - 1) }
 }
 
 /** A holder removed their pass: its devices stop hearing about it (run before the pass row goes). */

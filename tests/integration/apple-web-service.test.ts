@@ -227,8 +227,7 @@ describe('the serial numbers updated since a tag', () => {
       expect(response.status).toBe(201)
     }
 
-    // Both passes last changed before this second: the tag is in the past (see the known-bug test below for a tag
-    // in the current second).
+    // Both passes last changed before this second, so the tag is their time (a recent pass: the test below).
     await sql(
       `update passes set wallet_modified_at = date_trunc('second', now()) - interval '10 seconds' where id in (:ids)`,
       { ids: passes.map(({ passId }) => passId) },
@@ -262,12 +261,11 @@ describe('the serial numbers updated since a tag', () => {
     expect(((await undone.json()) as { serialNumbers: string[] }).serialNumbers).toEqual([passes[0]!.passId])
   })
 
-  // KNOWN BUG (migration 0010's times, not this service): the tag is the newest time of the device's passes, and a
-  // change to another of its passes gets max(now, its own time + 1 s), which can be at or before that tag when the
-  // newest pass's time is in the current second or ahead of the clock (several changes to it within one second).
-  // The device is told, asks since its tag, hears 204, and shows the old pass until the next change. `test.fails`
-  // keeps the reproduction honest until the times are fixed; then it becomes a plain test.
-  test.fails("a change to another of the device's passes is listed even when the tag is in this second", async () => {
+  // A change gets max(now, its own time + 1 s): it can land at or before the newest time of the device's other
+  // passes when that one is in the current second or ahead of the clock (several changes within one second). So the
+  // tag never names the clock's current second or later (listUpdatedApplePasses): the change is past it, and a pass
+  // that recent is listed once more (the device then hears 304 for it).
+  test("a change to another of the device's passes is listed even when the tag is in this second", async () => {
     const client = newClient()
     const deviceId = newDevice()
     const [older, newer] = [await createPass(), await createPass()]
@@ -282,9 +280,12 @@ describe('the serial numbers updated since a tag', () => {
     const { lastUpdated } = (await (await call('GET', serialsPath(deviceId), { client })).json()) as {
       lastUpdated: string
     }
+    const [clock] = await sql<{ second: number }>(`select extract(epoch from clock_timestamp())::float8 as second`)
+    expect(Number(lastUpdated)).toBeLessThan(Math.floor(clock!.second))
     await stamp(older!.passId)
     const changed = await call('GET', serialsPath(deviceId, lastUpdated), { client })
     expect(changed.status).toBe(200)
+    expect(((await changed.json()) as { serialNumbers: string[] }).serialNumbers).toContain(older!.passId)
   })
 
   test('204 for an unknown device, 400 for a malformed tag, 404 for another pass type', async () => {
