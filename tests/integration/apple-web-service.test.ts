@@ -6,6 +6,7 @@ import { resetEnvForTests } from '#app/server/env.server.ts'
 import { applePassToken } from '#app/services/wallet/apple-pass-token.server.ts'
 import { storeVoidedApplePass } from '#models/apple-pass.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
+import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { encodeBody, hostileBody, rawBodies, describeBody } from '#tests/support/hostile-input.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
@@ -18,8 +19,9 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * Each test calls from its own client address (X-Forwarded-For behind TRUST_PROXY=1), so the low limits below
  * (RATE_LIMIT_FACTOR 0.05: 15 registration calls and 3 log posts an hour) meet only the test about them.
  */
-const PASS_TYPE = 'pass.com.example.stampwise.test'
-process.env.APPLE_PASS_TYPE_ID = PASS_TYPE
+const certs = makeAppleCerts()
+const PASS_TYPE = certs.passTypeId
+Object.assign(process.env, certs.env())
 process.env.RATE_LIMIT_FACTOR = '0.05'
 resetEnvForTests()
 
