@@ -213,9 +213,9 @@ export async function getOwnedNotification({
   const [rows] = (await getSequelize().query(
     `select n.id, n.kind, n.title, n.body, n.link, n.status, n.quota_source, n.created_at, n.queued_at, n.finished_at,
             n.recipients, ${CHANNEL_COLUMNS},
-            case when n.status = 'queued' then (
+            case when n.status = 'queued' and n.kind = 'message' and n.pass_id is null then (
               select count(distinct r.device_id)::int from passes p join apple_registrations r on r.pass_id = p.id
-              where p.card_id = n.card_id and (n.pass_id is null or p.id = n.pass_id)
+              where p.card_id = n.card_id
             ) end as apple_audience
      from notifications n
      ${CHANNEL_COUNTS}
@@ -225,7 +225,8 @@ export async function getOwnedNotification({
   const row = rows[0]
   if (!row) return null
   // Before the deliveries exist (queued), the whole audience is pending: the stored reach, split by today's Apple
-  // Wallet devices (the split is not stored; the rows, moments later, are exact).
+  // Wallet devices (the split is not stored; the rows, moments later, are exact). Only a message to all the card's
+  // holders goes to Apple Wallet (prepareNotification).
   let channels = channelsOf(row)
   if (row.status === 'queued') {
     const recipients = Number(row.recipients ?? 0)
