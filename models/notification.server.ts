@@ -1,5 +1,12 @@
 import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import {
+  DELIVERY_CHANNELS,
+  sumChannels,
+  type ChannelBreakdown,
+  type ChannelCounts,
+  type DeliveryChannel,
+} from '#app/utils/push-channels.ts'
 import { isUuid } from './card.server.ts'
 
 /**
@@ -15,6 +22,53 @@ export async function countQuotaPushesSince(userId: string, since: Date, transac
   return rows[0]!.count
 }
 
+/**
+ * Each channel's rows of a message (app/utils/push-channels.ts names the channels). In every count 'gone' (the
+ * device left) is failed, as the owner reads it.
+ */
+const CHANNEL_TABLES: Record<DeliveryChannel, { table: string; prefix: string }> = {
+  web: { table: 'deliveries', prefix: 'web' },
+  appleWallet: { table: 'apple_pushes', prefix: 'apple' },
+}
+
+/** Lateral joins giving `{prefix}_sent`, `{prefix}_failed`, `{prefix}_pending` for the message `n.id`. */
+const CHANNEL_COUNTS = DELIVERY_CHANNELS.map((channel) => {
+  const { table, prefix } = CHANNEL_TABLES[channel]
+  return `cross join lateral (
+      select count(*) filter (where x.status = 'sent')::int as ${prefix}_sent,
+             count(*) filter (where x.status in ('failed', 'gone'))::int as ${prefix}_failed,
+             count(*) filter (where x.status = 'pending')::int as ${prefix}_pending
+      from ${table} x where x.notification_id = n.id) ${prefix}`
+}).join('\n')
+const CHANNEL_COLUMNS = DELIVERY_CHANNELS.map((channel) => `${CHANNEL_TABLES[channel].prefix}.*`).join(', ')
+
+const tables = DELIVERY_CHANNELS.map((channel) => CHANNEL_TABLES[channel].table)
+/** No row of the message `n` pending on any channel. */
+const NOTHING_PENDING = tables
+  .map((table) => `and not exists (select 1 from ${table} x where x.notification_id = n.id and x.status = 'pending')`)
+  .join('\n')
+/** The rows of the message `done` in these statuses, over every channel. */
+const countOverChannels = (statuses: string) =>
+  tables
+    .map(
+      (table) =>
+        `(select count(*)::int from ${table} x where x.notification_id = done.id and x.status in (${statuses}))`,
+    )
+    .join(' + ')
+
+function channelsOf(row: Record<string, unknown>): ChannelBreakdown {
+  const entries = DELIVERY_CHANNELS.map((channel) => {
+    const { prefix } = CHANNEL_TABLES[channel]
+    const counts: ChannelCounts = {
+      sent: Number(row[`${prefix}_sent`] ?? 0),
+      failed: Number(row[`${prefix}_failed`] ?? 0),
+      pending: Number(row[`${prefix}_pending`] ?? 0),
+    }
+    return [channel, counts] as const
+  })
+  return Object.fromEntries(entries) as ChannelBreakdown
+}
+
 export type NotificationHistoryItem = {
   id: string
   kind: string
@@ -26,20 +80,20 @@ export type NotificationHistoryItem = {
   sent: number
   failed: number
   pending: number
+  /** The same counts per channel; the fields above are their sums. */
+  channels: ChannelBreakdown
 }
 
-/** A card's messages, newest first, with their delivery counts (one query per page). */
+/** A card's messages, newest first, with their delivery counts per channel (one query per page). */
 export async function listCardNotifications(
   { cardId, userId }: { cardId: string; userId: string },
   { page, perPage = 20 }: { page: number; perPage?: number },
 ): Promise<{ items: NotificationHistoryItem[]; total: number }> {
   const [rows] = (await getSequelize().query(
     `select n.id, n.kind, n.title, n.body, n.status, n.created_at, n.queued_at, count(*) over () as total,
-            (select count(*) from deliveries d where d.notification_id = n.id and d.status = 'sent')::int as sent,
-            (select count(*) from deliveries d
-              where d.notification_id = n.id and d.status in ('failed', 'gone'))::int as failed,
-            (select count(*) from deliveries d where d.notification_id = n.id and d.status = 'pending')::int as pending
+            ${CHANNEL_COLUMNS}
      from notifications n
+     ${CHANNEL_COUNTS}
      where n.card_id = :cardId and n.user_id = :userId and n.status <> 'draft'
      order by coalesce(n.queued_at, n.created_at) desc, n.id
      limit :limit offset :offset`,
@@ -47,18 +101,20 @@ export async function listCardNotifications(
   )) as [Record<string, unknown>[], unknown]
   return {
     total: rows.length ? Number(rows[0]!.total) : 0,
-    items: rows.map((row) => ({
-      id: row.id as string,
-      kind: row.kind as string,
-      title: row.title as string,
-      body: row.body as string,
-      status: row.status as string,
-      createdAt: new Date(row.created_at as string),
-      queuedAt: row.queued_at ? new Date(row.queued_at as string) : null,
-      sent: row.sent as number,
-      failed: row.failed as number,
-      pending: row.pending as number,
-    })),
+    items: rows.map((row) => {
+      const channels = channelsOf(row)
+      return {
+        id: row.id as string,
+        kind: row.kind as string,
+        title: row.title as string,
+        body: row.body as string,
+        status: row.status as string,
+        createdAt: new Date(row.created_at as string),
+        queuedAt: row.queued_at ? new Date(row.queued_at as string) : null,
+        ...sumChannels(channels),
+        channels,
+      }
+    }),
   }
 }
 
@@ -119,7 +175,15 @@ export async function updateDraftNotification({
   return rows.length > 0
 }
 
-export type DeliveryProgress = { total: number; sent: number; failed: number; pending: number; percent: number }
+export type DeliveryProgress = {
+  total: number
+  sent: number
+  failed: number
+  pending: number
+  percent: number
+  /** The same counts per channel; the fields above are their sums. */
+  channels: ChannelBreakdown
+}
 
 export type OwnedNotification = {
   id: string
@@ -148,22 +212,33 @@ export async function getOwnedNotification({
   if (!isUuid(cardId) || !isUuid(notificationId)) return null
   const [rows] = (await getSequelize().query(
     `select n.id, n.kind, n.title, n.body, n.link, n.status, n.quota_source, n.created_at, n.queued_at, n.finished_at,
-            n.recipients,
-            count(d.id)::int as total,
-            count(d.id) filter (where d.status = 'sent')::int as sent,
-            count(d.id) filter (where d.status in ('failed', 'gone'))::int as failed,
-            count(d.id) filter (where d.status = 'pending')::int as pending
-     from notifications n left join deliveries d on d.notification_id = n.id
-     where n.id = :notificationId and n.card_id = :cardId and n.user_id = :ownerId
-     group by n.id`,
+            n.recipients, ${CHANNEL_COLUMNS},
+            case when n.status = 'queued' and n.kind = 'message' and n.pass_id is null then (
+              select count(distinct r.device_id)::int from passes p join apple_registrations r on r.pass_id = p.id
+              where p.card_id = n.card_id
+            ) end as apple_audience
+     from notifications n
+     ${CHANNEL_COUNTS}
+     where n.id = :notificationId and n.card_id = :cardId and n.user_id = :ownerId`,
     { replacements: { ownerId, cardId, notificationId } },
   )) as [Record<string, unknown>[], unknown]
   const row = rows[0]
   if (!row) return null
-  // Before the deliveries exist (queued), the whole audience is pending.
-  const total = row.status === 'queued' ? Number(row.recipients ?? 0) : (row.total as number)
-  const pending = row.status === 'queued' ? total : (row.pending as number)
-  const finished = (row.sent as number) + (row.failed as number)
+  // Before the deliveries exist (queued), the whole audience is pending: the stored reach, split by today's Apple
+  // Wallet devices (the split is not stored; the rows, moments later, are exact). Only a message to all the card's
+  // holders goes to Apple Wallet (prepareNotification).
+  let channels = channelsOf(row)
+  if (row.status === 'queued') {
+    const recipients = Number(row.recipients ?? 0)
+    const apple = Math.min(recipients, Number(row.apple_audience ?? 0))
+    channels = {
+      web: { sent: 0, failed: 0, pending: recipients - apple },
+      appleWallet: { sent: 0, failed: 0, pending: apple },
+    }
+  }
+  const { sent, failed, pending } = sumChannels(channels)
+  const total = sent + failed + pending
+  const finished = sent + failed
   return {
     id: row.id as string,
     kind: row.kind as OwnedNotification['kind'],
@@ -177,10 +252,11 @@ export async function getOwnedNotification({
     finishedAt: row.finished_at ? new Date(row.finished_at as string) : null,
     progress: {
       total,
-      sent: row.sent as number,
-      failed: row.failed as number,
+      sent,
+      failed,
       pending,
       percent: row.status === 'done' ? 100 : total === 0 ? 0 : Math.floor((finished / total) * 100),
+      channels,
     },
   }
 }
@@ -220,16 +296,23 @@ export async function queueOwnedDraft(
  * queued (or a stamp push the owner's stamping queued), so no owner is there to check.
  */
 
-/** The message's status, its row locked until the transaction ends (so a second preparation waits, then no-ops). */
-export async function lockNotificationStatus(notificationId: string, transaction: Transaction): Promise<string | null> {
-  const [message] = await getSequelize().query<{ status: string }>(
-    `select status from notifications where id = :notificationId for update`,
+/**
+ * The message's status and whether it goes to all the card's holders (an owner's message, not one holder's stamp
+ * push), its row locked until the transaction ends (so a second preparation waits, then no-ops).
+ */
+export async function lockNotificationStatus(
+  notificationId: string,
+  transaction: Transaction,
+): Promise<{ status: string; toAllHolders: boolean } | null> {
+  const [message] = await getSequelize().query<{ status: string; toAllHolders: boolean }>(
+    `select status, (kind = 'message' and pass_id is null) as "toAllHolders"
+     from notifications where id = :notificationId for update`,
     { replacements: { notificationId }, type: QueryTypes.SELECT, transaction },
   )
-  return message?.status ?? null
+  return message ?? null
 }
 
-/** The queued message's deliveries exist: it is sending to `recipients` devices. */
+/** The queued message's deliveries (and Apple Wallet pushes) exist: it is sending to `recipients` devices. */
 export async function markNotificationSending(notificationId: string, recipients: number, transaction: Transaction) {
   await getSequelize().query(
     `update notifications set status = 'sending', recipients = :count where id = :notificationId`,
@@ -259,21 +342,20 @@ export type FinishedNotification = {
 }
 
 /**
- * Marks the sending message done once no delivery is pending, in one statement, so only one process finishes it;
- * answers the message with its counts then, else null.
+ * Marks the sending message done once nothing is pending on any channel (web push deliveries, Apple Wallet pushes),
+ * in one statement, so only one process finishes it; answers the message with its counts over every channel then,
+ * else null. Each channel's sender calls it after storing outcomes of rows that name a message.
  */
 export async function finishNotificationIfDelivered(notificationId: string): Promise<FinishedNotification | null> {
   const [finished] = await getSequelize().query<FinishedNotification>(
     `with done as (
        update notifications n set status = 'done', finished_at = now()
        where n.id = :notificationId and n.status = 'sending'
-         and not exists (select 1 from deliveries d where d.notification_id = n.id and d.status = 'pending')
+         ${NOTHING_PENDING}
        returning n.id, n.user_id, n.card_id, n.kind, n.title
      )
-     select done.user_id, done.card_id, done.kind, done.title,
-            (select count(*)::int from deliveries d where d.notification_id = done.id and d.status = 'sent') as sent,
-            (select count(*)::int from deliveries d
-              where d.notification_id = done.id and d.status in ('failed', 'gone')) as failed
+     select done.user_id, done.card_id, done.kind, done.title, ${countOverChannels("'sent'")} as sent,
+            ${countOverChannels("'failed', 'gone'")} as failed
      from done`,
     { replacements: { notificationId }, type: QueryTypes.SELECT },
   )

@@ -31,8 +31,8 @@ function createMetrics() {
     }),
     deliveries: new Counter({
       name: 'stampwise_push_deliveries_total',
-      help: 'Push requests whose outcome was stored: sent, failed, gone (the subscription was deleted) or retry.',
-      labelNames: ['outcome'] as const,
+      help: 'Push requests whose outcome was stored, by channel (web: Web Push, apple: APNs for Apple Wallet) and outcome: sent, failed, gone (the subscription or registration was deleted) or retry.',
+      labelNames: ['channel', 'outcome'] as const,
       registers: [registry],
     }),
     queueDepth: new Gauge({
@@ -55,9 +55,12 @@ const METRICS = Symbol.for('stampwise.metrics')
 const metrics = ((globalThis as { [METRICS]?: ReturnType<typeof createMetrics> })[METRICS] ??= createMetrics())
 
 export type DeliveryOutcome = 'sent' | 'failed' | 'gone' | 'retry'
+/** Where a push went: Web Push to a browser, or APNs to an Apple Wallet device (Google Wallet later). */
+export type DeliveryChannelLabel = 'web' | 'apple'
 
-export function countDeliveries(outcome: DeliveryOutcome, count = 1) {
-  if (count > 0) metrics.deliveries.inc({ outcome }, count)
+/** Counts stored outcomes of push requests on one channel. */
+export function countDeliveries(outcome: DeliveryOutcome, channel: DeliveryChannelLabel, count = 1) {
+  if (count > 0) metrics.deliveries.inc({ channel, outcome }, count)
 }
 
 /** Counts and times every answer, labelled by `label(pathname)`; static files served by express.static included. */

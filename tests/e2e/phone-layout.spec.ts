@@ -171,3 +171,52 @@ test('no stray list bullets: the QR page (downloads and poster) and the 404 page
   await expect(page.getByRole('main').getByRole('link', { name: 'Stampwise home' })).toBeVisible()
   expect(await itemsWithMarkers(page), 'list items with markers on the 404 page').toEqual([])
 })
+
+test('a message counted per channel (web push and Apple Wallet): its history and progress fit 360 and 390 px', async ({
+  page,
+}) => {
+  const owner = await createOwner('phone-channels')
+  const card = await createCard(owner.id)
+  const [message] = await sql<{ id: string }>(
+    `insert into notifications (card_id, user_id, title, body, status, queued_at, quota_source, recipients)
+     values ($1, $2, 'Double stamps all weekend long', 'Two stamps for every coffee until Sunday', 'sending', now(),
+       'monthly', 1111) returning id`,
+    [card.id, owner.id],
+  )
+  // Wide numbers: the longest lines these counts make.
+  for (const [status, count] of [
+    ['sent', 420],
+    ['failed', 180],
+    ['pending', 9],
+  ] as const) {
+    await sql(
+      `insert into deliveries (notification_id, status, attempts) select $1, $2, 1 from generate_series(1, $3::int)`,
+      [message!.id, status, count],
+    )
+    await sql(
+      `insert into apple_pushes (push_token, notification_id, status) select 'ab12', $1, $2 from generate_series(1, $3::int)`,
+      [message!.id, status, count + 1],
+    )
+  }
+  await signIn(page, owner)
+  for (const path of [
+    `/account/${card.id}/push_notification/history`,
+    `/account/${card.id}/push_notification/confirm/${message!.id}`,
+  ]) {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.goto(path)
+    await expect(page.getByText('Apple Wallet: 421', { exact: false }).first()).toBeVisible()
+    for (const width of PHONE_WIDTHS) {
+      expect(await measureWidth(page, width), `${path} at ${width} px`).toMatchObject({ beyondRightEdge: [] })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scroll at ${width} px`).toBe(
+        width,
+      )
+    }
+    // The channel lines are plain lines, without bullets.
+    const markers = await page
+      .locator('.history-channels li, .push-channels li')
+      .evaluateAll((items) => items.map((item) => getComputedStyle(item).listStyleType))
+    expect(markers.length).toBeGreaterThan(0)
+    expect(markers.filter((marker) => marker !== 'none')).toEqual([])
+  }
+})

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { PUSH_RESUME_QUEUE, startJobs } from '#app/server/jobs.server.ts'
+import { countDeliveries } from '#app/server/metrics.server.ts'
 import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'
 import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoint.ts'
@@ -7,8 +8,8 @@ import { startTestServer } from '#tests/support/test-server.ts'
 
 /*
  * GET /metrics (issue #8): off without METRICS_TOKEN, 401 without the right bearer token, and with it the
- * Prometheus text: requests by route pattern and status, latency histograms, push deliveries by outcome (after a
- * real send to the test push service), the job queues' depth and the database probe.
+ * Prometheus text: requests by route pattern and status, latency histograms, push deliveries by channel and outcome
+ * (after a real send to the test push service), the job queues' depth and the database probe.
  */
 
 const TOKEN = 'metrics-token-for-tests-0123456789'
@@ -105,7 +106,7 @@ describe('figures', () => {
     expect(after).toMatch(/^process_cpu_seconds_total \d/m)
   })
 
-  test('push deliveries by outcome after a real send, and the job queues', async () => {
+  test('push deliveries by channel and outcome after a real send, and the job queues', async () => {
     const before = await scrape()
     const { owner, cardId } = await createPushAudience(endpoint, ['ok', 'ok', 'gone'])
     const notificationId = await createDraft(owner.id, cardId)
@@ -113,11 +114,15 @@ describe('figures', () => {
     await waitUntilDone(notificationId, 30_000)
     const after = await scrape()
     const outcome = (name: string) =>
-      value(after, `stampwise_push_deliveries_total{outcome="${name}"}`) -
-      value(before, `stampwise_push_deliveries_total{outcome="${name}"}`)
+      value(after, `stampwise_push_deliveries_total{channel="web",outcome="${name}"}`) -
+      value(before, `stampwise_push_deliveries_total{channel="web",outcome="${name}"}`)
     expect(outcome('sent')).toBe(2)
     expect(outcome('gone')).toBe(1)
     expect(outcome('failed')).toBe(0)
+    // The APNs sender counts on its own channel, apart from web push.
+    const apple = (text: string) => value(text, 'stampwise_push_deliveries_total{channel="apple",outcome="sent"}')
+    countDeliveries('sent', 'apple')
+    expect(apple(await scrape()) - apple(after)).toBe(1)
 
     // A job waiting an hour is in its queue's depth.
     const boss = (

@@ -402,6 +402,46 @@ describe('JSON calls', () => {
     expect((await post(url, owner.cookie)).status).toBe(405)
   })
 
+  test('confirm data per channel: a queued message splits its reach between web push and Apple Wallet', async () => {
+    const owner = await signedInOwner(server)
+    const cardId = await createCard(owner.id)
+    await addSubscriber(cardId)
+    const [walletPass] = await sql<{ id: string }>(
+      `insert into passes (card_id, short_code) values (:cardId, :code) returning id`,
+      {
+        cardId,
+        code: Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join(''),
+      },
+    )
+    await sql(`insert into apple_devices (id, push_token) values (:id, 'abcdef0123')`, { id: `dev-${cardId}` })
+    await sql(`insert into apple_registrations (device_id, pass_id) values (:id, :passId)`, {
+      id: `dev-${cardId}`,
+      passId: walletPass!.id,
+    })
+    const id = await createDraft(owner.cookie, cardId)
+    const url = `/api/account/${cardId}/push_notification/confirm/${id}/data`
+    expect(await (await get(url, owner.cookie)).json()).toMatchObject({
+      recipients: 2,
+      reach: { web: 1, appleWallet: 1 },
+      notification: { progress: { total: 0, channels: { web: { pending: 0 }, appleWallet: { pending: 0 } } } },
+    })
+    expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
+    // No job queue here: the message stays queued, its whole reach pending on each channel.
+    expect(await (await get(url, owner.cookie)).json()).toMatchObject({
+      recipients: 2,
+      reach: { web: 1, appleWallet: 1 },
+      notification: {
+        status: 'queued',
+        progress: {
+          total: 2,
+          pending: 2,
+          channels: { web: { sent: 0, failed: 0, pending: 1 }, appleWallet: { sent: 0, failed: 0, pending: 1 } },
+        },
+      },
+    })
+    expect(await sql(`select recipients from notifications where id = :id`, { id })).toEqual([{ recipients: 2 }])
+  })
+
   test('template-api: all, shared, own or ids (unknown and foreign left out); bad values 400', async () => {
     const owner = await signedInOwner(server)
     const other = await signedInOwner(server)

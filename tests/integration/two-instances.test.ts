@@ -109,7 +109,9 @@ async function deliveriesCounted(instance: Instance) {
   const text = await (
     await request(instance, '/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
   ).text()
-  const line = text.split('\n').find((row) => row.startsWith('stampwise_push_deliveries_total{outcome="sent"}'))
+  const line = text
+    .split('\n')
+    .find((row) => row.startsWith('stampwise_push_deliveries_total{channel="web",outcome="sent"}'))
   return line ? Number(line.split(' ').pop()) : 0
 }
 

@@ -16,6 +16,7 @@ import {
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
+import { CHANNEL_WORDS, channelsUsed, reachText, type ChannelBreakdown } from '#app/utils/push-channels.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
 import { pushCard } from './__push-composer.server.ts'
 import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
@@ -39,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     notificationId: params.notificationId ?? '',
   })
   if (!confirm) throw notFound('Message not found')
-  const { notification, recipients, quota } = confirm
+  const { notification, recipients, reach, quota } = confirm
   if (notification.status === 'draft') await requirePushAccess(userId)
   const warnings =
     notification.status !== 'draft'
@@ -57,6 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       progress: notification.progress,
     },
     recipients,
+    reach,
     quota,
     warnings: warnings.filter((warning): warning is string => warning !== null),
   }
@@ -79,7 +81,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ConfirmPush() {
-  const { card, notification, recipients, quota, warnings } = useLoaderData<typeof loader>()
+  const { card, notification, reach, quota, warnings } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <>
@@ -88,9 +90,7 @@ export default function ConfirmPush() {
         <NotificationPreview card={card} title={notification.title} body={notification.body} link={notification.link} />
         {notification.status === 'draft' ? (
           <section className="push-confirm__details" aria-label="Before sending">
-            <p className="push-confirm__reach">
-              {recipients === 1 ? 'Will reach 1 device' : `Will reach ${recipients} devices`}
-            </p>
+            <p className="push-confirm__reach">{reachText(reach)}</p>
             <dl className="facts">
               <dt>Used this month</dt>
               <dd>{`${quota.usedThisMonth} of ${quota.monthlyLimit} messages`}</dd>
@@ -126,7 +126,14 @@ export default function ConfirmPush() {
   )
 }
 
-type Progress = { total: number; sent: number; failed: number; pending: number; percent: number }
+type Progress = {
+  total: number
+  sent: number
+  failed: number
+  pending: number
+  percent: number
+  channels: ChannelBreakdown
+}
 type LiveState = { status: string; progress: Progress }
 const FINISHED = new Set(['done', 'failed'])
 const POLL_MS = 1000
@@ -187,6 +194,7 @@ function DeliveryProgress({
           <dt>Pending</dt>
           <dd className="push-progress__pending">{progress.pending}</dd>
         </dl>
+        <ChannelCounts channels={progress.channels} />
       </div>
       <div className="actions">
         {finished ? null : (
@@ -198,6 +206,25 @@ function DeliveryProgress({
         <Link to={pushPath(cardId)}>Create another push</Link>
       </div>
     </section>
+  )
+}
+
+/**
+ * Sent / failed / pending on each channel the message goes through, once one besides web push is involved (a web
+ * push alone is what the totals above already say). Short rows that wrap, so 360 px never scrolls sideways.
+ */
+function ChannelCounts({ channels }: { channels: ChannelBreakdown }) {
+  const used = channelsUsed(channels)
+  if (used.every((channel) => channel === 'web')) return null
+  return (
+    <ul className="push-channels" aria-label="By channel">
+      {used.map((channel) => (
+        <li key={channel} className={`push-channels__item push-channels__item--${channel}`}>
+          <strong>{CHANNEL_WORDS[channel].name}:</strong>{' '}
+          <span>{`${channels[channel].sent} sent · ${channels[channel].failed} failed · ${channels[channel].pending} pending`}</span>
+        </li>
+      ))}
+    </ul>
   )
 }
 

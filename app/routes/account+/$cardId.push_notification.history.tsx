@@ -4,6 +4,7 @@ import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
+import { CHANNEL_WORDS, channelsUsed } from '#app/utils/push-channels.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
 import { listCardNotifications } from '#models/notification.server.ts'
 
@@ -11,7 +12,10 @@ const PER_PAGE = 20
 
 export const handle: AccountHandle = { title: 'Notifications history', back: 'account' }
 
-/** Every message sent to a card's holders, newest first. Never gated: an ended plan keeps its history. */
+/**
+ * Every message sent to a card's holders, newest first, with delivered / failed / pending over every channel and,
+ * when Apple Wallet is involved, per channel. Never gated: an ended plan keeps its history.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
@@ -39,6 +43,15 @@ export default function NotificationsHistory() {
                 {formatDate(item.queuedAt ?? item.createdAt)} · {item.sent} delivered · {item.failed} failed ·{' '}
                 {item.pending} pending
               </p>
+              {channelsUsed(item.channels).some((channel) => channel !== 'web') ? (
+                <ul className="history-channels" aria-label="By channel">
+                  {channelsUsed(item.channels).map((channel) => (
+                    <li key={channel} className="field-hint">
+                      {`${CHANNEL_WORDS[channel].name}: ${item.channels[channel].sent} delivered · ${item.channels[channel].failed} failed · ${item.channels[channel].pending} pending`}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </li>
           ))}
         </ol>

@@ -6,8 +6,10 @@ import { getOwnedCard } from '#models/card.server.ts'
 /**
  * GET /api/account/{cardId}/push_notification/confirm/{notificationId}/data: what the confirm page shows (the
  * message with its delivery progress, the devices it reaches, the quota), and what the page polls while the
- * message is being sent. Owner-scoped: another owner's card or message, or a malformed id, is 404. Not gated: it
- * reads and sends nothing, like the history.
+ * message is being sent. `recipients` and `progress` count every channel; `reach` (devices per channel) and
+ * `progress.channels` (sent / failed / pending per channel) tell web push and Apple Wallet apart. Owner-scoped:
+ * another owner's card or message, or a malformed id, is 404. Not gated: it reads and sends nothing, like the
+ * history.
  */
 export const loader = apiLoader(async ({ request, params }) => {
   const userId = await requireApiUserId(request)
@@ -19,7 +21,7 @@ export const loader = apiLoader(async ({ request, params }) => {
     notificationId: params.notificationId ?? '',
   })
   if (!confirm) return apiError(404, NOTIFICATION_NOT_FOUND)
-  const { notification, recipients, quota } = confirm
+  const { notification, recipients, reach, quota } = confirm
   return apiSuccess('Push notification', {
     notification: {
       id: notification.id,
@@ -32,6 +34,7 @@ export const loader = apiLoader(async ({ request, params }) => {
       progress: notification.progress,
     },
     recipients,
+    reach,
     quota,
   })
 })

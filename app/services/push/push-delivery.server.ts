@@ -4,6 +4,7 @@ import { getEnv } from '#app/server/env.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { countDeliveries } from '#app/server/metrics.server.ts'
 import { normalPushEndpoint } from '#app/utils/push-subscription.ts'
+import { queueMessageApplePushes } from '#models/apple-pass.server.ts'
 import {
   claimDeliveries,
   createNotificationDeliveries,
@@ -63,16 +64,20 @@ const agent = new https.Agent({ keepAlive: true, maxSockets: 256, timeout: PUSH_
 
 /**
  * Turns a queued message into its deliveries (once: the row lock and the status make a second run a no-op) and
- * answers the id ranges of the rows still pending, for the chunk jobs. A message nobody can receive is done at once.
+ * answers the id ranges of the rows still pending, for the chunk jobs. An owner's message to the card's holders
+ * also queues one Apple Wallet push per device holding one of its passes, in the same transaction; the APNs sender
+ * settles those rows and finishes the message (finishIfComplete) once no channel has one pending. A message
+ * nobody can receive is done at once.
  */
 export async function prepareNotification(notificationId: string): Promise<ChunkRange[]> {
   const ranges = await withTransaction(async (transaction) => {
-    const status = await lockNotificationStatus(notificationId, transaction)
-    if (status !== 'queued' && status !== 'sending') return []
-    if (status === 'queued') {
+    const message = await lockNotificationStatus(notificationId, transaction)
+    if (message?.status !== 'queued' && message?.status !== 'sending') return []
+    if (message.status === 'queued') {
       // One delivery per device: a device holding two passes of the card has one endpoint (DECISIONS.md).
       const created = await createNotificationDeliveries(notificationId, transaction)
-      await markNotificationSending(notificationId, created, transaction)
+      const applePushes = message.toAllHolders ? await queueMessageApplePushes(notificationId, transaction) : 0
+      await markNotificationSending(notificationId, created + applePushes, transaction)
     }
     const bounds = await pendingDeliveryBounds(notificationId, transaction)
     if (bounds?.min == null || bounds.max == null) return []
@@ -200,7 +205,7 @@ function outcomeWriter() {
         // The push service says a subscription no longer exists: the same transaction deletes it.
         await recordDeliveryOutcomes(rows)
         for (const entry of current) entry.done()
-        for (const row of rows) countDeliveries(row.status === 'pending' ? 'retry' : row.status)
+        for (const row of rows) countDeliveries(row.status === 'pending' ? 'retry' : row.status, 'web')
       } catch (error) {
         for (const entry of current) entry.done(error)
       }
@@ -285,7 +290,10 @@ export async function deliverChunk(
   return { sent, retryLaterInMs: null }
 }
 
-/** Marks the message done once no delivery is pending, and tells the owner (once) that an owner's message finished. */
+/**
+ * Marks the message done once nothing is pending on any channel (web push, Apple Wallet), and tells the owner (once)
+ * that an owner's message finished. Every channel's sender calls it after storing outcomes of a message's rows.
+ */
 export async function finishIfComplete(notificationId: string) {
   const finished = await finishNotificationIfDelivered(notificationId)
   if (!finished || finished.kind !== 'message') return

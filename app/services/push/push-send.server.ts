@@ -1,6 +1,8 @@
 import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
+import { DELIVERY_CHANNELS, totalReach, type PushReach } from '#app/utils/push-channels.ts'
+import { countCardAppleWalletDevices } from '#models/apple-registration.server.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
 import {
   countQuotaPushesSince,
@@ -39,7 +41,7 @@ export async function sendOwnerNotification({
   const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
   if (existing.status !== 'draft') return { ok: true, notification: existing }
-  const recipients = await countCardPushSubscribers({ cardId, userId: ownerId })
+  const recipients = totalReach(await countCardReach({ cardId, ownerId }))
   if (recipients === 0) return { ok: false, status: 409, message: NO_RECIPIENTS }
 
   const refusal = await withTransaction(async (transaction): Promise<SendRefusal | null> => {
@@ -62,7 +64,25 @@ export async function sendOwnerNotification({
   return { ok: true, notification: (await getOwnedNotification({ ownerId, cardId, notificationId }))! }
 }
 
-export type PushConfirmData = { notification: OwnedNotification; recipients: number; quota: PushQuota }
+/**
+ * The devices a message to the card's holders would reach now: browsers with notifications on (one per endpoint)
+ * and Apple Wallet devices holding one of its passes. A holder with both counts on each.
+ */
+export async function countCardReach({ cardId, ownerId }: { cardId: string; ownerId: string }): Promise<PushReach> {
+  const [web, appleWallet] = await Promise.all([
+    countCardPushSubscribers({ cardId, userId: ownerId }),
+    countCardAppleWalletDevices({ cardId, userId: ownerId }),
+  ])
+  return { web, appleWallet }
+}
+
+export type PushConfirmData = {
+  notification: OwnedNotification
+  /** Every channel's devices together. */
+  recipients: number
+  reach: PushReach
+  quota: PushQuota
+}
 
 /** What the confirm page and its JSON call show: the message, who receives it, and the quota used and left. */
 export async function getPushConfirmData({
@@ -75,11 +95,19 @@ export async function getPushConfirmData({
   if (!notification) return null
   const subscription = await getOwnerSubscription(ownerId)
   if (!subscription) return null
-  const [recipients, quota] = await Promise.all([
-    notification.status === 'draft'
-      ? countCardPushSubscribers({ cardId, userId: ownerId })
-      : Promise.resolve(notification.progress.total),
+  const [reach, quota] = await Promise.all([
+    notification.status === 'draft' ? countCardReach({ cardId, ownerId }) : Promise.resolve(sentReach(notification)),
     getPushQuota(ownerId, planState(subscription, now), now),
   ])
-  return { notification, recipients, quota }
+  return { notification, recipients: totalReach(reach), reach, quota }
+}
+
+/** A sent message's reach: the devices each channel is sending (or sent) it to. */
+function sentReach(notification: OwnedNotification): PushReach {
+  const { channels } = notification.progress
+  const entries = DELIVERY_CHANNELS.map((channel) => {
+    const counts = channels[channel]
+    return [channel, counts.sent + counts.failed + counts.pending] as const
+  })
+  return Object.fromEntries(entries) as PushReach
 }
