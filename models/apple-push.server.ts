@@ -99,12 +99,15 @@ export async function recordApplePushOutcomes(rows: ApplePushOutcome[]): Promise
   })
 }
 
-/** With Apple Wallet turned off, queued pushes can never go: they fail, so messages finish and counts stay true. */
-export async function failPendingApplePushes(reason: string): Promise<string[]> {
+/**
+ * With Apple Wallet turned off, queued pushes can never go: those older than `minutes` fail, so messages finish and
+ * counts stay true (younger ones wait: the setting may be back at the next start).
+ */
+export async function failPendingApplePushes(reason: string, minutes: number): Promise<string[]> {
   const rows = await getSequelize().query<{ notification_id: string | null }>(
     `update apple_pushes set status = 'failed', last_error = :reason, lease_until = null
-     where status = 'pending' returning notification_id`,
-    { replacements: { reason }, type: QueryTypes.SELECT },
+     where status = 'pending' and created_at < now() - make_interval(mins => :minutes) returning notification_id`,
+    { replacements: { reason, minutes }, type: QueryTypes.SELECT },
   )
   return [...new Set(rows.flatMap((row) => (row.notification_id ? [row.notification_id] : [])))]
 }

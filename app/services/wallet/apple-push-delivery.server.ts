@@ -27,8 +27,11 @@ export const APPLE_PUSH_MAX_ATTEMPTS = 6
 export const APPLE_PUSH_TIMEOUT_MS = 10_000
 const BACKOFF_BASE_MS = 1_000
 const BACKOFF_MAX_MS = 10 * 60_000
-/** Retries due within this wait stay in the job; later ones are left to a job scheduled for then. */
-const MAX_IN_JOB_WAIT_MS = 30_000
+/**
+ * Retries due within this wait stay in the job; later ones (and pushes another process holds the lease of, which
+ * may have crashed) are left to a job scheduled for then.
+ */
+const MAX_IN_JOB_WAIT_MS = 10_000
 
 // One client (one HTTP/2 connection) per process and configuration, reused by every job run.
 const CLIENT = Symbol.for('stampwise.apns-client')
@@ -90,15 +93,19 @@ async function finishMessages(notificationIds: Iterable<string>) {
   }
 }
 
+/** With Apple Wallet off, a queued push waits this long for it to come back, then fails. */
+const OFF_GRACE_MINUTES = 60
+
 /**
  * Sends every due pending push until none is left, or only later retries are (answered as `retryLaterInMs`, for a
- * job scheduled then). With Apple Wallet turned off, pending pushes fail at once (nothing could ever send them).
+ * job scheduled then). With Apple Wallet turned off, pending pushes older than OFF_GRACE_MINUTES fail (nothing could
+ * send them, and their messages must finish).
  */
 export async function deliverApplePushes({
   config = getAppleWalletConfig(),
 }: { config?: AppleWalletConfig | null } = {}): Promise<{ sent: number; retryLaterInMs: number | null }> {
   if (!config) {
-    await finishMessages(await failPendingApplePushes('Apple Wallet is off'))
+    await finishMessages(await failPendingApplePushes('Apple Wallet is off', OFF_GRACE_MINUTES))
     return { sent: 0, retryLaterInMs: null }
   }
   const client = apnsClientFor(config)
