@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { makeAppleCerts } from './tests/support/apple-certs.ts'
 import { ensureFreshBuild } from './tests/support/fresh-build.ts'
 import { pushEndpointCaCerts } from './tests/support/push-endpoint.ts'
 import { e2eMailPorts } from './tests/support/smtp-peer.ts'
@@ -118,7 +119,8 @@ export default defineConfig({
         GOOGLE_CLIENT_SECRET: 'e2e-google-secret',
         GOOGLE_ISSUER: `http://127.0.0.1:${OIDC_PORTS.google}`,
         APPLE_CLIENT_ID: 'com.stampwise.e2e',
-        APPLE_TEAM_ID: 'E2ETEAM123',
+        // Apple Wallet on, with certificates from the test CA (their team id serves Sign in with Apple too).
+        ...makeAppleCerts().env(),
         APPLE_KEY_ID: 'E2EKEY1234',
         APPLE_PRIVATE_KEY,
         // Named localhost, the app's own site (tests/support/oidc-provider-server.ts says why).

@@ -105,28 +105,19 @@ export async function deleteAppleRegistrationsOfPass(passId: string, transaction
   })
 }
 
-/** Holders of one of the owner's cards with the pass in Apple Wallet (0 for another owner's card). */
-export async function countCardAppleWalletHolders({ cardId, userId }: { cardId: string; userId: string }) {
-  if (!isUuid(cardId) || !isUuid(userId)) return 0
-  const [row] = await select<{ passes: number }>(
-    `select count(distinct r.pass_id)::int as passes
+/**
+ * One of the owner's cards in Apple Wallet: its passes held there (holders), and the devices holding them (what a
+ * message reaches). Zeros for another owner's card.
+ */
+export async function countCardAppleWallet({ cardId, userId }: { cardId: string; userId: string }) {
+  if (!isUuid(cardId) || !isUuid(userId)) return { passes: 0, devices: 0 }
+  const [row] = await select<{ passes: number; devices: number }>(
+    `select count(distinct r.pass_id)::int as passes, count(distinct r.device_id)::int as devices
      from apple_registrations r join passes p on p.id = r.pass_id join cards c on c.id = p.card_id
      where c.id = :cardId and c.user_id = :userId`,
     { cardId, userId },
   )
-  return row!.passes
-}
-
-/** Apple Wallet devices holding a pass of the owner's card: the devices a message reaches in Wallet. */
-export async function countCardAppleWalletDevices({ cardId, userId }: { cardId: string; userId: string }) {
-  if (!isUuid(cardId) || !isUuid(userId)) return 0
-  const [row] = await select<{ devices: number }>(
-    `select count(distinct r.device_id)::int as devices
-     from apple_registrations r join passes p on p.id = r.pass_id join cards c on c.id = p.card_id
-     where c.id = :cardId and c.user_id = :userId`,
-    { cardId, userId },
-  )
-  return row!.devices
+  return row!
 }
 
 /**

@@ -15,8 +15,8 @@ import os from 'node:os'
 import pg from 'pg'
 import { hashPassword } from '#app/services/auth/password.server.ts'
 import { applePassTokenFor } from '#app/services/wallet/apple-pass-token.server.ts'
-import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { startApnsPeer } from '#tests/support/apns-peer.ts'
+import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { pushEndpointCaCerts } from '#tests/support/push-endpoint.ts'
 import { load, signIn, startServer, summarize } from './lib.ts'
 
@@ -174,7 +174,8 @@ try {
   // One after another (a counter), then 10 at once (a busy Saturday).
   for (const pass of stamped.slice(0, 100)) await stampAndWait(pass)
   const rest = stamped.slice(100)
-  for (let index = 0; index < rest.length; index += 10) await Promise.all(rest.slice(index, index + 10).map(stampAndWait))
+  for (let index = 0; index < rest.length; index += 10)
+    await Promise.all(rest.slice(index, index + 10).map(stampAndWait))
 
   const figures = {
     database: process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded',

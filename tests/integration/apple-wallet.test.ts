@@ -5,8 +5,8 @@ import { startJobs } from '#app/server/jobs.server.ts'
 import { deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
 import { claimApplePushes } from '#models/apple-push.server.ts'
 import { signedInOwner } from '#tests/support/account-owner.ts'
-import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { startApnsPeer, type ApnsPeer } from '#tests/support/apns-peer.ts'
+import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { verifyPkpass } from '#tests/support/pkpass.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
@@ -100,7 +100,9 @@ describe('the pass', () => {
       organizationName: 'Corner Coffee',
       description: 'Coffee card',
       authenticationToken: (await applePassAuthorization(pass.id)).slice('ApplePass '.length),
-      barcodes: [expect.objectContaining({ format: 'PKBarcodeFormatQR', message: pass.shortCode, altText: pass.shortCode })],
+      barcodes: [
+        expect.objectContaining({ format: 'PKBarcodeFormatQR', message: pass.shortCode, altText: pass.shortCode }),
+      ],
     })
     expect(passJson.webServiceURL).toMatch(/\/wallet\/apple$/)
     expect(passJson.storeCard.primaryFields[0]).toMatchObject({ value: '2 of 5', changeMessage: 'Stamps: %@' })

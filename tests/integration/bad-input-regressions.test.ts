@@ -34,8 +34,13 @@ const escapeHtml = (text: string) =>
 
 async function post(address: () => string, body: HostileBody) {
   const { contentType, payload } = encodeBody(body)
-  // Owner A for the account's pages; the sign-in and contact forms are a guest's.
-  const headers: Record<string, string> = address().startsWith('/account') ? { Cookie: cookies.ownerA! } : {}
+  // Owner A for the account's pages, the admin for /admin; the sign-in and contact forms are a guest's.
+  const cookie = address().startsWith('/account')
+    ? cookies.ownerA
+    : address().startsWith('/admin')
+      ? cookies.admin
+      : undefined
+  const headers: Record<string, string> = cookie ? { Cookie: cookie } : {}
   if (contentType) headers['Content-Type'] = contentType
   const response = await server.fetch(address(), { method: 'POST', headers, body: payload })
   const text = await response.text()
@@ -116,6 +121,22 @@ const CASES: [name: string, address: () => string, body: HostileBody, message: s
     () => '/account/profile',
     { encoding: 'json', value: { intent: 'email' } },
     UNREADABLE_SUBMISSION,
+  ],
+  [
+    'a new premade account, its stamp icon sent twice (was 500: a list as the select’s default)',
+    () => '/admin/users/new',
+    form([
+      ['email', 'premade-twice@example.com'],
+      ['businessName', 'Corner Coffee'],
+      ['title', 'Coffee card'],
+      ['stampsRequired', '8'],
+      ['backgroundColor', '#1f3a5f'],
+      ['textColor', '#ffffff'],
+      ['stampIcon', 'coffee'],
+      ['stampIcon', 'star'],
+      ['reward', 'A free coffee'],
+    ]),
+    null,
   ],
   [
     'the sign-in form, a JSON body (was 500)',

@@ -273,11 +273,12 @@ describe('the scheduled job', () => {
     const second = await startJobs()
     jobs.push(second)
     await expect.poll(async () => (await stored(owner.id)).status, { timeout: 20_000, interval: 250 }).toBe('ended')
-    // Scheduled once however many times the queue started (the push resume job has its own schedule).
+    // Scheduled once however many times the queue started (the push resume and wallet jobs have their own).
     const schedules = await sql<{ name: string; cron: string }>(`select name, cron from pgboss.schedule order by name`)
     expect(schedules).toEqual([
       { name: 'plan-housekeeping', cron: '*/5 * * * *' },
       { name: 'push-resume', cron: '* * * * *' },
+      { name: 'wallet-housekeeping', cron: '17 * * * *' },
     ])
   })
 })

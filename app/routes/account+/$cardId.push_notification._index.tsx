@@ -4,9 +4,10 @@ import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { getPushQuota } from '#app/services/billing/plan.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { countCardReach } from '#app/services/push/push-send.server.ts'
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { countCardPushSubscribers } from '#models/card.server.ts'
+import { reachText } from '#app/utils/push-channels.ts'
 import { listTemplatesForOwner } from '#models/template.server.ts'
 import { TemplateList } from './__push-templates.tsx'
 
@@ -22,28 +23,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const state = await requirePushAccess(userId)
   const card = await requireOwnedCard(userId, params.cardId)
-  const [quota, subscribers, templates] = await Promise.all([
+  const [quota, reach, templates] = await Promise.all([
     getPushQuota(userId, state),
-    countCardPushSubscribers({ cardId: card.id, userId }),
+    countCardReach({ cardId: card.id, ownerId: userId }),
     listTemplatesForOwner(userId),
   ])
   return {
     card: { id: card.id, title: card.title, businessName: card.businessName },
     quota,
-    subscribers,
+    reach,
     templates: templates.map(({ id, title, body }) => ({ id, title, body })),
   }
 }
 
 export default function CreatePush() {
-  const { card, quota, subscribers, templates } = useLoaderData<typeof loader>()
+  const { card, quota, reach, templates } = useLoaderData<typeof loader>()
   const base = `/account/${card.id}/push_notification`
   return (
     <>
       <h1>Create push</h1>
       <p className="lead">
-        A message to the holders of <strong>{card.title || 'your card'}</strong> who turned on notifications:{' '}
-        {subscribers === 1 ? '1 device' : `${subscribers} devices`} today.
+        A message to the holders of <strong>{card.title || 'your card'}</strong> who turned on notifications or added it
+        to Apple Wallet. {`${reachText(reach)} today.`}
       </p>
       <dl className="facts">
         <dt>This month</dt>

@@ -1,7 +1,6 @@
 import {
   getFormProps,
   getInputProps,
-  getSelectProps,
   type FieldMetadata,
   type FormMetadata,
   type SubmissionResult,
@@ -21,6 +20,7 @@ import {
   ResendConfirmationSchema,
   type UserActionIntent,
 } from '#app/utils/admin-schemas.ts'
+import { singleSelectProps } from '#app/utils/select-props.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 /**
@@ -97,14 +97,12 @@ export function ChangePlanForm({
   lastResult: LastResult
 }) {
   const [form, fields] = useSchemaForm(ChangePlanSchema, { id: 'change-plan', lastResult })
-  const { key: tierKey, ...tierProps } = getSelectProps(fields.tier)
-  const { key: periodKey, ...periodProps } = getSelectProps(fields.periodMonths)
   return (
     <ActionForm intent="change-plan" title="Change plan" form={form}>
       <p className="field-hint">Issues an invoice for the new plan. An active plan stays until that invoice is paid.</p>
       <div className="field">
         <label htmlFor={fields.tier.id}>Plan</label>
-        <select key={tierKey} {...tierProps}>
+        <select key={fields.tier.key} {...singleSelectProps(fields.tier)}>
           <option value="">Choose…</option>
           {tariffs.map((tariff) => (
             <option key={tariff.tier} value={tariff.tier}>
@@ -116,7 +114,7 @@ export function ChangePlanForm({
       </div>
       <div className="field">
         <label htmlFor={fields.periodMonths.id}>Billing</label>
-        <select key={periodKey} {...periodProps}>
+        <select key={fields.periodMonths.key} {...singleSelectProps(fields.periodMonths)}>
           <option value="">Choose…</option>
           <option value="1">Monthly</option>
           <option value="12">Yearly</option>

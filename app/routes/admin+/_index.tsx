@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
+import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
@@ -9,6 +9,7 @@ import { getEnv } from '#app/server/env.server.ts'
 import { findAdminUsersPage, loadAdminFigures, type CountedFigures } from '#app/services/admin/admin-users.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
+import { singleSelectProps } from '#app/utils/select-props.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import {
   PER_PAGE,
@@ -122,7 +123,7 @@ function SelectField({
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
-      <select {...getSelectProps(meta)} key={meta.key}>
+      <select {...singleSelectProps(meta)} key={meta.key}>
         {anyLabel ? <option value="">{anyLabel}</option> : null}
         {options.map(([value, text]) => (
           <option key={value} value={value}>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, type MetaFunction } from '@remix-run/react'
@@ -11,6 +11,7 @@ import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { EMAIL_TAKEN } from '#app/services/auth/auth.server.ts'
 import { PremadeAccountSchema } from '#app/utils/admin-schemas.ts'
 import { DEFAULT_CARD_DESIGN } from '#app/utils/card-design-schema.ts'
+import { singleSelectProps } from '#app/utils/select-props.ts'
 import { STAMP_ICONS } from '#app/utils/stamp-icon-names.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { isEmailTaken } from '#models/user.server.ts'
@@ -50,7 +51,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewPremadeAccount() {
   const actionData = useActionData<typeof action>()
   const [form, fields] = useSchemaForm(PremadeAccountSchema, { id: 'premade-account', lastResult: actionData?.result })
-  const { key: iconKey, ...iconProps } = getSelectProps(fields.stampIcon)
   const { key: confirmKey, ...confirmProps } = getInputProps(fields.confirm, { type: 'checkbox' })
   // The owner's defaults (card-design-schema.ts) until the admin changes them.
   const color = (meta: typeof fields.backgroundColor, fallback: string) => {
@@ -98,9 +98,9 @@ export default function NewPremadeAccount() {
           <div className="field">
             <label htmlFor={fields.stampIcon.id}>Stamp icon</label>
             <select
-              key={iconKey}
-              {...iconProps}
-              defaultValue={fields.stampIcon.initialValue ?? DEFAULT_CARD_DESIGN.stampIcon}
+              key={fields.stampIcon.key}
+              {...singleSelectProps(fields.stampIcon)}
+              defaultValue={singleSelectProps(fields.stampIcon).defaultValue ?? DEFAULT_CARD_DESIGN.stampIcon}
             >
               {STAMP_ICONS.map((icon) => (
                 <option key={icon} value={icon}>

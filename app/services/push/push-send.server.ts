@@ -2,7 +2,7 @@ import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
 import { DELIVERY_CHANNELS, totalReach, type PushReach } from '#app/utils/push-channels.ts'
-import { countCardAppleWalletDevices } from '#models/apple-registration.server.ts'
+import { countCardAppleWallet } from '#models/apple-registration.server.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
 import {
   countQuotaPushesSince,
@@ -71,9 +71,9 @@ export async function sendOwnerNotification({
 export async function countCardReach({ cardId, ownerId }: { cardId: string; ownerId: string }): Promise<PushReach> {
   const [web, appleWallet] = await Promise.all([
     countCardPushSubscribers({ cardId, userId: ownerId }),
-    countCardAppleWalletDevices({ cardId, userId: ownerId }),
+    countCardAppleWallet({ cardId, userId: ownerId }),
   ])
-  return { web, appleWallet }
+  return { web, appleWallet: appleWallet.devices }
 }
 
 export type PushConfirmData = {
