@@ -16,11 +16,14 @@
 const CACHE = 'stampwise-pass-v1:' + new URL(self.registration.scope).pathname
 const PAGE = self.registration.scope
 
-/** The same-origin files a page refers to: stylesheets, scripts, manifest, icons. */
+/**
+ * The same-origin files a page refers to: stylesheets, scripts, manifest, icons. Not the Apple Wallet pass it links
+ * to: a download, signed anew as stamps change, that a kept copy would only make stale.
+ */
 function filesOf(html) {
   const files = new Set()
   for (const match of html.matchAll(/(?:href|src)="(\/(?:assets|p)\/[^"]+|\/favicon\.svg)"/g))
-    files.add(match[1].replaceAll('&amp;', '&'))
+    if (!match[1].endsWith('.pkpass')) files.add(match[1].replaceAll('&amp;', '&'))
   return [...files]
 }
 

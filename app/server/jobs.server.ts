@@ -150,6 +150,8 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await boss.work<{ notificationId: string }>(PUSH_MESSAGE_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     const ranges = await prepareNotification(job!.data.notificationId)
     await Promise.all(ranges.map((range) => sendChunk(range)))
+    // A message to the card's holders queued its Apple Wallet pushes with its deliveries.
+    await enqueueApplePushes()
   })
   for (let worker = 0; worker < CHUNK_WORKERS; worker++) {
     await boss.work<ChunkRange>(PUSH_CHUNK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {

@@ -1,13 +1,18 @@
-import crypto from 'node:crypto'
+import crypto, { X509Certificate } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/server/env.server.ts'
+import { loadAppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
+import { parseEnv, resetEnvForTests } from '#app/server/env.server.ts'
 import { startJobs } from '#app/server/jobs.server.ts'
+import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
+import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
+import { formatDate } from '#app/utils/plan-format.ts'
 import { claimApplePushes } from '#models/apple-push.server.ts'
+import { createDraftNotification } from '#models/notification.server.ts'
 import { signedInOwner } from '#tests/support/account-owner.ts'
 import { startApnsPeer, type ApnsPeer } from '#tests/support/apns-peer.ts'
-import { makeAppleCerts } from '#tests/support/apple-certs.ts'
-import { sql } from '#tests/support/auth-api.ts'
+import { makeAppleCerts, makeExpiringCert } from '#tests/support/apple-certs.ts'
+import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
 import { verifyPkpass } from '#tests/support/pkpass.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 import {
@@ -252,6 +257,60 @@ describe('updates through APNs', () => {
   })
 })
 
+describe('messages and what owners and admins see', () => {
+  test('a message shows on the back of the pass (changeMessage %@) and each Wallet device of the card is pushed once', async () => {
+    const { owner, cardId, pass } = await ownerWithPass()
+    const second = await createWalletPass(cardId)
+    const device = newDevice()
+    await registerDevice(server, certs.passTypeId, pass.id, device)
+    await registerDevice(server, certs.passTypeId, second.id, device)
+    const draft = await createDraftNotification({
+      ownerId: owner.id,
+      cardId,
+      input: { title: 'Happy hour', body: 'Two coffees for one until 6 pm' },
+    })
+    const sent = await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId: draft!.id })
+    expect(sent.ok).toBe(true)
+    await until(
+      async () => (await applePushesOf(device.pushToken)).some((push) => push.status === 'sent'),
+      'the message push',
+    )
+    expect(await applePushesOf(device.pushToken)).toEqual([
+      expect.objectContaining({ status: 'sent', notification_id: draft!.id }),
+    ])
+    const { passJson } = verifyPkpass((await download(pass.id)).body, certs.caPath)
+    expect(passJson.storeCard.backFields).toContainEqual(
+      expect.objectContaining({ key: 'message', value: 'Two coffees for one until 6 pm', changeMessage: '%@' }),
+    )
+    await until(
+      async () =>
+        (await sql<{ status: string }>(`select status from notifications where id = :id`, { id: draft!.id }))[0]
+          ?.status === 'done',
+      'the message done',
+    )
+  })
+
+  test('/admin says Apple Wallet is on and until when its certificate signs', async () => {
+    const admin = await createUser()
+    await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
+    const cookie = await logIn(server, admin.email)
+    const html = await (await server.fetch('/admin', { headers: { cookie } })).text()
+    expect(html).toContain('Apple Wallet: </strong>on')
+    const until = new Date(new X509Certificate(certs.certPem).validTo)
+    expect(html).toContain(`pass certificate valid until ${formatDate(until.toISOString())}`)
+  })
+})
+
+test('a pass certificate ending within 30 days is warned of once a day by the wallet housekeeping', async () => {
+  const expiring = loadAppleWalletConfig(parseEnv({ ...process.env, APPLE_PASS_CERT: makeExpiringCert(10) }))!
+  const now = new Date()
+  const first = await runWalletHousekeeping(now, expiring)
+  expect(first.warned).toMatch(/^Apple Wallet: the pass certificate \(APPLE_PASS_CERT\) expires on .* \(in 10 days\)/)
+  expect((await runWalletHousekeeping(new Date(now.getTime() + 3_600_000), expiring)).warned).toBeNull()
+  expect((await runWalletHousekeeping(new Date(now.getTime() + 86_400_000), expiring)).warned).toMatch(/in 9 days/)
+  expect((await runWalletHousekeeping(now)).warned).toBeNull()
+})
+
 describe('ending a card', () => {
   test('deleting the card voids its passes in Wallet: the devices are pushed and fetch the voided pass', async () => {
     const { owner, cardId, pass } = await ownerWithPass()
@@ -271,6 +330,28 @@ describe('ending a card', () => {
     expect(fetched.status).toBe(200)
     const { passJson } = verifyPkpass(Buffer.from(await fetched.arrayBuffer()), certs.caPath)
     expect(passJson.voided).toBe(true)
+  })
+
+  test('deleting the account voids the passes of every card of it', async () => {
+    const { owner, cardId, pass } = await ownerWithPass()
+    const otherCard = await createWalletCard(owner.id)
+    const otherPass = await createWalletPass(otherCard)
+    const device = newDevice()
+    await registerDevice(server, certs.passTypeId, pass.id, device)
+    await registerDevice(server, certs.passTypeId, otherPass.id, device)
+    const response = await server.fetch('/account/profile', {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'delete', confirm: owner.email }),
+    })
+    expect(response.status).toBeLessThan(400)
+    expect(await sql(`select 1 from cards where id = :cardId`, { cardId })).toEqual([])
+    const voided = await sql<{ pass_id: string }>(
+      `select pass_id from apple_voided_passes where pass_id in (:ids) order by pass_id`,
+      { ids: [pass.id, otherPass.id] },
+    )
+    expect(voided.map((row) => row.pass_id)).toEqual([pass.id, otherPass.id].sort())
+    await until(() => pushesTo(device.pushToken).length >= 1, 'the voiding push')
   })
 
   test('a holder who removes their card unregisters their devices', async () => {

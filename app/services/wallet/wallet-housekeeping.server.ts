@@ -15,14 +15,15 @@ let lastExpiryWarningAt = 0
  * The hourly wallet housekeeping: removes what is past keeping, and once a day warns that the pass certificate ends
  * within 30 days (DECISIONS.md, "When on"): after that day no pass can be signed and APNs refuses the certificate.
  */
-export async function runWalletHousekeeping(now = new Date()) {
+export async function runWalletHousekeeping(now = new Date(), config = getAppleWalletConfig()) {
   const registrations = await pruneAppleRegistrations(VOIDED_PASS_KEEP_DAYS)
   const pushes = await pruneApplePushes(APPLE_PUSH_KEEP_DAYS)
-  const config = getAppleWalletConfig()
   const warning = config ? certificateExpiryWarning(config, now) : null
-  if (warning && now.getTime() - lastExpiryWarningAt >= DAY_MS - 60_000) {
+  // The job runs hourly; the warning goes once a day (a minute's slack for the job's own timing).
+  const due = warning !== null && now.getTime() - lastExpiryWarningAt >= DAY_MS - 60_000
+  if (due) {
     lastExpiryWarningAt = now.getTime()
     logger.warn(warning)
   }
-  return { registrations, pushes }
+  return { registrations, pushes, warned: due ? warning : null }
 }
