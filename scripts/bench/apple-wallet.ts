@@ -159,7 +159,7 @@ try {
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: `intent=stamp&code=${pass.short_code}`,
     })
-    if (response.status !== 303) throw new Error(`the stamp answered ${response.status}`)
+    if (response.status !== 302) throw new Error(`the stamp answered ${response.status}`)
     const token = tokenOf.get(pass.id)!
     for (;;) {
       const arrived = peer

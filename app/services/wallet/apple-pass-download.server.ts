@@ -1,6 +1,11 @@
 import { getAppleWalletConfig, type AppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
-import { getApplePassRow, getVoidedApplePass, type ApplePassRow } from '#models/apple-pass.server.ts'
+import {
+  getApplePassModifiedAt,
+  getApplePassRow,
+  getVoidedApplePass,
+  type ApplePassRow,
+} from '#models/apple-pass.server.ts'
 import { cachedApplePass } from './apple-pass-cache.server.ts'
 import { applePassToken } from './apple-pass-token.server.ts'
 import { buildApplePass, type ApplePassContent } from './apple-pass.server.ts'
@@ -52,13 +57,23 @@ async function build(row: ApplePassRow, config: AppleWalletConfig, voided: boole
 export async function getLatestApplePass(passId: string): Promise<{ pkpass: Buffer; modifiedAt: Date } | null> {
   const config = getAppleWalletConfig()
   if (!config) return null
-  const voided = await getVoidedApplePass(passId)
-  if (voided) return voided
-  const row = await getApplePassRow(passId)
-  if (!row) return null
-  const pkpass = await cachedApplePass(`${passId}:${row.modifiedAt.getTime()}`, () => build(row, config, false))
-  return { pkpass, modifiedAt: row.modifiedAt }
+  // One light query on the way to a kept pass: its time names the build; the card and its logo load only to build.
+  const current = await getApplePassModifiedAt(passId)
+  if (!current) return null
+  if (current.voided) return getVoidedApplePass(passId)
+  const pkpass = await cachedApplePass(`${passId}:${current.modifiedAt.getTime()}`, async () => {
+    const row = await getApplePassRow(passId)
+    if (!row) throw new PassGone()
+    return build(row, config, false)
+  }).catch((error: unknown) => {
+    if (error instanceof PassGone) return null
+    throw error
+  })
+  return pkpass ? { pkpass, modifiedAt: current.modifiedAt } : null
 }
+
+/** The pass was deleted between reading its time and building it: the same answer as no pass. */
+class PassGone extends Error {}
 
 /** The pass as voided (its card is about to go), for the devices that hold it; null without Apple Wallet or pass. */
 export async function buildVoidedApplePass(passId: string): Promise<Buffer | null> {
