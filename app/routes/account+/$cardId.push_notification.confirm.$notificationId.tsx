@@ -20,6 +20,7 @@ import { CHANNEL_WORDS, channelsUsed, reachText, type ChannelBreakdown } from '#
 import { pushStatusText } from '#app/utils/push-status.ts'
 import { pushCard } from './__push-composer.server.ts'
 import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
+import type { DeliveryProgress as DeliveryCounts } from '#models/notification.server.ts'
 
 export const handle: AccountHandle = { title: 'Push-notification', back: 'previous' }
 
@@ -126,14 +127,7 @@ export default function ConfirmPush() {
   )
 }
 
-type Progress = {
-  total: number
-  sent: number
-  failed: number
-  pending: number
-  percent: number
-  channels: ChannelBreakdown
-}
+type Progress = DeliveryCounts
 type LiveState = { status: string; progress: Progress }
 const FINISHED = new Set(['done', 'failed'])
 const POLL_MS = 1000
