@@ -15,18 +15,12 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import pg from 'pg'
 import { hashPassword } from '#app/services/auth/password.server.ts'
-import { load, signIn, startServer, summarize } from './lib.ts'
+import { databaseClient, load, signIn, startServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const HOLDERS_PER_CARD = 20
 const round = (value: number) => Math.round(value * 10) / 10
 const loadAverage = () => os.loadavg().map(round).join(' / ')
-
-function databaseClient(dataDir: string) {
-  return process.env.DATABASE_URL
-    ? new pg.Client({ connectionString: process.env.DATABASE_URL })
-    : new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' })
-}
 
 const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')

@@ -18,7 +18,7 @@ import { applePassTokenFor } from '#app/services/wallet/apple-pass-token.server.
 import { startApnsPeer } from '#tests/support/apns-peer.ts'
 import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { pushEndpointCaCerts } from '#tests/support/push-endpoint.ts'
-import { load, signIn, startServer, summarize } from './lib.ts'
+import { databaseClient, load, signIn, startServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const KEPT_PASSES = 50
@@ -31,12 +31,6 @@ const loadAverage = () => os.loadavg().map(round).join(' / ')
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
-
-function databaseClient(dataDir: string) {
-  return process.env.DATABASE_URL
-    ? new pg.Client({ connectionString: process.env.DATABASE_URL })
-    : new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' })
 }
 
 /** An owner on a trial with one card and `passes` holders, made in SQL. */

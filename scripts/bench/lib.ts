@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import pg from 'pg'
 
 /** Starts the built server as a child process on a fresh embedded database (or DATABASE_URL) and waits for it. */
 export async function startServer({
@@ -98,4 +99,11 @@ export async function signIn(baseUrl: string, email: string, password: string) {
     .getSetCookie()
     .find((line) => line.startsWith('__session='))!
     .split(';')[0]!
+}
+
+/** A client of the bench server's database: DATABASE_URL, or the embedded one through its socket in `dataDir`. */
+export function databaseClient(dataDir: string) {
+  return process.env.DATABASE_URL
+    ? new pg.Client({ connectionString: process.env.DATABASE_URL })
+    : new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' })
 }

@@ -11,9 +11,8 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
-import pg from 'pg'
 import { hashPassword, verifyPassword } from '#app/services/auth/password.server.ts'
-import { load, startServer, summarize } from './lib.ts'
+import { databaseClient, load, startServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const round = (value: number) => Math.round(value * 10) / 10
@@ -48,12 +47,6 @@ async function verifiesPerSecond(count: number, stored: string) {
 }
 
 /** The server's database: DATABASE_URL, or the embedded database through its socket inside DATA_DIR. */
-function databaseClient(dataDir: string) {
-  return process.env.DATABASE_URL
-    ? new pg.Client({ connectionString: process.env.DATABASE_URL })
-    : new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' })
-}
-
 /** A confirmed account, made the way an owner makes one: sign-up, then the link from the stored e-mail. */
 async function createConfirmedUser(baseUrl: string, dataDir: string) {
   const email = `bench-${Date.now()}@example.com`

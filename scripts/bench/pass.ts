@@ -10,17 +10,11 @@
 import os from 'node:os'
 import { gzipSync } from 'node:zlib'
 import pg from 'pg'
-import { load, startServer, summarize } from './lib.ts'
+import { databaseClient, load, startServer, summarize } from './lib.ts'
 
 const PASSES = 50
 const round = (value: number) => Math.round(value * 10) / 10
 const loadAverage = () => os.loadavg().map(round).join(' / ')
-
-function databaseClient(dataDir: string) {
-  return process.env.DATABASE_URL
-    ? new pg.Client({ connectionString: process.env.DATABASE_URL })
-    : new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' })
-}
 
 /** An active card of a new owner, made in SQL; its holders join through the page, as a phone would. */
 async function seedCard(client: pg.Client) {

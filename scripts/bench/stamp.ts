@@ -17,7 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
 import { hashPassword } from '#app/services/auth/password.server.ts'
-import { load, signIn, startServer } from './lib.ts'
+import { databaseClient, load, signIn, startServer } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const PASSES = 2000
@@ -31,12 +31,6 @@ const loadAverage = () => os.loadavg().map(round).join(' / ')
 function cpuMs(pid: number) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-}
-
-function databaseClient(dataDir: string) {
-  return process.env.DATABASE_URL
-    ? new pg.Client({ connectionString: process.env.DATABASE_URL })
-    : new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' })
 }
 
 /** An owner on a trial with one card (20 stamps needed) and PASSES holders, made in SQL. */
