@@ -51,6 +51,16 @@ const EnvSchema = z
     APNS_KEY_ID: optional,
     APNS_PRIVATE_KEY: optional,
     APNS_ORIGIN: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    // Google Wallet: on when GOOGLE_WALLET_ISSUER_ID is set; the service account's JSON key (the text or a path) is
+    // checked by app/server/google-wallet-config.server.ts.
+    GOOGLE_WALLET_ISSUER_ID: optional.pipe(
+      z
+        .string()
+        .regex(/^\d{1,30}$/, 'must be the issuer id of the Google Pay & Wallet Console (digits)')
+        .optional(),
+    ),
+    GOOGLE_WALLET_SERVICE_ACCOUNT: optional,
+    GOOGLE_WALLET_API_ORIGIN: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
     PUSH_ALLOWED_HOSTS: optional,
     SENTRY_DSN: optional.pipe(z.url().optional()),
     SUPPORT_EMAIL: z.email().default('support@localhost'),
@@ -76,6 +86,10 @@ const EnvSchema = z
     ...env,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     APNS_ORIGIN: (env.APNS_ORIGIN ?? 'https://api.push.apple.com').replace(/\/+$/, ''),
+    GOOGLE_WALLET_API_ORIGIN: (env.GOOGLE_WALLET_API_ORIGIN ?? 'https://walletobjects.googleapis.com').replace(
+      /\/+$/,
+      '',
+    ),
     isProduction: env.NODE_ENV === 'production',
     pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '')
       .split(',')

@@ -3,6 +3,7 @@ import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
 import { ensureDemoAccount } from '#app/services/accounts/demo-account.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
+import { getGoogleWalletConfig } from './google-wallet-config.server.ts'
 import { openAndMigrate } from './database-lifecycle.server.ts'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from './database-outage.server.ts'
 import { isDatabaseHealthy } from './db.server.ts'
@@ -115,6 +116,7 @@ export const serverHooks = {
     const env = getEnv()
     try {
       getAppleWalletConfig()
+      getGoogleWalletConfig()
     } catch (error) {
       throw new Error(`Invalid configuration: ${(error as Error).message}`)
     }
