@@ -8,6 +8,7 @@ import * as pushHardening from './0007-push-hardening.ts'
 import * as stampHistoryOutlivesPass from './0008-stamp-history-outlives-pass.ts'
 import * as premadeCards from './0009-premade-cards.ts'
 import * as appleWallet from './0010-apple-wallet.ts'
+import * as googleWallet from './0011-google-wallet.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -24,4 +25,5 @@ export const migrations = [
   { name: '0008-stamp-history-outlives-pass', ...stampHistoryOutlivesPass },
   { name: '0009-premade-cards', ...premadeCards },
   { name: '0010-apple-wallet', ...appleWallet },
+  { name: '0011-google-wallet', ...googleWallet },
 ]

@@ -29,6 +29,7 @@ export async function countQuotaPushesSince(userId: string, since: Date, transac
 const CHANNEL_TABLES: Record<DeliveryChannel, { table: string; prefix: string }> = {
   web: { table: 'deliveries', prefix: 'web' },
   appleWallet: { table: 'apple_pushes', prefix: 'apple' },
+  googleWallet: { table: 'google_wallet_updates', prefix: 'google' },
 }
 
 /** Lateral joins giving `{prefix}_sent`, `{prefix}_failed`, `{prefix}_pending` for the message `n.id`. */
@@ -37,7 +38,11 @@ const CHANNEL_COUNTS = DELIVERY_CHANNELS.map((channel) => {
   return `cross join lateral (
       select count(*) filter (where x.status = 'sent')::int as ${prefix}_sent,
              count(*) filter (where x.status in ('failed', 'gone'))::int as ${prefix}_failed,
-             count(*) filter (where x.status = 'pending')::int as ${prefix}_pending
+             count(*) filter (where x.status = 'pending')::int as ${prefix}_pending${
+               channel === 'googleWallet'
+                 ? `,\n             count(*) filter (where x.status = 'sent' and not x.notified)::int as ${prefix}_quiet`
+                 : ''
+             }
       from ${table} x where x.notification_id = n.id) ${prefix}`
 }).join('\n')
 const CHANNEL_COLUMNS = DELIVERY_CHANNELS.map((channel) => `${CHANNEL_TABLES[channel].prefix}.*`).join(', ')
@@ -63,6 +68,7 @@ function channelsOf(row: Record<string, unknown>): ChannelBreakdown {
       sent: Number(row[`${prefix}_sent`] ?? 0),
       failed: Number(row[`${prefix}_failed`] ?? 0),
       pending: Number(row[`${prefix}_pending`] ?? 0),
+      ...(row[`${prefix}_quiet`] ? { quiet: Number(row[`${prefix}_quiet`]) } : {}),
     }
     return [channel, counts] as const
   })
@@ -216,7 +222,10 @@ export async function getOwnedNotification({
             case when n.status = 'queued' and n.kind = 'message' and n.pass_id is null then (
               select count(distinct r.device_id)::int from passes p join apple_registrations r on r.pass_id = p.id
               where p.card_id = n.card_id
-            ) end as apple_audience
+            ) end as apple_audience,
+            case when n.status = 'queued' and n.kind = 'message' and n.pass_id is null then (
+              select count(*)::int from google_wallet_objects o where o.card_id = n.card_id and o.state = 'active'
+            ) end as google_audience
      from notifications n
      ${CHANNEL_COUNTS}
      where n.id = :notificationId and n.card_id = :cardId and n.user_id = :ownerId`,
@@ -231,9 +240,11 @@ export async function getOwnedNotification({
   if (row.status === 'queued') {
     const recipients = Number(row.recipients ?? 0)
     const apple = Math.min(recipients, Number(row.apple_audience ?? 0))
+    const google = Math.min(recipients - apple, Number(row.google_audience ?? 0))
     channels = {
-      web: { sent: 0, failed: 0, pending: recipients - apple },
+      web: { sent: 0, failed: 0, pending: recipients - apple - google },
       appleWallet: { sent: 0, failed: 0, pending: apple },
+      googleWallet: { sent: 0, failed: 0, pending: google },
     }
   }
   const { sent, failed, pending } = sumChannels(channels)

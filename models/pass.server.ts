@@ -157,17 +157,21 @@ export async function getRemovablePass(passId: unknown): Promise<RemovablePass |
 
 /**
  * Removes a pass at its holder's request, with its push subscriptions and the automatic pushes queued for it (both
- * cascade) and its Apple Wallet registrations. The card's stamp history stays, no longer linked to any pass
- * (migration 0009): the owner's figures of stamps given and rewards redeemed do not shrink because a holder left.
+ * cascade), its Apple Wallet registrations and its Google Wallet object (set INACTIVE). The card's stamp history
+ * stays, no longer linked to any pass (migration 0009): the owner's figures of stamps given and rewards redeemed do not shrink because a holder left.
  * False when there was no such pass. No owner: the caller checked that the request comes from the holder's device
  * (its signed join cookie names the pass).
  */
 export async function deletePassCheckedByHolderDevice({ passId, cardId }: { passId: string; cardId: string }) {
   if (!isPassId(passId)) return false
-  // Its Apple Wallet devices stop hearing about it too (registrations name the pass without a foreign key).
+  // Its Apple Wallet devices stop hearing about it too (registrations name the pass without a foreign key), and its
+  // Google Wallet object is set INACTIVE (the row outlives the pass; the statement sees the object before the cascade).
   const rows = await select(
     `with removed as (delete from passes where id = :passId and card_id = :cardId returning id),
-     unregistered as (delete from apple_registrations where pass_id in (select id from removed))
+     unregistered as (delete from apple_registrations where pass_id in (select id from removed)),
+     ended as (insert into google_wallet_updates (kind, card_id, pass_id)
+       select 'inactive', o.card_id, o.pass_id from google_wallet_objects o
+       where o.pass_id in (select id from removed) and o.state = 'active')
      select id from removed`,
     { passId, cardId },
   )

@@ -7,6 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
 import passStylesHref from '#app/styles/pass.css?url'
@@ -48,6 +49,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const pass = await requireRemovablePass(params.passId)
   if (!(await isHoldersDevice(request, pass))) return data({ error: NOT_THIS_DEVICE }, { status: 403 })
   await deletePassCheckedByHolderDevice({ passId: pass.id, cardId: pass.cardId })
+  // Its Google Wallet object goes INACTIVE now rather than at the next minute's resume job.
+  await enqueueWalletUpdates()
   // Back to the card's join page, where 'Get my card' starts a new one; a card that takes no holders has none.
   return redirectWithToast(
     pass.joinSlug ? `/c/${pass.joinSlug}` : '/',

@@ -65,12 +65,19 @@ export default function PassPage() {
         <p className="pass-page__short-code">{pass.shortCode}</p>
         <p className="pass-page__note">Show this at the counter to collect a stamp.</p>
       </section>
-      {wallets.appleWallet ? (
-        // A plain link: Safari opens the pass in Wallet, no JavaScript needed.
+      {wallets.appleWallet || wallets.googleWallet ? (
+        // Plain links, no JavaScript needed: Safari opens the pass in Wallet; Google's save page adds it on Android.
         <p className="pass-page__wallets">
-          <a className="pass-page__wallet pass-page__wallet--apple" href={wallets.appleWallet}>
-            Add to Apple Wallet
-          </a>
+          {wallets.appleWallet ? (
+            <a className="pass-page__wallet pass-page__wallet--apple" href={wallets.appleWallet}>
+              Add to Apple Wallet
+            </a>
+          ) : null}
+          {wallets.googleWallet ? (
+            <a className="pass-page__wallet pass-page__wallet--google" href={wallets.googleWallet}>
+              Save to Google Wallet
+            </a>
+          ) : null}
         </p>
       ) : null}
       {card.terms ? <p className="pass-page__terms">{card.terms}</p> : null}

@@ -7,10 +7,12 @@ import {
   type ChunkRange,
 } from '#app/services/push/push-delivery.server.ts'
 import { closeApnsClient, deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
+import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
 import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
 import { databaseConnectionOptions } from './db.server.ts'
 import { getEnv } from './env.server.ts'
+import { getGoogleWalletConfig } from './google-wallet-config.server.ts'
 import { logger } from './logger.server.ts'
 
 export const PLAN_HOUSEKEEPING_QUEUE = 'plan-housekeeping'
@@ -24,6 +26,8 @@ export const PUSH_CHUNK_QUEUE = 'push-chunk'
 export const PUSH_RESUME_QUEUE = 'push-resume'
 /** Apple Wallet's APNs pushes: any process may take the job; it sends every due pending push (rows, leases). */
 export const APPLE_PUSH_QUEUE = 'apple-push'
+/** Google Wallet's calls (class and object updates, messages): any process may take the job (rows, leases). */
+export const GOOGLE_WALLET_QUEUE = 'google-wallet'
 /** Hourly: voided passes and registrations past keeping are removed; a certificate near its end is reported. */
 export const WALLET_HOUSEKEEPING_QUEUE = 'wallet-housekeeping'
 /** Chunk jobs one process runs at once (each with PUSH_CONCURRENCY requests in flight). */
@@ -47,16 +51,23 @@ export async function enqueuePushMessage(notificationId: string) {
 }
 
 /**
- * Asks for the queued Apple Wallet pushes to be sent now (after the transaction that queued them committed).
- * Without a running job queue nothing is lost: the resume job sends them within a minute.
+ * Asks for the queued wallet updates (Apple Wallet's APNs pushes, Google Wallet's calls) to be sent now, after the
+ * transaction that queued them committed. Without a running job queue nothing is lost: the resume job sends them
+ * within a minute.
  */
-export async function enqueueApplePushes() {
+export async function enqueueWalletUpdates() {
   const boss = (globalThis as Global)[RUNNING]
-  // Without Apple Wallet no device registered, so nothing was queued: a stamp costs no job.
-  if (!boss || !getAppleWalletConfig()) return
-  await boss
-    .send(APPLE_PUSH_QUEUE, {}, { singletonKey: 'apple-push' })
-    .catch((err) => logger.warn({ err }, 'Apple Wallet pushes not enqueued; the resume job will send them'))
+  if (!boss) return
+  // A wallet that is off had nothing queued (no device registered, no pass saved): a stamp costs no job.
+  const queues = [
+    ...(getAppleWalletConfig() ? [APPLE_PUSH_QUEUE] : []),
+    ...(getGoogleWalletConfig() ? [GOOGLE_WALLET_QUEUE] : []),
+  ]
+  for (const queue of queues) {
+    await boss
+      .send(queue, {}, { singletonKey: queue })
+      .catch((err) => logger.warn({ err, queue }, 'wallet updates not enqueued; the resume job will send them'))
+  }
 }
 
 /** Jobs waiting in each queue (for /metrics); null when this process runs no job queue. */
@@ -69,6 +80,7 @@ export async function queueDepths(): Promise<Record<string, number> | null> {
     PUSH_CHUNK_QUEUE,
     PUSH_RESUME_QUEUE,
     APPLE_PUSH_QUEUE,
+    GOOGLE_WALLET_QUEUE,
     WALLET_HOUSEKEEPING_QUEUE,
   ]
   const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
@@ -84,6 +96,8 @@ export type JobHooks = {
   chunkDelivered?: (range: ChunkRange, sent: number) => void
   /** An Apple Wallet push job finished its due pushes. */
   applePushesDelivered?: (sent: number) => void
+  /** A Google Wallet job finished its due calls. */
+  googleWalletUpdatesDelivered?: (sent: number) => void
 }
 
 /** PostgreSQL's codes for a deadlock and for a row another transaction inserted first. */
@@ -137,6 +151,7 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await createQueueIfMissing(boss, PUSH_CHUNK_QUEUE, { name: PUSH_CHUNK_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, PUSH_RESUME_QUEUE, { name: PUSH_RESUME_QUEUE, policy: 'short' })
   await createQueueIfMissing(boss, APPLE_PUSH_QUEUE, { name: APPLE_PUSH_QUEUE, ...pushQueue })
+  await createQueueIfMissing(boss, GOOGLE_WALLET_QUEUE, { name: GOOGLE_WALLET_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, WALLET_HOUSEKEEPING_QUEUE, { name: WALLET_HOUSEKEEPING_QUEUE, policy: 'short' })
 
   await boss.schedule(PLAN_HOUSEKEEPING_QUEUE, PLAN_HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
@@ -150,8 +165,8 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await boss.work<{ notificationId: string }>(PUSH_MESSAGE_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     const ranges = await prepareNotification(job!.data.notificationId)
     await Promise.all(ranges.map((range) => sendChunk(range)))
-    // A message to the card's holders queued its Apple Wallet pushes with its deliveries.
-    await enqueueApplePushes()
+    // A message to the card's holders queued its wallet updates with its deliveries.
+    await enqueueWalletUpdates()
   })
   for (let worker = 0; worker < CHUNK_WORKERS; worker++) {
     await boss.work<ChunkRange>(PUSH_CHUNK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
@@ -169,6 +184,14 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
     hooks.applePushesDelivered?.(sent)
     if (retryLaterInMs !== null) await sendApplePushes(Math.ceil(retryLaterInMs / 1000))
   })
+  const sendGoogleWalletUpdates = (startAfter?: number) =>
+    boss.send(GOOGLE_WALLET_QUEUE, {}, { singletonKey: GOOGLE_WALLET_QUEUE, startAfter })
+  await boss.work(GOOGLE_WALLET_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
+    const { sent, retryLaterInMs } = await deliverGoogleWalletUpdates()
+    if (sent) logger.info({ sent, retryLaterInMs }, 'Google Wallet updates sent')
+    hooks.googleWalletUpdatesDelivered?.(sent)
+    if (retryLaterInMs !== null) await sendGoogleWalletUpdates(Math.ceil(retryLaterInMs / 1000))
+  })
   await boss.schedule(WALLET_HOUSEKEEPING_QUEUE, '17 * * * *', {}, { tz: 'UTC' })
   await boss.work(WALLET_HOUSEKEEPING_QUEUE, async () => {
     const result = await runWalletHousekeeping()
@@ -182,6 +205,7 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
     }
     // Pushes queued while no job queue ran (a command, a crash before the wake-up): one job takes them all.
     await sendApplePushes()
+    await sendGoogleWalletUpdates()
   })
 
   // Catch up at once after a restart rather than waiting for the next tick.

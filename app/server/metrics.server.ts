@@ -56,7 +56,7 @@ const metrics = ((globalThis as { [METRICS]?: ReturnType<typeof createMetrics> }
 
 export type DeliveryOutcome = 'sent' | 'failed' | 'gone' | 'retry'
 /** Where a push went: Web Push to a browser, or APNs to an Apple Wallet device (Google Wallet later). */
-export type DeliveryChannelLabel = 'web' | 'apple'
+export type DeliveryChannelLabel = 'web' | 'apple' | 'google'
 
 /** Counts stored outcomes of push requests on one channel. */
 export function countDeliveries(outcome: DeliveryOutcome, channel: DeliveryChannelLabel, count = 1) {

@@ -1,12 +1,18 @@
 /**
  * The ways a message reaches a holder's device, each counted apart (DECISIONS.md "Reach and history count
- * channels"): web push to a browser with notifications on, and an Apple Wallet pass (an APNs push that makes the
- * device fetch the pass showing the message). Google Wallet will be a third: a key here, its words, and its table in
- * models/notification.server.ts. Pure, so pages use it in the browser too.
+ * channels"): web push to a browser with notifications on, an Apple Wallet pass (an APNs push that makes the device
+ * fetch the pass showing the message), and a Google Wallet pass (the message added to it). A channel is a key here,
+ * its words, and its table in models/notification.server.ts. Pure, so pages use it in the browser too.
  */
-export const DELIVERY_CHANNELS = ['web', 'appleWallet'] as const
+export const DELIVERY_CHANNELS = ['web', 'appleWallet', 'googleWallet'] as const
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number]
-export type ChannelCounts = { sent: number; failed: number; pending: number }
+export type ChannelCounts = {
+  sent: number
+  failed: number
+  pending: number
+  /** Of the sent, those shown without a notification (Google notifies a pass at most 3 times a day). */
+  quiet?: number
+}
 export type ChannelBreakdown = Record<DeliveryChannel, ChannelCounts>
 /** Devices a message reaches, per channel. */
 export type PushReach = Record<DeliveryChannel, number>
@@ -15,6 +21,7 @@ export type PushReach = Record<DeliveryChannel, number>
 export const CHANNEL_WORDS: Record<DeliveryChannel, { name: string; devices: string }> = {
   web: { name: 'Notifications on', devices: 'with notifications on' },
   appleWallet: { name: 'Apple Wallet', devices: 'in Apple Wallet' },
+  googleWallet: { name: 'Google Wallet', devices: 'in Google Wallet' },
 }
 
 /** The channels' counts added up. */
@@ -49,4 +56,14 @@ export function channelsUsed(channels: ChannelBreakdown): DeliveryChannel[] {
   return DELIVERY_CHANNELS.filter(
     (channel) => channels[channel].sent + channels[channel].failed + channels[channel].pending > 0,
   )
+}
+
+/**
+ * One channel's counts in the owner's words, with `sent` named as the page names it ("delivered" in history, "sent"
+ * while sending): "2 delivered · 0 failed · 1 pending", and "· 1 shown, not notified" when Google Wallet showed a
+ * message without notifying (its limit of 3 a day per pass).
+ */
+export function channelCountsText(counts: ChannelCounts, sentWord: 'delivered' | 'sent') {
+  const text = `${counts.sent} ${sentWord} · ${counts.failed} failed · ${counts.pending} pending`
+  return counts.quiet ? `${text} · ${counts.quiet} shown, not notified` : text
 }

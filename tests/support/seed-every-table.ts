@@ -54,6 +54,10 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
         values (gen_random_uuid(), '\\x504b0304'::bytea, date_trunc('second', now())) returning pass_id),
       apple_push as (insert into apple_pushes (device_id, push_token, pass_id, notification_id, status, attempts, sent_at)
         select wallet.id, 'a1b2c3d4e5f6', pass.id, message.id, 'sent', 1, now() from wallet, pass, message returning id),
+      google_class as (insert into google_wallet_classes (card_id) select id from card returning card_id),
+      google_object as (insert into google_wallet_objects (pass_id, card_id) select id, card_id from pass returning pass_id),
+      google_update as (insert into google_wallet_updates (kind, card_id, pass_id, notification_id, notified, status, attempts, sent_at)
+        select 'message', pass.card_id, pass.id, message.id, true, 'sent', 1, now() from pass, message returning id),
       feedback as (insert into feedback_messages (source, user_id, name, email, subject, message, handled_at, handled_by)
         select 'account', owner.id, 'Zoë', 'zoe@seed.test', 'Idea', E'Multi\\nline <b>text</b>', now(), admin.id from owner, admin returning id),
       mail as (insert into mails (to_address, from_address, subject, text_body, html_body, status, attempts, sent_at)

@@ -113,6 +113,12 @@ export default function RewardCard() {
                 <dd>{wallets.appleWallet.holders}</dd>
               </div>
             ) : null}
+            {wallets.googleWallet.on || wallets.googleWallet.holders > 0 ? (
+              <div>
+                <dt>In Google Wallet</dt>
+                <dd>{wallets.googleWallet.holders}</dd>
+              </div>
+            ) : null}
             <div>
               <dt>Stamps given</dt>
               <dd>{totals.stampsGiven}</dd>
@@ -127,6 +133,11 @@ export default function RewardCard() {
             {wallets.appleWallet.on
               ? 'Apple Wallet: holders can add this card to Apple Wallet from their card page.'
               : 'Apple Wallet: not available yet.'}
+          </p>
+          <p className="field-hint card-detail__wallets">
+            {wallets.googleWallet.on
+              ? 'Google Wallet: holders can save this card to Google Wallet from their card page.'
+              : 'Google Wallet: not available yet.'}
           </p>
         </section>
       </div>

@@ -44,7 +44,7 @@ export default function CreatePush() {
       <h1>Create push</h1>
       <p className="lead">
         A message to the holders of <strong>{card.title || 'your card'}</strong> who turned on notifications or added it
-        to Apple Wallet. {`${reachText(reach)} today.`}
+        to Apple Wallet or Google Wallet. {`${reachText(reach)} today.`}
       </p>
       <dl className="facts">
         <dt>This month</dt>

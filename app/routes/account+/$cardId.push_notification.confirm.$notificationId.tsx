@@ -16,7 +16,13 @@ import {
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
-import { CHANNEL_WORDS, channelsUsed, reachText, type ChannelBreakdown } from '#app/utils/push-channels.ts'
+import {
+  CHANNEL_WORDS,
+  channelCountsText,
+  channelsUsed,
+  reachText,
+  type ChannelBreakdown,
+} from '#app/utils/push-channels.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
 import { pushCard } from './__push-composer.server.ts'
 import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
@@ -214,8 +220,7 @@ function ChannelCounts({ channels }: { channels: ChannelBreakdown }) {
     <ul className="push-channels" aria-label="By channel">
       {used.map((channel) => (
         <li key={channel} className={`push-channels__item push-channels__item--${channel}`}>
-          <strong>{CHANNEL_WORDS[channel].name}:</strong>{' '}
-          <span>{`${channels[channel].sent} sent · ${channels[channel].failed} failed · ${channels[channel].pending} pending`}</span>
+          <strong>{CHANNEL_WORDS[channel].name}:</strong> <span>{channelCountsText(channels[channel], 'sent')}</span>
         </li>
       ))}
     </ul>

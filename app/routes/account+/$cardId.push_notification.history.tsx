@@ -4,7 +4,7 @@ import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
-import { CHANNEL_WORDS, channelsUsed } from '#app/utils/push-channels.ts'
+import { CHANNEL_WORDS, channelCountsText, channelsUsed } from '#app/utils/push-channels.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
 import { listCardNotifications } from '#models/notification.server.ts'
 
@@ -14,7 +14,7 @@ export const handle: AccountHandle = { title: 'Notifications history', back: 'ac
 
 /**
  * Every message sent to a card's holders, newest first, with delivered / failed / pending over every channel and,
- * when Apple Wallet is involved, per channel. Never gated: an ended plan keeps its history.
+ * when a wallet is involved, per channel. Never gated: an ended plan keeps its history.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
@@ -47,7 +47,7 @@ export default function NotificationsHistory() {
                 <ul className="history-channels" aria-label="By channel">
                   {channelsUsed(item.channels).map((channel) => (
                     <li key={channel} className="field-hint">
-                      {`${CHANNEL_WORDS[channel].name}: ${item.channels[channel].sent} delivered · ${item.channels[channel].failed} failed · ${item.channels[channel].pending} pending`}
+                      {`${CHANNEL_WORDS[channel].name}: ${channelCountsText(item.channels[channel], 'delivered')}`}
                     </li>
                   ))}
                 </ul>

@@ -1,4 +1,4 @@
-import { enqueueApplePushes } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { type CardDesignInput, type CardRewardInput } from '#app/utils/card-design-schema.ts'
@@ -41,7 +41,7 @@ export async function saveCardDesign({
     if (!card) return { status: 'not-found' }
     await updateCardDesign(userId, card.id, design, logo)
     // The card's passes in Apple Wallet were queued an update by the change (migration 0010): send it now.
-    await enqueueApplePushes()
+    await enqueueWalletUpdates()
     return { status: 'updated', card: (await findOwnerCard(userId, card.id))! }
   }
   const slot = await checkCardSlot(userId)
@@ -60,7 +60,7 @@ export async function saveReward({
   reward: CardRewardInput
 }) {
   const { firstCardActivated } = await saveCardReward(userId, card.id, reward)
-  await enqueueApplePushes()
+  await enqueueWalletUpdates()
   await advanceOnboardingStep(userId, card.id, 'card_ready')
   if (firstCardActivated) {
     await raiseNotice({

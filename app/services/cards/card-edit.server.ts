@@ -1,4 +1,4 @@
-import { enqueueApplePushes } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { CARD_CONTENT_FIELDS } from '#app/utils/card-design-fields.ts'
 import {
@@ -58,6 +58,6 @@ export async function editCardAsAdmin({
     return { status: 'saved' as const, changed }
   })
   // The card's passes in Apple Wallet were queued an update by the change (migration 0010): send it now.
-  if (result.status === 'saved' && result.changed.length) await enqueueApplePushes()
+  if (result.status === 'saved' && result.changed.length) await enqueueWalletUpdates()
   return result
 }

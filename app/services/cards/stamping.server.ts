@@ -1,5 +1,5 @@
 import { type Transaction } from 'sequelize'
-import { enqueueApplePushes, enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { queueHolderStampPush } from '#app/services/push/stamp-push.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import {
@@ -146,7 +146,7 @@ export async function stampPass({
   // After the commit: the job must find the notification. Should this fail, the resume job sends it.
   if (result.pushId) await enqueuePushMessage(result.pushId)
   // The stamp queued its Apple Wallet pushes in its transaction (migration 0010): send them now.
-  await enqueueApplePushes()
+  await enqueueWalletUpdates()
   return { ok: true, pass: result.pass }
 }
 
@@ -162,7 +162,7 @@ async function withLockedPass(
     return pass ? work(transaction, pass) : refuse(404, 'form', PASS_NOT_FOUND)
   })
   // The change queued its Apple Wallet pushes in its transaction (migration 0010): send them now.
-  if (result.ok) await enqueueApplePushes()
+  if (result.ok) await enqueueWalletUpdates()
   return result
 }
 

@@ -16,6 +16,7 @@ import {
   type DeliveryOutcome,
   type DeliveryRange,
 } from '#models/delivery.server.ts'
+import { queueMessageGoogleWalletUpdates } from '#models/google-wallet.server.ts'
 import { raiseNotice } from '#models/notice.server.ts'
 import {
   finishNotificationIfDelivered,
@@ -76,8 +77,10 @@ export async function prepareNotification(notificationId: string): Promise<Chunk
     if (message.status === 'queued') {
       // One delivery per device: a device holding two passes of the card has one endpoint (DECISIONS.md).
       const created = await createNotificationDeliveries(notificationId, transaction)
+      // Wallets show a message to the whole card (Apple on the back of the pass, Google as the pass's message).
       const applePushes = message.toAllHolders ? await queueMessageApplePushes(notificationId, transaction) : 0
-      await markNotificationSending(notificationId, created + applePushes, transaction)
+      const googleCalls = message.toAllHolders ? await queueMessageGoogleWalletUpdates(notificationId, transaction) : 0
+      await markNotificationSending(notificationId, created + applePushes + googleCalls, transaction)
     }
     const bounds = await pendingDeliveryBounds(notificationId, transaction)
     if (bounds?.min == null || bounds.max == null) return []

@@ -4,6 +4,7 @@ import { monthStart, planState } from '#app/utils/plan-status.ts'
 import { DELIVERY_CHANNELS, totalReach, type PushReach } from '#app/utils/push-channels.ts'
 import { countCardAppleWallet } from '#models/apple-registration.server.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
+import { countCardGoogleWallet } from '#models/google-wallet.server.ts'
 import {
   countQuotaPushesSince,
   getOwnedNotification,
@@ -65,15 +66,17 @@ export async function sendOwnerNotification({
 }
 
 /**
- * The devices a message to the card's holders would reach now: browsers with notifications on (one per endpoint)
- * and Apple Wallet devices holding one of its passes. A holder with both counts on each.
+ * The devices a message to the card's holders would reach now: browsers with notifications on (one per endpoint),
+ * Apple Wallet devices holding one of its passes, and passes saved in Google Wallet. A holder with several counts on
+ * each.
  */
 export async function countCardReach({ cardId, ownerId }: { cardId: string; ownerId: string }): Promise<PushReach> {
-  const [web, appleWallet] = await Promise.all([
+  const [web, appleWallet, googleWallet] = await Promise.all([
     countCardPushSubscribers({ cardId, userId: ownerId }),
     countCardAppleWallet({ cardId, userId: ownerId }),
+    countCardGoogleWallet({ cardId, userId: ownerId }),
   ])
-  return { web, appleWallet: appleWallet.devices }
+  return { web, appleWallet: appleWallet.devices, googleWallet }
 }
 
 export type PushConfirmData = {
