@@ -158,9 +158,9 @@ export async function getRemovablePass(passId: unknown): Promise<RemovablePass |
 /**
  * Removes a pass at its holder's request, with its push subscriptions and the automatic pushes queued for it (both
  * cascade), its Apple Wallet registrations and its Google Wallet object (set INACTIVE). The card's stamp history
- * stays, no longer linked to any pass (migration 0009): the owner's figures of stamps given and rewards redeemed do not shrink because a holder left.
- * False when there was no such pass. No owner: the caller checked that the request comes from the holder's device
- * (its signed join cookie names the pass).
+ * stays, no longer linked to any pass (migration 0009): the owner's figures of stamps given and rewards redeemed do
+ * not shrink because a holder left. False when there was no such pass. No owner: the caller checked that the request
+ * comes from the holder's device (its signed join cookie names the pass).
  */
 export async function deletePassCheckedByHolderDevice({ passId, cardId }: { passId: string; cardId: string }) {
   if (!isPassId(passId)) return false

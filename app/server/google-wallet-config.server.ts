@@ -46,7 +46,16 @@ function readKeyText(value: string): string {
 export function readServiceAccount(value: string): GoogleServiceAccount {
   let key: Record<string, unknown>
   try {
-    const parsed: unknown = JSON.parse(readKeyText(value))
+    const text = readKeyText(value)
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch (error) {
+      // A key pasted on one line whose "\n"s an env-file loader turned into line breaks (Docker Compose does, in
+      // double quotes): the breaks can only be inside the private key's string.
+      if (!/\n/.test(text.trim())) throw error
+      parsed = JSON.parse(text.trim().replace(/\r?\n/g, '\\n'))
+    }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
     key = parsed as Record<string, unknown>
   } catch (error) {
