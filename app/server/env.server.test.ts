@@ -89,6 +89,8 @@ describe('parseEnv', () => {
     ['TRUST_PROXY', '11'],
     ['RATE_LIMIT_FACTOR', '0'],
     ['LOG_LEVEL', 'verbose'],
+    ['GOOGLE_WALLET_ISSUER_ID', 'issuer-3388'],
+    ['GOOGLE_WALLET_API_ORIGIN', 'ftp://walletobjects.googleapis.com'],
   ])('%s=%j gives one line that names the variable', (name, value) => {
     const message = problem({ [name]: value })
     expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} \\S`))
@@ -132,6 +134,26 @@ describe('parseEnv', () => {
     ).toEqual(['push.example.com:8443', 'localhost', '127.0.0.1:9000'])
     expect(parseEnv({ PUSH_ALLOWED_HOSTS: '' }).pushAllowedHosts).toEqual([])
     expect(parseEnv({ PUSH_ALLOWED_HOSTS: ',' }).pushAllowedHosts).toEqual([])
+  })
+
+  test('GOOGLE_WALLET_ISSUER_ID is digits; GOOGLE_WALLET_API_ORIGIN has a default and no trailing slash', () => {
+    expect(parseEnv({}).GOOGLE_WALLET_ISSUER_ID).toBeUndefined()
+    expect(parseEnv({ GOOGLE_WALLET_ISSUER_ID: ' ' }).GOOGLE_WALLET_ISSUER_ID).toBeUndefined()
+    expect(parseEnv({ GOOGLE_WALLET_ISSUER_ID: ' 3388000000022222222 ' }).GOOGLE_WALLET_ISSUER_ID).toBe(
+      '3388000000022222222',
+    )
+    for (const value of ['3388.000', '-3388', 'BCR2DN4T', '3388 000']) {
+      expect(problem({ GOOGLE_WALLET_ISSUER_ID: value })).toBe(
+        'Invalid configuration: GOOGLE_WALLET_ISSUER_ID must be the issuer id of the Google Pay & Wallet Console (digits)',
+      )
+    }
+    expect(parseEnv({}).GOOGLE_WALLET_API_ORIGIN).toBe('https://walletobjects.googleapis.com')
+    expect(parseEnv({ GOOGLE_WALLET_API_ORIGIN: '' }).GOOGLE_WALLET_API_ORIGIN).toBe(
+      'https://walletobjects.googleapis.com',
+    )
+    expect(parseEnv({ GOOGLE_WALLET_API_ORIGIN: 'http://127.0.0.1:9000//' }).GOOGLE_WALLET_API_ORIGIN).toBe(
+      'http://127.0.0.1:9000',
+    )
   })
 
   test('numbers are read from their text', () => {

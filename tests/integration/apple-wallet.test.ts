@@ -290,7 +290,7 @@ describe('messages and what owners and admins see', () => {
     )
   })
 
-  test('/admin says Apple Wallet is on and until when its certificate signs', async () => {
+  test('/admin says Apple Wallet is on and until when its certificate signs, and what would turn Google Wallet on', async () => {
     const admin = await createUser()
     await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
     const cookie = await logIn(server, admin.email)
@@ -298,6 +298,11 @@ describe('messages and what owners and admins see', () => {
     expect(html).toContain('Apple Wallet: </strong>on')
     const until = new Date(new X509Certificate(certs.certPem).validTo)
     expect(html).toContain(`pass certificate valid until ${formatDate(until.toISOString())}`)
+    // Google Wallet is off in this file (admin-wallet-status.test.ts has it on).
+    expect(html).toContain(
+      '<strong>Google Wallet: </strong>off</p><p class="field-hint">To turn it on, set: ' +
+        '<span><code>GOOGLE_WALLET_ISSUER_ID</code></span><span>, <code>GOOGLE_WALLET_SERVICE_ACCOUNT</code></span></p>',
+    )
   })
 })
 

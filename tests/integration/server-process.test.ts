@@ -9,6 +9,7 @@ import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.s
 import { usingServer } from '#tests/setup/test-database.ts'
 import { makeAppleCerts, makeOtherKey } from '#tests/support/apple-certs.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
+import { TEST_GOOGLE_ISSUER_ID } from '#tests/support/google-service-account.ts'
 import { createBlankDataDir, createDataDir } from '#tests/support/scratch-databases.ts'
 
 /*
@@ -49,10 +50,21 @@ async function waitFor200(url: string, server: ReturnType<typeof startServer>, w
 /** Apple Wallet's settings as a test CA made them: every one right, until a case spoils one. */
 const appleSettings = () => makeAppleCerts().env()
 
+/** Google Wallet on with a user's credentials (what `gcloud auth application-default login` writes) as its key. */
+const googleWithUserCredentials = {
+  GOOGLE_WALLET_ISSUER_ID: TEST_GOOGLE_ISSUER_ID,
+  GOOGLE_WALLET_SERVICE_ACCOUNT: JSON.stringify({
+    type: 'authorized_user',
+    client_id: '100000000000-abc.apps.googleusercontent.com',
+    client_secret: 'not-a-secret',
+    refresh_token: '1//not-a-token',
+  }),
+}
+
 // Its databases are its own (a data folder, a fresh server database), whatever TEST_DATABASE_URL says: the
 // PostgreSQL-server run would repeat the same work and prove nothing more, so it runs in the embedded run only.
 describe.skipIf(usingServer())('the server process', () => {
-  test.each([
+  test.each<[string, Record<string, string>, string?]>([
     ['PORT', { PORT: 'abc' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['SESSION_SECRET', { NODE_ENV: 'production' }],
@@ -60,9 +72,15 @@ describe.skipIf(usingServer())('the server process', () => {
     ['APPLE_TEAM_ID', { ...appleSettings(), APPLE_TEAM_ID: '' }],
     ['APPLE_PASS_KEY', { ...appleSettings(), APPLE_PASS_KEY: makeOtherKey('rsa') }],
     ['APPLE_PASS_CERT', { ...appleSettings(), APPLE_PASS_TYPE_ID: 'pass.com.example.other' }],
+    // So are Google Wallet's: a key that is not a service account's is refused by its type, with the type it has.
+    [
+      'GOOGLE_WALLET_SERVICE_ACCOUNT',
+      googleWithUserCredentials,
+      'Invalid configuration: GOOGLE_WALLET_SERVICE_ACCOUNT is not a service account key (its type is "authorized_user", not "service_account")',
+    ],
   ])(
     'an invalid %s stops it with exit code 1 and one line on stderr naming the variable',
-    async (name, env) => {
+    async (name, env, line) => {
       const dataDir = createDataDir('server-invalid')
       try {
         const result = await runTsToEnd('server.ts', { env: { DATA_DIR: dataDir.dir, PORT: '0', ...env } })
@@ -70,6 +88,7 @@ describe.skipIf(usingServer())('the server process', () => {
         const lines = result.stderr.split('\n').filter(Boolean)
         expect(lines).toHaveLength(1)
         expect(lines[0]).toMatch(new RegExp(`^Invalid configuration: ${name} `))
+        if (line) expect(lines[0]).toBe(line)
         expect(result.stdout).toBe('')
         expect(fs.readdirSync(dataDir.dir)).toEqual([])
       } finally {

@@ -6,6 +6,7 @@ import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
 import { appleWalletStatus } from '#app/server/apple-wallet-config.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
+import { googleWalletStatus } from '#app/server/google-wallet-config.server.ts'
 import { findAdminUsersPage, loadAdminFigures, type CountedFigures } from '#app/services/admin/admin-users.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
@@ -47,8 +48,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 function walletStatusView(): WalletStatusView {
-  const apple = appleWalletStatus(getEnv())
-  return { appleWallet: { ...apple, certExpiresAt: apple.certExpiresAt?.toISOString() ?? null } }
+  const env = getEnv()
+  const apple = appleWalletStatus(env)
+  return {
+    appleWallet: { ...apple, certExpiresAt: apple.certExpiresAt?.toISOString() ?? null },
+    googleWallet: googleWalletStatus(env),
+  }
 }
 
 /** The form's fields, first value each: a field repeated in a typed address counts once. */
