@@ -177,19 +177,36 @@ export async function getOwnedCard({
 }
 
 /**
- * A card's logo by the card's id (its public address, /cards/{cardId}/logo.png), with the card's version. No owner:
- * the logo is public like the card itself (join page, poster, wallet), hence "Public" in the name.
+ * A card's logo by the card's id (its public address, /cards/{cardId}/logo.png), with the card's version and the
+ * design a logo is drawn from when none was uploaded (data null). No owner: the logo is public like the card itself
+ * (join page, poster, wallet), hence "Public" in the name.
  */
-export async function getPublicCardLogo(
-  cardId: string | undefined,
-): Promise<{ data: Buffer; contentType: string; version: number } | null> {
+export async function getPublicCardLogo(cardId: string | undefined): Promise<{
+  data: Buffer | null
+  contentType: string
+  version: number
+  stampIcon: string
+  backgroundColor: string
+  textColor: string
+} | null> {
   if (!isUuid(cardId)) return null
   const [rows] = (await getSequelize().query(
     `select logo as data, coalesce(logo_content_type, 'image/png') as "contentType",
-            (extract(epoch from updated_at) * 1000)::float8 as version
-     from cards where id = :cardId and logo is not null`,
+            (extract(epoch from updated_at) * 1000)::float8 as version, stamp_icon as "stampIcon",
+            background_color as "backgroundColor", text_color as "textColor"
+     from cards where id = :cardId`,
     { replacements: { cardId } },
-  )) as [{ data: Buffer; contentType: string; version: number }[], unknown]
+  )) as [
+    {
+      data: Buffer | null
+      contentType: string
+      version: number
+      stampIcon: string
+      backgroundColor: string
+      textColor: string
+    }[],
+    unknown,
+  ]
   return rows[0] ?? null
 }
 

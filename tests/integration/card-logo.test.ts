@@ -74,7 +74,7 @@ describe('the card’s logo', () => {
     }
   }, 90_000)
 
-  test('a card without a logo draws no image, and its logo address is 404', async () => {
+  test('a card without a logo shows no image on its pages; its logo address answers one drawn from its stamp icon (for Google Wallet)', async () => {
     const owner = await createOwner()
     const cookie = await logIn(server, owner.email)
     const card = await createCard(owner.id, false)
@@ -83,7 +83,11 @@ describe('the card’s logo', () => {
       expect(html, page.pathname).toContain('card-preview')
       expect(logoSources(html), page.pathname).toEqual([])
     }
-    expect((await get(`/cards/${card.id}/logo.png`)).status).toBe(404)
+    const drawn = await get(`/cards/${card.id}/logo.png`)
+    expect([drawn.status, drawn.headers.get('Content-Type')]).toEqual([200, 'image/png'])
+    const meta = await sharp(Buffer.from(await drawn.arrayBuffer())).metadata()
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 660, 660])
+    expect((await get(`/cards/${crypto.randomUUID()}/logo.png`)).status).toBe(404)
     expect((await get('/cards/not-a-uuid/logo.png')).status).toBe(404)
   })
 

@@ -1,7 +1,5 @@
-import { createElement } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
 import sharp from 'sharp'
-import { StampIconPath } from '#app/components/stamp-icons.tsx'
+import { stampIconSvg as stampIcon } from '#app/services/cards/stamp-icon-svg.server.ts'
 
 /**
  * The images of an Apple pass, PNG at Apple's pixel sizes (@1x, @2x, @3x): the icon (notifications, lock screen), the
@@ -29,12 +27,6 @@ export const PASS_IMAGE_SIZES = {
 const SCALES = [1, 2, 3] as const
 
 const fileName = (name: string, scale: number) => (scale === 1 ? `${name}.png` : `${name}@${scale}x.png`)
-
-/** The card's stamp icon as an SVG group: a 24×24 stroke drawing scaled to `size`, at (x, y), in `color`. */
-function stampIcon(icon: string, color: string, x: number, y: number, size: number) {
-  const path = renderToStaticMarkup(createElement(StampIconPath, { icon }))
-  return `<g transform="translate(${x} ${y}) scale(${size / 24})" color="${color}">${path}</g>`
-}
 
 function svg(width: number, height: number, scale: number, body: string) {
   return Buffer.from(
