@@ -176,16 +176,18 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
       if (retryLaterInMs !== null) await sendChunk(job!.data, Math.ceil(retryLaterInMs / 1000))
     })
   }
-  const sendApplePushes = (startAfter?: number) =>
-    boss.send(APPLE_PUSH_QUEUE, {}, { singletonKey: 'apple-push', startAfter })
+  // A job asked for later (a retry's time, a lease's end) has a key of its own: under the 'short' policy a waiting job
+  // of the same key would turn away the wake-ups of new stamps and messages until then.
+  const walletJob = (queue: string, startAfter?: number) =>
+    boss.send(queue, {}, { singletonKey: startAfter ? `${queue}:later` : queue, startAfter })
+  const sendApplePushes = (startAfter?: number) => walletJob(APPLE_PUSH_QUEUE, startAfter)
   await boss.work(APPLE_PUSH_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
     const { sent, retryLaterInMs } = await deliverApplePushes()
     if (sent) logger.info({ sent, retryLaterInMs }, 'Apple Wallet pushes sent')
     hooks.applePushesDelivered?.(sent)
     if (retryLaterInMs !== null) await sendApplePushes(Math.ceil(retryLaterInMs / 1000))
   })
-  const sendGoogleWalletUpdates = (startAfter?: number) =>
-    boss.send(GOOGLE_WALLET_QUEUE, {}, { singletonKey: GOOGLE_WALLET_QUEUE, startAfter })
+  const sendGoogleWalletUpdates = (startAfter?: number) => walletJob(GOOGLE_WALLET_QUEUE, startAfter)
   await boss.work(GOOGLE_WALLET_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
     const { sent, retryLaterInMs } = await deliverGoogleWalletUpdates()
     if (sent) logger.info({ sent, retryLaterInMs }, 'Google Wallet updates sent')

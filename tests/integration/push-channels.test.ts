@@ -111,7 +111,7 @@ test('web push and Apple Wallet: reach, one APNs push per device, counts per cha
   expect(draftPage).not.toContain('No holder of this card')
   expect(await confirmData(cardId, id, cookie)).toMatchObject({
     recipients: 4,
-    reach: { web: 2, appleWallet: 2 },
+    reach: { web: 2, appleWallet: 2, googleWallet: 0 },
     notification: { status: 'draft' },
   })
   const [before] = await sql<{ at: Date }>(`select wallet_modified_at as at from cards where id = :cardId`, { cardId })
@@ -136,7 +136,7 @@ test('web push and Apple Wallet: reach, one APNs push per device, counts per cha
   const sending = await confirmData(cardId, id, cookie)
   expect(sending).toMatchObject({
     recipients: 4,
-    reach: { web: 2, appleWallet: 2 },
+    reach: { web: 2, appleWallet: 2, googleWallet: 0 },
     notification: {
       status: 'sending',
       progress: {
@@ -145,7 +145,11 @@ test('web push and Apple Wallet: reach, one APNs push per device, counts per cha
         failed: 0,
         pending: 2,
         percent: 50,
-        channels: { web: { sent: 2, failed: 0, pending: 0 }, appleWallet: { sent: 0, failed: 0, pending: 2 } },
+        channels: {
+          web: { sent: 2, failed: 0, pending: 0 },
+          appleWallet: { sent: 0, failed: 0, pending: 2 },
+          googleWallet: { sent: 0, failed: 0, pending: 0 },
+        },
       },
     },
   })
@@ -180,9 +184,13 @@ test('web push and Apple Wallet: reach, one APNs push per device, counts per cha
     failed: 1,
     pending: 0,
     percent: 100,
-    channels: { web: { sent: 2, failed: 0, pending: 0 }, appleWallet: { sent: 1, failed: 1, pending: 0 } },
+    channels: {
+      web: { sent: 2, failed: 0, pending: 0 },
+      appleWallet: { sent: 1, failed: 1, pending: 0 },
+      googleWallet: { sent: 0, failed: 0, pending: 0 },
+    },
   })
-  expect(done.reach).toEqual({ web: 2, appleWallet: 2 })
+  expect(done.reach).toEqual({ web: 2, appleWallet: 2, googleWallet: 0 })
   const progressPage = await readPage(`${base(cardId)}/confirm/${id}`, cookie)
   expect(progressPage).toContain('Notifications on: 2 sent · 0 failed · 0 pending')
   expect(progressPage).toContain('Apple Wallet: 1 sent · 1 failed · 0 pending')
@@ -223,7 +231,10 @@ test('a card whose holders have it only in Apple Wallet can send, and finishes o
   const draftPage = await readPage(`${base(cardId)}/confirm/${id}`, cookie)
   expect(draftPage).toContain('Will reach 1 device in Apple Wallet')
   expect(draftPage).not.toContain('No holder of this card')
-  expect(await confirmData(cardId, id, cookie)).toMatchObject({ recipients: 1, reach: { web: 0, appleWallet: 1 } })
+  expect(await confirmData(cardId, id, cookie)).toMatchObject({
+    recipients: 1,
+    reach: { web: 0, appleWallet: 1, googleWallet: 0 },
+  })
 
   await send(cookie, cardId, id)
   // No web push to send, so no chunk: the message still waits for its Apple Wallet push.
@@ -234,7 +245,11 @@ test('a card whose holders have it only in Apple Wallet can send, and finishes o
   expect((await confirmData(cardId, id, cookie)).notification.progress).toMatchObject({
     total: 1,
     pending: 1,
-    channels: { web: { sent: 0, failed: 0, pending: 0 }, appleWallet: { sent: 0, failed: 0, pending: 1 } },
+    channels: {
+      web: { sent: 0, failed: 0, pending: 0 },
+      appleWallet: { sent: 0, failed: 0, pending: 1 },
+      googleWallet: { sent: 0, failed: 0, pending: 0 },
+    },
   })
 
   await settle(id, device, 'sent')
