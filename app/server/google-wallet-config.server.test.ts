@@ -81,6 +81,12 @@ describe('loadGoogleWalletConfig', () => {
     expect(load(escaped)?.serviceAccount.privateKeyPem).toBe(account.privateKeyPem)
   })
 
+  test('a one-line key whose \\n an env-file loader turned into line breaks (Docker Compose) is read too', () => {
+    const expanded = keyJson.replace(/\\n/g, '\n')
+    expect(expanded.split('\n').length).toBeGreaterThan(10)
+    expect(load(expanded)?.serviceAccount.privateKeyPem).toBe(account.privateKeyPem)
+  })
+
   test('one line naming GOOGLE_WALLET_SERVICE_ACCOUNT for each wrong key', () => {
     expect(problem(undefined)).toBe('GOOGLE_WALLET_SERVICE_ACCOUNT is required when GOOGLE_WALLET_ISSUER_ID is set')
     expect(problem('   ')).toBe('GOOGLE_WALLET_SERVICE_ACCOUNT is required when GOOGLE_WALLET_ISSUER_ID is set')
