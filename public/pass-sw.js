@@ -17,13 +17,14 @@ const CACHE = 'stampwise-pass-v1:' + new URL(self.registration.scope).pathname
 const PAGE = self.registration.scope
 
 /**
- * The same-origin files a page refers to: stylesheets, scripts, manifest, icons. Not the Apple Wallet pass it links
- * to: a download, signed anew as stamps change, that a kept copy would only make stale.
+ * The same-origin files a page refers to: stylesheets, scripts, manifest, icons. Not the wallet links: the Apple
+ * Wallet pass is a download signed anew as stamps change, that a kept copy would only make stale, and 'Save to Google
+ * Wallet' makes the pass's object at Google, which only the holder's own tap may do.
  */
 function filesOf(html) {
   const files = new Set()
   for (const match of html.matchAll(/(?:href|src)="(\/(?:assets|p)\/[^"]+|\/favicon\.svg)"/g))
-    if (!match[1].endsWith('.pkpass')) files.add(match[1].replaceAll('&amp;', '&'))
+    if (!/(?:\.pkpass|\/google-wallet)$/.test(match[1])) files.add(match[1].replaceAll('&amp;', '&'))
   return [...files]
 }
 
