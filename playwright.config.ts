@@ -4,6 +4,7 @@ import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 import { makeAppleCerts } from './tests/support/apple-certs.ts'
 import { ensureFreshBuild } from './tests/support/fresh-build.ts'
+import { makeGoogleServiceAccount } from './tests/support/google-service-account.ts'
 import { pushEndpointCaCerts } from './tests/support/push-endpoint.ts'
 import { e2eMailPorts } from './tests/support/smtp-peer.ts'
 
@@ -31,6 +32,14 @@ export const E2E_PUSH_PORTS = {
   control: Number(process.env.E2E_PUSH_CONTROL_PORT ?? 4521),
 }
 process.env.E2E_PUSH_CONTROL_URL ??= `http://127.0.0.1:${E2E_PUSH_PORTS.control}`
+// Google Wallet's REST API (tests/support/google-wallet-fake-server.ts), its control API on the same port. Not 4530:
+// the soak bench's push endpoint has that. The fake and the app get one service account from these settings (each
+// process that made its own key would sign with one the other does not know); workers load this file again and
+// make another, which they never use: they read the fake through its control API.
+const GOOGLE_WALLET_PORT = Number(process.env.E2E_GOOGLE_WALLET_PORT ?? 4540)
+const GOOGLE_WALLET_ORIGIN = `http://127.0.0.1:${GOOGLE_WALLET_PORT}`
+process.env.E2E_GOOGLE_WALLET_URL = GOOGLE_WALLET_ORIGIN
+const GOOGLE_WALLET_ENV = makeGoogleServiceAccount().env(GOOGLE_WALLET_ORIGIN)
 const APPLE_PRIVATE_KEY = crypto
   .generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -101,6 +110,15 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
+      command: 'node --import tsx tests/support/google-wallet-fake-server.ts',
+      url: `${GOOGLE_WALLET_ORIGIN}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { GOOGLE_WALLET_FAKE_PORT: String(GOOGLE_WALLET_PORT), ...GOOGLE_WALLET_ENV },
+    },
+    {
       command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
       url: `${E2E_BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -125,6 +143,8 @@ export default defineConfig({
         APPLE_PRIVATE_KEY,
         // Named localhost, the app's own site (tests/support/oidc-provider-server.ts says why).
         APPLE_ISSUER: `http://localhost:${OIDC_PORTS.apple}`,
+        // Google Wallet on, talking to the fake above.
+        ...GOOGLE_WALLET_ENV,
         PUSH_ALLOWED_HOSTS: `localhost:${E2E_PUSH_PORTS.push}`,
         NODE_EXTRA_CA_CERTS: pushEndpointCaCerts(),
       },

@@ -1,3 +1,4 @@
+import { whileNextObjectInsertFails } from '#tests/support/google-wallet-control.ts'
 import { type PageRecords } from '#tests/support/page-records.ts'
 
 /**
@@ -14,6 +15,8 @@ export type PageRow = {
   status?: number
   /** What this row shows, when the route has several. */
   state?: string
+  /** Wraps the page's load, for a state that holds only while it loads (Google failing its next answer). */
+  during?: <T>(load: () => Promise<T>) => Promise<T>
 }
 
 const guest = (route: string, path = route, extra: Partial<PageRow> = {}): PageRow => ({
@@ -120,6 +123,13 @@ export const PAGES: PageRow[] = [
   // Holders: the join page and the pass.
   guest('/c/:slug', undefined, { path: (r) => `/c/${r.slug}` }),
   guest('/p/:passId', undefined, { path: (r) => `/p/${r.pass}` }),
+  // 'Save to Google Wallet' is a redirect to Google; its one page is the one saying Google cannot be reached.
+  guest('/p/:passId/google-wallet', undefined, {
+    path: (r) => `/p/${r.pass}/google-wallet`,
+    status: 503,
+    state: 'Google Wallet unreachable',
+    during: whileNextObjectInsertFails,
+  }),
   // Removing a card from a device that did not get it: the refusal page.
   guest('/c/remove/:passId', undefined, { path: (r) => `/c/remove/${r.pass}`, status: 403, state: 'another device' }),
 

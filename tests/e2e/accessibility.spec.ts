@@ -48,7 +48,8 @@ for (const row of PAGES) {
     const address = row.path(records)
     // A page shown with an error status on purpose (404, 403, 400): the browser logs its load as failed.
     if (row.status) expectPageError(failedLoad(row.status, new URL(address, 'http://localhost').pathname))
-    const response = await page.goto(address)
+    const load = () => page.goto(address)
+    const response = await (row.during ? row.during(load) : load())
     expect(response?.status(), `GET ${address}`).toBe(row.status ?? 200)
     // The page itself was checked, not a page it redirected to.
     expect(new URL(page.url()).pathname).toBe(new URL(address, page.url()).pathname)

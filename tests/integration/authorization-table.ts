@@ -232,6 +232,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/p/:passId/logo', fill: { passId: 'pass' }, get: OK },
   // Apple Wallet is off in this walk: no pass to download (tests/integration/apple-wallet.test.ts has it on).
   { route: '/p/:passId/wallet.pkpass', fill: { passId: 'pass' }, get: everyone(404) },
+  // Google Wallet is off in this walk too: no save link (tests/e2e/google-wallet.spec.ts has it on, with its fake).
+  { route: '/p/:passId/google-wallet', fill: { passId: 'pass' }, get: everyone(404) },
   // The card's logo, public like its join page (DECISIONS.md: Google Wallet's class points at it).
   { route: '/cards/:cardId/logo.png', fill: { cardId: 'card' }, get: OK },
   { route: '/p/:passId/icons/:file', fill: { passId: 'pass', file: 'icon' }, get: OK },

@@ -14,8 +14,8 @@ import { AUTHORIZATION_TABLE, ROLES, type RecordName, type Role } from './author
 
 /**
  * DECISIONS.md, "GET exceptions", by name: confirming an e-mail from the mailed link (`/email-confirmed?token=`),
- * and saving a pass to Google Wallet (`/p/{passId}/google-wallet`; no such route yet — when it comes, the walk finds it
- * in the build and spares it).
+ * and saving a pass to Google Wallet (`/p/{passId}/google-wallet`: it records the object it made at Google; this walk
+ * runs with Google Wallet off, where it answers 404 and writes nothing, but it stays spared for a run with it on).
  */
 export const GET_EXCEPTIONS: Record<string, string> = {
   '/email-confirmed': '/email-confirmed?token=: the mailed link confirms the address on load',
