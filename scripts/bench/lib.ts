@@ -44,7 +44,11 @@ export async function startServer({
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server did not answer within 60 s')
+    if (Date.now() > deadline) {
+      // Not left running behind a failed benchmark.
+      child.kill('SIGKILL')
+      throw new Error('server did not answer within 60 s')
+    }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   const startupMs = Date.now() - started
