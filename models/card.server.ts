@@ -181,14 +181,16 @@ export async function getOwnedCard({
  * design a logo is drawn from when none was uploaded (data null). No owner: the logo is public like the card itself
  * (join page, poster, wallet), hence "Public" in the name.
  */
-export async function getPublicCardLogo(cardId: string | undefined): Promise<{
+export type PublicCardLogo = {
   data: Buffer | null
   contentType: string
   version: number
   stampIcon: string
   backgroundColor: string
   textColor: string
-} | null> {
+}
+
+export async function getPublicCardLogo(cardId: string | undefined): Promise<PublicCardLogo | null> {
   if (!isUuid(cardId)) return null
   const [rows] = (await getSequelize().query(
     `select logo as data, coalesce(logo_content_type, 'image/png') as "contentType",
@@ -196,17 +198,7 @@ export async function getPublicCardLogo(cardId: string | undefined): Promise<{
             background_color as "backgroundColor", text_color as "textColor"
      from cards where id = :cardId`,
     { replacements: { cardId } },
-  )) as [
-    {
-      data: Buffer | null
-      contentType: string
-      version: number
-      stampIcon: string
-      backgroundColor: string
-      textColor: string
-    }[],
-    unknown,
-  ]
+  )) as [PublicCardLogo[], unknown]
   return rows[0] ?? null
 }
 

@@ -28,6 +28,7 @@ import {
 } from '#models/notification.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
 import { postToPushService } from './push-request.server.ts'
+import { retryBackoffMs } from './retry-backoff.server.ts'
 import { getVapidKeys } from './vapid.server.ts'
 
 /**
@@ -50,8 +51,6 @@ export const PUSH_REQUEST_TIMEOUT_MS = 10_000
 /** Longer than a claimed row can wait for its slot plus one request's timeout, so a live worker's rows stay its own. */
 export const PUSH_LEASE_SECONDS = 30
 export const PUSH_MAX_ATTEMPTS = 6
-const BACKOFF_BASE_MS = 1_000
-const BACKOFF_MAX_MS = 10 * 60_000
 /** Retries due within this wait in the chunk job; later ones are left to a job scheduled for then. */
 const MAX_IN_JOB_WAIT_MS = 60_000
 /** A VAPID token is valid up to 24 h; one is signed per push service and reused for 12 h. */
@@ -183,12 +182,6 @@ async function send(delivery: ClaimedDelivery, message: MessageContent, appUrl: 
   }
 }
 
-function backoffMs(attempts: number, retryAfter?: number) {
-  const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempts - 1))
-  const jittered = exponential / 2 + Math.random() * (exponential / 2)
-  return Math.min(BACKOFF_MAX_MS, Math.max(jittered, retryAfter ?? 0))
-}
-
 type Recorded = DeliveryOutcome
 
 /**
@@ -271,7 +264,7 @@ export async function deliverChunk(
         subscriptionId: delivery.subscription_id,
         status,
         error: outcome.error ?? null,
-        nextAttemptAt: retry ? new Date(Date.now() + backoffMs(delivery.attempts, outcome.retryAfterMs)) : null,
+        nextAttemptAt: retry ? new Date(Date.now() + retryBackoffMs(delivery.attempts, outcome.retryAfterMs)) : null,
       })
       if (status === 'sent') sent++
     }
@@ -316,4 +309,11 @@ export async function finishIfComplete(notificationId: string) {
 /** Messages that were queued or left mid-send (a restart, a crash): their ids, for the jobs to take up again. */
 export async function listUnfinishedNotifications(limit = 1000): Promise<string[]> {
   return listUnfinishedNotificationIds(limit)
+}
+
+/** Messages some of whose rows settled (a wallet sender): each may now be done. Never throws (resume job retries). */
+export async function finishMessages(notificationIds: Iterable<string>) {
+  for (const id of new Set(notificationIds)) {
+    await finishIfComplete(id).catch((err) => logger.warn({ err, notificationId: id }, 'message not finished yet'))
+  }
 }

@@ -1,7 +1,8 @@
 import { getAppleWalletConfig, type AppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { countDeliveries } from '#app/server/metrics.server.ts'
-import { finishIfComplete } from '#app/services/push/push-delivery.server.ts'
+import { finishMessages } from '#app/services/push/push-delivery.server.ts'
+import { retryBackoffMs } from '#app/services/push/retry-backoff.server.ts'
 import {
   claimApplePushes,
   failPendingApplePushes,
@@ -25,8 +26,6 @@ export const APPLE_PUSH_CONCURRENCY = 20
 export const APPLE_PUSH_LEASE_SECONDS = 30
 export const APPLE_PUSH_MAX_ATTEMPTS = 6
 export const APPLE_PUSH_TIMEOUT_MS = 10_000
-const BACKOFF_BASE_MS = 1_000
-const BACKOFF_MAX_MS = 10 * 60_000
 /**
  * Retries due within this wait stay in the job; later ones (and pushes another process holds the lease of, which
  * may have crashed) are left to a job scheduled for then.
@@ -80,19 +79,6 @@ export function applePushOutcome(answer: ApnsAnswer): Outcome {
   return { status: 'failed', error: `${answer.status}${reason}` }
 }
 
-function backoffMs(attempts: number, retryAfter?: number) {
-  const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempts - 1))
-  const jittered = exponential / 2 + Math.random() * (exponential / 2)
-  return Math.min(BACKOFF_MAX_MS, Math.max(jittered, retryAfter ?? 0))
-}
-
-/** Messages whose pushes settled: each may now be done (finishIfComplete checks both channels). */
-async function finishMessages(notificationIds: Iterable<string>) {
-  for (const id of new Set(notificationIds)) {
-    await finishIfComplete(id).catch((err) => logger.warn({ err, notificationId: id }, 'message not finished yet'))
-  }
-}
-
 /** With Apple Wallet off, a queued push waits this long for it to come back, then fails. */
 const OFF_GRACE_MINUTES = 60
 
@@ -136,7 +122,7 @@ async function sendClaimed(client: ApnsClient, claimed: ClaimedApplePush[]): Pro
         deviceId: push.device_id,
         status,
         error: outcome.error?.slice(0, 200) ?? null,
-        nextAttemptAt: retry ? new Date(Date.now() + backoffMs(push.attempts, outcome.retryAfterMs)) : null,
+        nextAttemptAt: retry ? new Date(Date.now() + retryBackoffMs(push.attempts, outcome.retryAfterMs)) : null,
       }
     }),
   )

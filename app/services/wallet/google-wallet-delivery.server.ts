@@ -2,7 +2,8 @@ import { getEnv } from '#app/server/env.server.ts'
 import { getGoogleWalletConfig, type GoogleWalletConfig } from '#app/server/google-wallet-config.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { countDeliveries } from '#app/server/metrics.server.ts'
-import { finishIfComplete } from '#app/services/push/push-delivery.server.ts'
+import { finishMessages } from '#app/services/push/push-delivery.server.ts'
+import { retryBackoffMs } from '#app/services/push/retry-backoff.server.ts'
 import {
   claimGoogleWalletUpdates,
   failPendingGoogleWalletUpdates,
@@ -38,8 +39,6 @@ export const GOOGLE_LEASE_SECONDS = 30
 export const GOOGLE_MAX_ATTEMPTS = 6
 /** Google notifies a pass's holder at most this many times in 24 hours; past it a message is shown, not notified. */
 export const GOOGLE_NOTIFICATIONS_PER_DAY = 3
-const BACKOFF_BASE_MS = 1_000
-const BACKOFF_MAX_MS = 10 * 60_000
 /** Retries due within this wait stay in the job; later ones are left to a job scheduled for then. */
 const MAX_IN_JOB_WAIT_MS = 10_000
 /** With Google Wallet off, a queued call waits this long for it to come back, then fails. */
@@ -56,18 +55,6 @@ export function googleUpdateOutcome(answer: GoogleAnswer): Outcome {
   if (answer.status === 0 || answer.status === 429 || answer.status >= 500)
     return { status: 'retry', error, retryAfterMs: answer.retryAfterMs }
   return { status: 'failed', error }
-}
-
-function backoffMs(attempts: number, retryAfter?: number) {
-  const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempts - 1))
-  const jittered = exponential / 2 + Math.random() * (exponential / 2)
-  return Math.min(BACKOFF_MAX_MS, Math.max(jittered, retryAfter ?? 0))
-}
-
-async function finishMessages(notificationIds: Iterable<string>) {
-  for (const id of new Set(notificationIds)) {
-    await finishIfComplete(id).catch((err) => logger.warn({ err, notificationId: id }, 'message not finished yet'))
-  }
 }
 
 type Sent = { answer: GoogleAnswer; notified: boolean } | { skipped: 'gone' }
@@ -144,7 +131,7 @@ async function sendClaimed(
         id: update.id,
         status,
         error: outcome.error ?? null,
-        nextAttemptAt: retry ? new Date(Date.now() + backoffMs(update.attempts, outcome.retryAfterMs)) : null,
+        nextAttemptAt: retry ? new Date(Date.now() + retryBackoffMs(update.attempts, outcome.retryAfterMs)) : null,
         notified: status === 'sent' ? sent.notified : null,
         ...gone,
       }
