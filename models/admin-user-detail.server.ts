@@ -1,13 +1,12 @@
-import { QueryTypes, type Transaction } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
+import { type Transaction } from 'sequelize'
 import { isUuid } from './card.server.ts'
+import { selectRows } from './transaction.server.ts'
 
 /**
  * What /admin/users/{userId} shows of one account (issue #7): reads across the owner's records, by the user's id
  * only (an admin sees every owner). Each names the columns it returns: no password hash, no logo bytes.
  */
-const select = <Row extends object>(query: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-  getSequelize().query<Row>(query, { replacements, type: QueryTypes.SELECT, transaction })
+const select = selectRows
 
 export type AdminUserProfile = {
   id: string

@@ -1,14 +1,14 @@
-import { QueryTypes, type Transaction } from 'sequelize'
+import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { selectRows } from './transaction.server.ts'
 
 /**
  * What an Apple Wallet pass shows, and when it last changed (migration 0010). Holders have no account: a pass is
  * reached by its unguessable id, and Apple's web service by the pass's HMAC token, checked by the caller.
  */
 
-const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+const select = selectRows
 
 export type ApplePassRow = {
   passId: string

@@ -1,6 +1,7 @@
-import { QueryTypes, type Transaction } from 'sequelize'
+import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { selectRows } from './transaction.server.ts'
 
 /**
  * Devices that hold a pass in Apple Wallet, as Apple's pass web service registers them (migration 0010). A device is
@@ -8,8 +9,7 @@ import { isUuid } from '#app/utils/uuid.ts'
  * service checks the pass's token before calling any of these (the caller says so by calling them).
  */
 
-const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+const select = selectRows
 
 export const isDeviceLibraryId = (value: string) => /^[A-Za-z0-9._-]{1,128}$/.test(value)
 export const isApplePushToken = (value: unknown): value is string =>

@@ -1,5 +1,6 @@
-import { QueryTypes, type Transaction } from 'sequelize'
+import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { selectRows } from './transaction.server.ts'
 
 /**
  * A message's `deliveries` rows, one per subscribed device (docs/decisions/017-push-delivery.md). The push jobs
@@ -8,8 +9,7 @@ import { getSequelize } from '#app/server/db.server.ts'
  * They take a notification id, never a card id: the jobs act on a message already queued by its owner.
  */
 
-const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+const select = selectRows
 
 /** A slice of one message's delivery ids: one chunk job's share. */
 export type DeliveryRange = { notificationId: string; fromId: string; toId: string }

@@ -1,6 +1,7 @@
-import { QueryTypes, type Transaction } from 'sequelize'
+import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { selectRows } from './transaction.server.ts'
 
 /**
  * Google Wallet's rows (migration 0011): the classes and objects made at Google when holders saved their card, and
@@ -9,8 +10,7 @@ import { isUuid } from '#app/utils/uuid.ts'
  * no account: a pass is reached by its unguessable id.
  */
 
-const select = <Row extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-  getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+const select = selectRows
 
 /** The card's fields a Google class shows. */
 export type GoogleCardFields = {

@@ -1,4 +1,4 @@
-import { type Transaction } from 'sequelize'
+import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
 /**
@@ -8,3 +8,10 @@ import { getSequelize } from '#app/server/db.server.ts'
 export function withTransaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
   return getSequelize().transaction((transaction) => work(transaction))
 }
+
+/** The rows a SELECT (or a statement with RETURNING) answers, with named replacements, in `transaction` if given. */
+export const selectRows = <Row extends object>(
+  sql: string,
+  replacements: Record<string, unknown>,
+  transaction?: Transaction,
+) => getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })

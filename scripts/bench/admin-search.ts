@@ -18,7 +18,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
-import pg from 'pg'
 import { QueryTypes, Sequelize } from 'sequelize'
 import { databaseConnectionOptions } from '#app/server/db.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
@@ -32,7 +31,7 @@ import {
   type AdminUsersFilter,
   type Statement,
 } from '#models/admin-users.server.ts'
-import { load, signIn, startServer, summarize } from './lib.ts'
+import { load, scratchServerDatabase, signIn, startServer, summarize } from './lib.ts'
 
 const OWNERS = Number(process.env.BENCH_OWNERS ?? 100_000)
 const PASSWORD = 'Bench.mark1'
@@ -92,24 +91,6 @@ select c.id, c.user_id, (array['message','stamp','reward'])[1 + k % 3], 'Hello',
 from (select id, user_id from cards where status = 'active' limit 5000) c cross join generate_series(1, 3) k;
 set session_replication_role = origin;
 `
-
-/** With DATABASE_URL: a database of the bench's own on that server. */
-async function scratchServerDatabase() {
-  if (!process.env.DATABASE_URL) return undefined
-  const url = new URL(process.env.DATABASE_URL)
-  const name = `stampwise_bench_admin_${crypto.randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`)
-      await admin.end()
-    },
-  }
-}
 
 const hex = (length: number) => crypto.randomBytes(length).toString('hex').slice(0, length)
 
@@ -228,7 +209,7 @@ async function explain(sequelize: Sequelize, deepCursor: string) {
 }
 
 const loadBefore = loadAverage()
-const scratch = await scratchServerDatabase()
+const scratch = await scratchServerDatabase('admin')
 const server = await startServer({
   port: Number(process.env.BENCH_PORT ?? 3320),
   env: { RATE_LIMIT_FACTOR: '100000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) },

@@ -12,52 +12,21 @@
  */
 import crypto from 'node:crypto'
 import os from 'node:os'
-import pg from 'pg'
-import { hashPassword } from '#app/services/auth/password.server.ts'
 import { applePassTokenFor } from '#app/services/wallet/apple-pass-token.server.ts'
 import { startApnsPeer } from '#tests/support/apns-peer.ts'
 import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { pushEndpointCaCerts } from '#tests/support/push-endpoint.ts'
-import { databaseClient, load, signIn, startServer, summarize } from './lib.ts'
+import { databaseClient, load, seedTrialOwnerWithCard, signIn, startServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const KEPT_PASSES = 50
 const COLD_PASSES = 1000
 const STAMPED_PASSES = 200
-const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
 const round = (value: number) => Math.round(value * 10) / 10
 const loadAverage = () => os.loadavg().map(round).join(' / ')
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
-
-/** An owner on a trial with one card and `passes` holders, made in SQL. */
-async function seed(client: pg.Client, passes: number) {
-  const email = `bench-wallet-${Date.now()}@example.com`
-  const { rows } = await client.query<{ id: string }>(
-    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
-    [email, await hashPassword(PASSWORD)],
-  )
-  const userId = rows[0]!.id
-  await client.query(
-    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
-    [userId],
-  )
-  const card = await client.query<{ id: string }>(
-    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, terms, stamp_icon)
-     values ($1, $2, 'active', 'Coffee card', 'Bench Bakery', 20, 'A free coffee', 'One stamp per visit', 'coffee')
-     returning id`,
-    [userId, `bench-${crypto.randomBytes(6).toString('hex')}`],
-  )
-  const codes = [...new Set(Array.from({ length: passes * 2 }, shortCode))].slice(0, passes)
-  const inserted = await client.query<{ id: string; short_code: string }>(
-    `insert into passes (card_id, short_code) select $1, code from unnest($2::text[]) as code
-     returning id, short_code`,
-    [card.rows[0]!.id, codes],
-  )
-  return { email, cardId: card.rows[0]!.id, passes: inserted.rows }
 }
 
 const certs = makeAppleCerts()
@@ -80,7 +49,12 @@ const server = await startServer({
 const client = databaseClient(server.dataDir)
 try {
   await client.connect()
-  const { email, cardId, passes } = await seed(client, KEPT_PASSES + COLD_PASSES + STAMPED_PASSES)
+  const { email, cardId, passes } = await seedTrialOwnerWithCard(client, {
+    label: 'wallet',
+    password: PASSWORD,
+    passes: KEPT_PASSES + COLD_PASSES + STAMPED_PASSES,
+    stampsRequired: 20,
+  })
   const kept = passes.slice(0, KEPT_PASSES)
   const cold = passes.slice(KEPT_PASSES, KEPT_PASSES + COLD_PASSES)
   const stamped = passes.slice(KEPT_PASSES + COLD_PASSES)

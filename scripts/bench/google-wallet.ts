@@ -28,11 +28,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { hashPassword } from '#app/services/auth/password.server.ts'
 import { GOOGLE_CONCURRENCY } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { makeGoogleServiceAccount } from '#tests/support/google-service-account.ts'
 import { startGoogleWalletFake, type FakeRequest } from '#tests/support/google-wallet-fake.ts'
-import { databaseClient, signIn, startServer } from './lib.ts'
+import { databaseClient, scratchServerDatabase, seedTrialOwnerWithCard, signIn, startServer } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const SAVED = Number(process.env.BENCH_SAVED ?? 2000)
@@ -43,8 +42,6 @@ const STAMP_BUDGET_MS = 1000
 const RATIO_BUDGET = 1.5
 const STAMPS_REQUIRED = 20
 const MESSAGE = { title: 'Happy hour', body: 'Two coffees for one until 6 pm' }
-const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
 const loadAverage = () =>
   os
@@ -75,54 +72,19 @@ const spread = (values: number[]) => ({
   max: Math.max(...values),
 })
 
-/** With DATABASE_URL: a database of the bench's own on that server, dropped after. */
-async function scratchServerDatabase() {
-  if (!process.env.DATABASE_URL) return undefined
-  const url = new URL(process.env.DATABASE_URL)
-  const name = `stampwise_bench_google_${crypto.randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`)
-      await admin.end()
-    },
-  }
-}
-
 /** An owner on a trial with one card and `passes` holders, made in SQL, and a draft message to its holders. */
 async function seed(client: pg.Client, passes: number) {
-  const email = `bench-google-${Date.now()}@example.com`
-  const { rows } = await client.query<{ id: string }>(
-    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
-    [email, await hashPassword(PASSWORD)],
-  )
-  const userId = rows[0]!.id
-  await client.query(
-    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
-    [userId],
-  )
-  const card = await client.query<{ id: string }>(
-    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, terms, stamp_icon)
-     values ($1, $2, 'active', 'Coffee card', 'Bench Bakery', $3, 'A free coffee', 'One stamp per visit', 'coffee')
-     returning id`,
-    [userId, `bench-${crypto.randomBytes(6).toString('hex')}`, STAMPS_REQUIRED],
-  )
-  const cardId = card.rows[0]!.id
-  const codes = [...new Set(Array.from({ length: passes * 2 }, shortCode))].slice(0, passes)
-  const inserted = await client.query<{ id: string; short_code: string }>(
-    `insert into passes (card_id, short_code) select $1, code from unnest($2::text[]) as code
-     returning id, short_code`,
-    [cardId, codes],
-  )
+  const seeded = await seedTrialOwnerWithCard(client, {
+    label: 'google',
+    password: PASSWORD,
+    passes,
+    stampsRequired: STAMPS_REQUIRED,
+  })
   const draft = await client.query<{ id: string }>(
     `insert into notifications (card_id, user_id, title, body) values ($1, $2, $3, $4) returning id`,
-    [cardId, userId, MESSAGE.title, MESSAGE.body],
+    [seeded.cardId, seeded.userId, MESSAGE.title, MESSAGE.body],
   )
-  return { email, cardId, notificationId: draft.rows[0]!.id, passes: inserted.rows }
+  return { ...seeded, notificationId: draft.rows[0]!.id }
 }
 
 /** Runs the plain loop in its own process; answers its one JSON line. */
@@ -156,7 +118,7 @@ let scratch: Awaited<ReturnType<typeof scratchServerDatabase>>
 let server: Awaited<ReturnType<typeof startServer>> | undefined
 let client: pg.Client | undefined
 try {
-  scratch = await scratchServerDatabase()
+  scratch = await scratchServerDatabase('google')
   server = await startServer({
     port: Number(process.env.BENCH_PORT ?? 3340),
     env: {

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { hashPassword } from '#app/services/auth/password.server.ts'
 
 /** Starts the built server as a child process on a fresh embedded database (or DATABASE_URL) and waits for it. */
 export async function startServer({
@@ -110,4 +112,64 @@ export function databaseClient(dataDir: string) {
   return process.env.DATABASE_URL
     ? new pg.Client({ connectionString: process.env.DATABASE_URL })
     : new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' })
+}
+
+/** With DATABASE_URL: a database of the bench's own on that server (`stampwise_bench_{label}_…`), dropped after. */
+export async function scratchServerDatabase(label: string) {
+  if (!process.env.DATABASE_URL) return undefined
+  const url = new URL(process.env.DATABASE_URL)
+  const name = `stampwise_bench_${label}_${crypto.randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    },
+  }
+}
+
+const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+const benchShortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
+
+/**
+ * An owner on a trial (signing in with `password`) with one active card of `stampsRequired` stamps and `passes`
+ * holders, made in SQL: what the wallet benchmarks start from.
+ */
+export async function seedTrialOwnerWithCard(
+  client: pg.Client,
+  {
+    label,
+    password,
+    passes,
+    stampsRequired,
+  }: { label: string; password: string; passes: number; stampsRequired: number },
+) {
+  const email = `bench-${label}-${Date.now()}@example.com`
+  const { rows } = await client.query<{ id: string }>(
+    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
+    [email, await hashPassword(password)],
+  )
+  const userId = rows[0]!.id
+  await client.query(
+    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
+    [userId],
+  )
+  const card = await client.query<{ id: string }>(
+    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, terms, stamp_icon)
+     values ($1, $2, 'active', 'Coffee card', 'Bench Bakery', $3, 'A free coffee', 'One stamp per visit', 'coffee')
+     returning id`,
+    [userId, `bench-${crypto.randomBytes(6).toString('hex')}`, stampsRequired],
+  )
+  const cardId = card.rows[0]!.id
+  const codes = [...new Set(Array.from({ length: passes * 2 }, benchShortCode))].slice(0, passes)
+  const inserted = await client.query<{ id: string; short_code: string }>(
+    `insert into passes (card_id, short_code) select $1, code from unnest($2::text[]) as code
+     returning id, short_code`,
+    [cardId, codes],
+  )
+  return { email, userId, cardId, passes: inserted.rows }
 }
