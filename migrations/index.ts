@@ -9,6 +9,7 @@ import * as stampHistoryOutlivesPass from './0008-stamp-history-outlives-pass.ts
 import * as premadeCards from './0009-premade-cards.ts'
 import * as appleWallet from './0010-apple-wallet.ts'
 import * as googleWallet from './0011-google-wallet.ts'
+import * as insights from './0012-insights.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -26,4 +27,5 @@ export const migrations = [
   { name: '0009-premade-cards', ...premadeCards },
   { name: '0010-apple-wallet', ...appleWallet },
   { name: '0011-google-wallet', ...googleWallet },
+  { name: '0012-insights', ...insights },
 ]

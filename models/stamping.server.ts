@@ -91,7 +91,15 @@ export async function applyEventToLockedPass(
     `with updated as (
        update passes set stamps = greatest(stamps + :stampsDelta, 0),
          rewards_redeemed = rewards_redeemed + :rewardsDelta,
-         last_stamped_at = case when :kind = 'stamp' then now() else last_stamped_at end
+         last_stamped_at = case when :kind = 'stamp' then now() else last_stamped_at end,
+         -- A visit is a stamp or a redemption; an undo takes the newest stamp back, so the last visit is the one
+         -- before it (or the join). The statement sees the events as they were before it: the newest is that stamp.
+         last_visit_at = case when :kind = 'undo' then coalesce(
+             (select max(e.created_at) from stamp_events e
+              where e.pass_id = :passId and e.kind in ('stamp', 'redeem') and e.undone_at is null
+                and e.id < (select max(n.id) from stamp_events n where n.pass_id = :passId)),
+             created_at)
+           else now() end
        where id = :passId returning stamps, rewards_redeemed
      ), event as (
        insert into stamp_events (pass_id, card_id, actor_id, kind, count)

@@ -25,6 +25,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare appleSubject: CreationOptional<string | null>
   declare isPremade: CreationOptional<boolean>
   declare disabledAt: CreationOptional<Date | null>
+  /** The business's IANA time zone (migration 0012): days, charts and "this month" on pages use it. */
+  declare timeZone: CreationOptional<string>
   declare createdAt: CreationOptional<Date>
   declare updatedAt: CreationOptional<Date>
 }
@@ -43,6 +45,7 @@ User.init(
     appleSubject: { type: DataTypes.TEXT, allowNull: true },
     isPremade: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     disabledAt: { type: DataTypes.DATE, allowNull: true },
+    timeZone: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'UTC' },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -128,6 +131,15 @@ export async function createUser(
     { transaction },
   )
   return { id: user.id, email: user.email }
+}
+
+/** The owner's time zone ('UTC' for an account that is gone: nothing of theirs is shown anyway). */
+export async function getOwnerTimeZone(userId: string): Promise<string> {
+  const [row] = await getSequelize().query<{ time_zone: string }>('select time_zone from users where id = :userId', {
+    replacements: { userId },
+    type: QueryTypes.SELECT,
+  })
+  return row?.time_zone ?? 'UTC'
 }
 
 export async function setPassword(userId: string, passwordHash: string, transaction?: Transaction) {
