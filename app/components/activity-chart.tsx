@@ -1,30 +1,36 @@
-import type { DailyActivity } from '#models/card-stats.server.ts'
+import { type InsightDay } from '#models/insights.server.ts'
 
 /** Each day's slot in the SVG's own units; the SVG stretches to the figure's width. */
 const SLOT = 10
 const HEIGHT = 100
-/** A date label every week, counted back from today, so labels never crowd however narrow the screen. */
-const LABEL_EVERY = 7
+/**
+ * A date label every few days, counted back from the last day, so that at most five labels share the width and never
+ * crowd however narrow the screen: every 2 days of 7, every week of 30, every 3 weeks of 90, every 10 weeks of a year.
+ */
+const labelEvery = (days: number) => (days <= 7 ? 2 : days <= 31 ? 7 : days <= 91 ? 21 : 70)
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
-/** 'Nov 26' from '2026-11-26' (the day is UTC already: no time zone may move it). */
+/** 'Nov 26' from '2026-11-26' (a calendar day of the business already: no time zone may move it). */
 const shortDate = (day: string) => `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Number(day.slice(8, 10))}`
+/** 'Nov 26, 2026' for the screen readers' table. */
+const fullDate = (day: string) => `${shortDate(day)}, ${day.slice(0, 4)}`
 
 /**
- * Stamps and rewards per day as a small bar chart, drawn on the server as SVG (no script, prints, scales).
+ * Stamps and new holders per day as a small bar chart, drawn on the server as SVG (no script, prints, scales).
  * The numbers are also in a table for screen readers.
  *
  * Only the bars are SVG, stretched to the width (`preserveAspectRatio="none"`); the words around them (the scale,
  * the dates) are HTML placed by percentage, so they keep their shape at 360 px and at 1280 px instead of being
  * squeezed or stretched with the bars, and one week apart they cannot overlap.
  */
-export function ActivityChart({ days, label }: { days: DailyActivity[]; label: string }) {
-  const max = Math.max(1, ...days.map((day) => Math.max(day.stamps, day.rewards)))
+export function ActivityChart({ days, label }: { days: InsightDay[]; label: string }) {
+  const max = Math.max(1, ...days.map((day) => Math.max(day.stamps, day.newHolders)))
   const width = SLOT * Math.max(1, days.length)
   const bar = SLOT * 0.38
   const y = (value: number) => HEIGHT - (Math.max(0, value) / max) * HEIGHT
   const totalStamps = days.reduce((sum, day) => sum + day.stamps, 0)
-  const totalRewards = days.reduce((sum, day) => sum + day.rewards, 0)
+  const totalHolders = days.reduce((sum, day) => sum + day.newHolders, 0)
+  const every = labelEvery(days.length)
   const last = days.length - 1
   return (
     <figure className="activity-chart">
@@ -41,7 +47,7 @@ export function ActivityChart({ days, label }: { days: DailyActivity[]; label: s
           aria-labelledby="activity-chart-title"
           preserveAspectRatio="none"
         >
-          <title id="activity-chart-title">{`${label}: ${totalStamps} stamps and ${totalRewards} rewards in the last ${days.length} days`}</title>
+          <title id="activity-chart-title">{`${label}: ${totalStamps} stamps and ${totalHolders} new holders`}</title>
           {days.map((day, index) => {
             const x = index * SLOT + SLOT / 2
             return (
@@ -55,10 +61,10 @@ export function ActivityChart({ days, label }: { days: DailyActivity[]; label: s
                 />
                 <rect
                   x={x}
-                  y={y(day.rewards)}
+                  y={y(day.newHolders)}
                   width={bar}
-                  height={HEIGHT - y(day.rewards)}
-                  className="activity-chart__rewards"
+                  height={HEIGHT - y(day.newHolders)}
+                  className="activity-chart__holders"
                 />
               </g>
             )
@@ -75,7 +81,7 @@ export function ActivityChart({ days, label }: { days: DailyActivity[]; label: s
       </div>
       <div className="activity-chart__dates" aria-hidden="true">
         {days.map((day, index) =>
-          (last - index) % LABEL_EVERY === 0 ? (
+          (last - index) % every === 0 ? (
             // Today's label ends at the right edge rather than centring under its bar (it would stick out).
             <span
               key={day.day}
@@ -89,7 +95,7 @@ export function ActivityChart({ days, label }: { days: DailyActivity[]; label: s
       </div>
       <figcaption className="activity-chart__legend">
         <span className="activity-chart__key activity-chart__key--stamps">Stamps ({totalStamps})</span>
-        <span className="activity-chart__key activity-chart__key--rewards">Rewards ({totalRewards})</span>
+        <span className="activity-chart__key activity-chart__key--holders">New holders ({totalHolders})</span>
       </figcaption>
       <table className="visually-hidden">
         <caption>{label}, per day</caption>
@@ -97,15 +103,15 @@ export function ActivityChart({ days, label }: { days: DailyActivity[]; label: s
           <tr>
             <th scope="col">Day</th>
             <th scope="col">Stamps</th>
-            <th scope="col">Rewards</th>
+            <th scope="col">New holders</th>
           </tr>
         </thead>
         <tbody>
           {days.map((day) => (
             <tr key={day.day}>
-              <td>{day.day}</td>
+              <th scope="row">{fullDate(day.day)}</th>
               <td>{day.stamps}</td>
-              <td>{day.rewards}</td>
+              <td>{day.newHolders}</td>
             </tr>
           ))}
         </tbody>

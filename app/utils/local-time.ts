@@ -120,7 +120,15 @@ function labelFormatter(timeZone: string, kind: 'date' | 'dateTime' | 'dayMonth'
         ? { timeZone, day: 'numeric', month: 'short', year: 'numeric' }
         : kind === 'dayMonth'
           ? { timeZone, day: 'numeric', month: 'short' }
-          : { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+          : {
+              timeZone,
+              day: 'numeric',
+              month: 'short',
+              year: 'numeric',
+              hour: '2-digit',
+              minute: '2-digit',
+              hourCycle: 'h23',
+            },
     )
     labelFormatters.set(key, formatter)
   }

@@ -5,6 +5,8 @@ import { z } from 'zod'
 import { ActivityChart } from '#app/components/activity-chart.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { FormErrors, SubmitButton, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
+import { InsightFigures } from '#app/components/insight-figures.tsx'
+import { VisitHeatMap } from '#app/components/visit-heat-map.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
@@ -13,9 +15,17 @@ import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { deleteCard } from '#app/services/cards/card-delete.server.ts'
 import { joinUrl } from '#app/services/cards/card-qr.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { cardInsights } from '#app/services/insights/card-insights.server.ts'
 import { cardWalletStatus } from '#app/services/wallet/wallet-links.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { cardDailyActivity, cardTotals } from '#models/card-stats.server.ts'
+import {
+  DEFAULT_INSIGHT_RANGE,
+  INSIGHT_RANGES,
+  isInsightRangeKey,
+  type InsightRangeKey,
+} from '#app/utils/insight-range.ts'
+import { formatDay } from '#app/utils/local-time.ts'
+import { cardTotals } from '#models/card-stats.server.ts'
 import { setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
 
 export const CardActionSchema = z.discriminatedUnion('intent', [
@@ -28,19 +38,32 @@ export const CardActionSchema = z.discriminatedUnion('intent', [
 
 export const handle: AccountHandle = { title: 'Reward Card', back: 'account' }
 
-/** One card: its design, holders, the last 30 days' stamps and rewards, and what the owner can do with it. */
+/**
+ * One card: its design, holders, what it did for the business over a range (`?range=7d|30d|90d|12m`, 30 days unless
+ * said; DECISIONS.md "Insights, holders and exports"), and what the owner can do with it. A range that is not one of
+ * those shows the default with a 400 and a line saying so.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
   const owned = { cardId: card.id, userId }
-  const [totals, days, wallets] = await Promise.all([
+  const asked = new URL(request.url).searchParams.get('range')
+  const rangeKey: InsightRangeKey = asked !== null && isInsightRangeKey(asked) ? asked : DEFAULT_INSIGHT_RANGE
+  const rangeError =
+    asked !== null && asked !== rangeKey
+      ? `There is no range “${asked.slice(0, 40)}”: choose 7 days, 30 days, 90 days or 12 months. Showing ${INSIGHT_RANGES[rangeKey].label}.`
+      : null
+  const [totals, insights, wallets] = await Promise.all([
     cardTotals(owned),
-    cardDailyActivity(owned),
+    cardInsights(owned, rangeKey),
     cardWalletStatus(owned),
   ])
   // Deleted between the two reads: the same answer as a card that is not there.
   if (!totals) throw notFound(CARD_NOT_FOUND)
-  return { card, totals, days, wallets, joinUrl: joinUrl(card.slug) }
+  return data(
+    { card, totals, insights, rangeError, wallets, joinUrl: joinUrl(card.slug) },
+    rangeError ? { status: 400 } : undefined,
+  )
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -81,7 +104,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RewardCard() {
-  const { card, totals, days, wallets, joinUrl } = useLoaderData<typeof loader>()
+  const { card, totals, insights, rangeError, wallets, joinUrl } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const errors = actionData?.result?.error ?? {}
   const deleteWord = card.title || card.businessName || 'delete'
@@ -97,7 +120,7 @@ export default function RewardCard() {
           </p>
         </div>
         <section aria-labelledby="card-figures">
-          <h2 id="card-figures">Holders and activity</h2>
+          <h2 id="card-figures">Holders</h2>
           <dl className="account-card__stats">
             <div>
               <dt>Holders</dt>
@@ -119,16 +142,16 @@ export default function RewardCard() {
                 <dd>{wallets.googleWallet.holders}</dd>
               </div>
             ) : null}
-            <div>
-              <dt>Stamps given</dt>
-              <dd>{totals.stampsGiven}</dd>
-            </div>
-            <div>
-              <dt>Rewards redeemed</dt>
-              <dd>{totals.rewardsRedeemed}</dd>
-            </div>
           </dl>
-          <ActivityChart days={days} label="Last 30 days" />
+          <p className="card-detail__links">
+            <Link to={`/account/${card.id}/holders`}>See every holder</Link>
+            <a href={`/account/${card.id}/export/holders.csv`} download>
+              Download holders (CSV)
+            </a>
+            <a href={`/account/${card.id}/export/stamps.csv`} download>
+              Download stamps (CSV)
+            </a>
+          </p>
           <p className="field-hint card-detail__wallets">
             {wallets.appleWallet.on
               ? 'Apple Wallet: holders can add this card to Apple Wallet from their card page.'
@@ -141,6 +164,39 @@ export default function RewardCard() {
           </p>
         </section>
       </div>
+      <section aria-labelledby="card-insights" className="panel insights">
+        <h2 id="card-insights">Insights</h2>
+        <nav aria-label="Range" className="range-switch">
+          {(Object.keys(INSIGHT_RANGES) as (keyof typeof INSIGHT_RANGES)[]).map((key) => (
+            <Link
+              key={key}
+              to={key === DEFAULT_INSIGHT_RANGE ? `/account/${card.id}` : `/account/${card.id}?range=${key}`}
+              aria-current={insights.range.key === key ? 'page' : undefined}
+              className="range-switch__option"
+              preventScrollReset
+            >
+              {INSIGHT_RANGES[key].label}
+            </Link>
+          ))}
+        </nav>
+        {rangeError ? (
+          <p className="notice-panel" role="alert">
+            {rangeError}
+          </p>
+        ) : null}
+        <p className="field-hint">
+          {formatDay(insights.range.first)} to {formatDay(insights.range.last)}, days in {insights.timeZone} (
+          <Link to="/account/profile">change</Link>), compared with the {insights.range.label} before.
+        </p>
+        <InsightFigures items={insights.items} previousLabel={insights.range.label} />
+        <h3>Stamps and new holders per day</h3>
+        <ActivityChart days={insights.days} label={`Last ${insights.range.label}`} />
+        <h3>Visits by weekday and hour</h3>
+        <VisitHeatMap
+          hours={insights.hours}
+          label={`Visits by weekday and hour (${insights.timeZone}), last ${insights.range.label}`}
+        />
+      </section>
       <nav aria-label="Card actions" className="actions">
         <Link to={`/account/${card.id}/scan`} className="button">
           Stamp a card

@@ -1,26 +1,36 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
+import { InsightFigures } from '#app/components/insight-figures.tsx'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { CARD_LIMIT_MESSAGE } from '#app/services/billing/plan-gate.server.ts'
 import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { accountInsights } from '#app/services/insights/card-insights.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { monthStart } from '#app/utils/plan-status.ts'
+import { localDay, startOfLocalDay } from '#app/utils/local-time.ts'
 import { listOwnerCardsWithStats } from '#models/card.server.ts'
+import { getOwnerTimeZone } from '#models/user.server.ts'
 
 export const handle: AccountHandle = { back: 'hidden' }
 
-/** The account home: the owner's cards with their holders and this month's stamps. */
+/**
+ * The account home: the last 30 days across all the owner's cards, then each card with its holders and this month's
+ * stamps ("this month" in the business's time zone).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const now = new Date()
-  const [cards, state] = await Promise.all([
-    listOwnerCardsWithStats(userId, monthStart(now)),
+  const timeZone = await getOwnerTimeZone(userId)
+  const monthStart = startOfLocalDay(`${localDay(now, timeZone).slice(0, 8)}01`, timeZone)
+  const [cards, state, insights] = await Promise.all([
+    listOwnerCardsWithStats(userId, monthStart),
     requireOwnerPlanState(userId, now),
+    accountInsights(userId, now),
   ])
   const active = cards.filter((card) => card.status !== 'archived').length
   return {
     cards,
+    insights,
     newCard:
       active < state.cardLimit
         ? { allowed: true as const }
@@ -29,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function AccountHome() {
-  const { cards, newCard } = useLoaderData<typeof loader>()
+  const { cards, insights, newCard } = useLoaderData<typeof loader>()
   return (
     <>
       <div className="page-heading-row">
@@ -44,6 +54,12 @@ export default function AccountHome() {
         <p className="notice-panel">
           {newCard.message} <Link to="/account/tariffs">See the plans</Link>
         </p>
+      ) : null}
+      {cards.length ? (
+        <section className="panel insights" aria-labelledby="account-insights">
+          <h2 id="account-insights">Last {insights.label}, all cards</h2>
+          <InsightFigures items={insights.items} previousLabel={insights.label} />
+        </section>
       ) : null}
       {cards.length ? (
         <ul className="account-cards" role="list">

@@ -1,0 +1,43 @@
+import { DEFAULT_INSIGHT_RANGE, INSIGHT_RANGES, insightRanges, type InsightRangeKey } from '#app/utils/insight-range.ts'
+import { addDays, localDay } from '#app/utils/local-time.ts'
+import { insightDays, insightFigures, visitsByHour, type InsightScope } from '#models/insights.server.ts'
+import { getOwnerTimeZone } from '#models/user.server.ts'
+import { insightItems } from './insight-items.ts'
+
+/**
+ * What the card page shows of a range (DECISIONS.md, "Insights, holders and exports"): the eight figures against the
+ * range before, stamps and new holders per day, visits by weekday and hour — all in the owner's time zone, ending
+ * today there. `now` is the clock (tests fix it).
+ */
+export async function cardInsights(
+  scope: Required<InsightScope>,
+  rangeKey: InsightRangeKey = DEFAULT_INSIGHT_RANGE,
+  now = new Date(),
+) {
+  const timeZone = await getOwnerTimeZone(scope.userId)
+  const { current, previous } = insightRanges(rangeKey, localDay(now, timeZone))
+  const [[figuresNow, figuresBefore], days, hours] = await Promise.all([
+    insightFigures(scope, { timeZone, ranges: [current, previous] }),
+    insightDays(scope, { timeZone, range: current }),
+    visitsByHour(scope, { timeZone, range: current }),
+  ])
+  return {
+    timeZone,
+    range: { key: rangeKey, label: INSIGHT_RANGES[rangeKey].label, first: current.from, last: addDays(current.to, -1) },
+    items: insightItems(figuresNow!, figuresBefore!),
+    days,
+    hours,
+  }
+}
+
+/** The account home's headline: the last 30 days across all the owner's cards, against the 30 before. */
+export async function accountInsights(userId: string, now = new Date()) {
+  const timeZone = await getOwnerTimeZone(userId)
+  const { current, previous } = insightRanges(DEFAULT_INSIGHT_RANGE, localDay(now, timeZone))
+  const [figuresNow, figuresBefore] = await insightFigures({ userId }, { timeZone, ranges: [current, previous] })
+  const headline = new Set(['newHolders', 'activeHolders', 'stamps', 'rewardsRedeemed'])
+  return {
+    label: INSIGHT_RANGES[DEFAULT_INSIGHT_RANGE].label,
+    items: insightItems(figuresNow!, figuresBefore!).filter((item) => headline.has(item.key)),
+  }
+}

@@ -1,0 +1,162 @@
+import { QueryTypes } from 'sequelize'
+import { getSequelize } from '#app/server/db.server.ts'
+import { type DayRange } from '#app/utils/insight-range.ts'
+
+/**
+ * The figures of the card page and the account home (DECISIONS.md, "Insights, holders and exports"), read from the
+ * small rows migration 0012 keeps: pass_days (per pass and local day) and pass_rounds (per round), plus the passes'
+ * join times. Days are calendar days in the owner's time zone; a range is [from, to) in days, turned into instants
+ * by the database in the same zone the rows were counted in. Scoped by owner: `cardId` narrows to one of their
+ * cards, without it every card of theirs counts; another owner's card counts nothing.
+ */
+export type InsightScope = { userId: string; cardId?: string }
+
+export type InsightFigures = {
+  newHolders: number
+  /** Holders with a visit (a stamp or a redemption) in the range. */
+  activeHolders: number
+  stamps: number
+  rewardsEarned: number
+  rewardsRedeemed: number
+  /** Holders stamped in the range, and those of them stamped on two or more different days. */
+  stampedHolders: number
+  returningHolders: number
+  /** Median time from a round's first stamp to the stamp that earned its reward, for rewards earned in the range. */
+  medianSecondsToReward: number | null
+}
+
+const cardsOf = (scope: InsightScope) =>
+  scope.cardId
+    ? 'select id from cards where user_id = :userId and id = :cardId'
+    : 'select id from cards where user_id = :userId'
+
+/** The figures for each range, in the order given. One statement. */
+export async function insightFigures(
+  scope: InsightScope,
+  { timeZone, ranges }: { timeZone: string; ranges: DayRange[] },
+): Promise<InsightFigures[]> {
+  const values = ranges.map((_, index) => `(${index}, :from${index}::date, :to${index}::date)`).join(', ')
+  const replacements: Record<string, unknown> = { userId: scope.userId, cardId: scope.cardId ?? null, timeZone }
+  ranges.forEach((range, index) => {
+    replacements[`from${index}`] = range.from
+    replacements[`to${index}`] = range.to
+  })
+  const rows = await getSequelize().query<{
+    i: number
+    new_holders: number
+    active_holders: number
+    stamps: number
+    redeemed: number
+    stamped_holders: number
+    returning_holders: number
+    earned: number
+    median_seconds: number | null
+  }>(
+    `with scope as (${cardsOf(scope)}),
+     ranges as (
+       select i, from_day, to_day,
+              from_day::timestamp at time zone :timeZone as from_at, to_day::timestamp at time zone :timeZone as to_at
+       from (values ${values}) as v (i, from_day, to_day)
+     )
+     select r.i,
+            (select count(*) from passes p
+             where p.card_id in (select id from scope) and p.created_at >= r.from_at and p.created_at < r.to_at
+            )::int as new_holders,
+            d.active_holders, d.stamps, d.redeemed, d.stamped_holders, d.returning_holders,
+            w.earned, w.median_seconds
+     from ranges r
+     cross join lateral (
+       select coalesce(count(x.pass_id) filter (where x.visits > 0), 0)::int as active_holders,
+              coalesce(sum(x.stamps), 0)::int as stamps,
+              coalesce(sum(x.redemptions), 0)::int as redeemed,
+              coalesce(count(x.pass_id) filter (where x.stamp_days > 0), 0)::int as stamped_holders,
+              coalesce(count(x.pass_id) filter (where x.stamp_days > 1), 0)::int as returning_holders
+       from (
+         select d.pass_id, sum(d.visits) as visits, sum(d.stamps) as stamps, sum(d.redemptions) as redemptions,
+                count(*) filter (where d.stamps > 0) as stamp_days
+         from pass_days d
+         where d.card_id in (select id from scope) and d.day >= r.from_day and d.day < r.to_day
+         group by d.pass_id
+       ) x
+     ) d
+     cross join lateral (
+       select count(*)::int as earned,
+              (percentile_cont(0.5) within group (order by extract(epoch from o.earned_at - o.first_stamp_at))
+                 filter (where o.first_stamp_at is not null))::float8 as median_seconds
+       from pass_rounds o
+       where o.card_id in (select id from scope) and o.earned_at >= r.from_at and o.earned_at < r.to_at
+     ) w
+     order by r.i`,
+    { replacements, type: QueryTypes.SELECT },
+  )
+  return rows.map((row) => ({
+    newHolders: row.new_holders,
+    activeHolders: row.active_holders,
+    stamps: row.stamps,
+    rewardsEarned: row.earned,
+    rewardsRedeemed: row.redeemed,
+    stampedHolders: row.stamped_holders,
+    returningHolders: row.returning_holders,
+    medianSecondsToReward: row.median_seconds === null ? null : Number(row.median_seconds),
+  }))
+}
+
+export type InsightDay = { day: string; stamps: number; newHolders: number }
+
+/** Stamps and new holders on each day of the range, oldest first, days without any included. */
+export async function insightDays(
+  scope: InsightScope,
+  { timeZone, range }: { timeZone: string; range: DayRange },
+): Promise<InsightDay[]> {
+  return getSequelize().query<InsightDay>(
+    `with scope as (${cardsOf(scope)})
+     select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(s.stamps, 0)::int as stamps,
+            coalesce(n.new_holders, 0)::int as "newHolders"
+     from generate_series(:from::date, :to::date - 1, interval '1 day') as g (day)
+     left join (
+       select d.day, sum(d.stamps) as stamps from pass_days d
+       where d.card_id in (select id from scope) and d.day >= :from::date and d.day < :to::date
+       group by d.day
+     ) s on s.day = g.day
+     left join (
+       select (p.created_at at time zone :timeZone)::date as day, count(*) as new_holders from passes p
+       where p.card_id in (select id from scope)
+         and p.created_at >= :from::date::timestamp at time zone :timeZone
+         and p.created_at < :to::date::timestamp at time zone :timeZone
+       group by 1
+     ) n on n.day = g.day
+     order by g.day`,
+    {
+      replacements: { userId: scope.userId, cardId: scope.cardId ?? null, timeZone, from: range.from, to: range.to },
+      type: QueryTypes.SELECT,
+    },
+  )
+}
+
+/** Visits in one weekday (0 = Monday … 6 = Sunday) and hour (0–23) of the business's clock. */
+export type VisitHour = { weekday: number; hour: number; visits: number }
+
+/**
+ * Visits (stamps not undone, and redemptions) by weekday and hour of the business's clock, over the range; only the
+ * hours with visits. Read from the events: hours are finer than the day rows.
+ */
+export async function visitsByHour(
+  scope: InsightScope,
+  { timeZone, range }: { timeZone: string; range: DayRange },
+): Promise<VisitHour[]> {
+  return getSequelize().query<VisitHour>(
+    `with scope as (${cardsOf(scope)})
+     select (extract(isodow from e.created_at at time zone :timeZone)::int - 1) as weekday,
+            extract(hour from e.created_at at time zone :timeZone)::int as hour, count(*)::int as visits
+     from stamp_events e
+     where e.card_id in (select id from scope)
+       and e.created_at >= :from::date::timestamp at time zone :timeZone
+       and e.created_at < :to::date::timestamp at time zone :timeZone
+       and e.kind in ('stamp', 'redeem') and e.undone_at is null
+     group by 1, 2`,
+    {
+      replacements: { userId: scope.userId, cardId: scope.cardId ?? null, timeZone, from: range.from, to: range.to },
+      type: QueryTypes.SELECT,
+    },
+  )
+}
