@@ -4,10 +4,11 @@ import { type InsightDay } from '#models/insights.server.ts'
 const SLOT = 10
 const HEIGHT = 100
 /**
- * A date label every few days, counted back from the last day, so that at most five labels share the width and never
- * crowd however narrow the screen: every 2 days of 7, every week of 30, every 3 weeks of 90, every 10 weeks of a year.
+ * A date label every few days, counted back from the last day, so that three or four labels share the width and never
+ * crowd however narrow the screen (the last one ends at the right edge, half a label left of its bar): every 3 days
+ * of 7, every 10 of 30, every 30 of 90, every 120 of a year.
  */
-const labelEvery = (days: number) => (days <= 7 ? 2 : days <= 31 ? 7 : days <= 91 ? 21 : 70)
+const labelEvery = (days: number) => (days <= 7 ? 3 : days <= 31 ? 10 : days <= 91 ? 30 : 120)
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
 /** 'Nov 26' from '2026-11-26' (a calendar day of the business already: no time zone may move it). */

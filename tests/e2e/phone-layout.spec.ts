@@ -107,36 +107,44 @@ for (const state of HEADER_STATES) {
 const DATE_LABEL = /^(\d{2}-\d{2}|[A-Z][a-z]{2} \d{1,2})$/
 
 for (const width of [360, 1280]) {
-  test(`card page chart at ${width} px: the date labels are on screen and none overlaps another`, async ({ page }) => {
+  test(`card page chart at ${width} px, every range: the date labels are on screen and none overlaps another`, async ({
+    page,
+  }) => {
     const owner = await createOwner('phone-chart')
     const card = await createCard(owner.id)
     await signIn(page, owner)
     await page.setViewportSize({ width, height: 900 })
-    await page.goto(`/account/${card.id}`)
-    const labels = page.locator('.activity-chart').getByText(DATE_LABEL)
-    await expect(labels.first()).toBeVisible()
-    const boxes = await Promise.all(
-      (await labels.all()).map(async (label) => ({
-        text: await label.textContent(),
-        box: (await label.boundingBox())!,
-      })),
-    )
-    expect(boxes.length, 'date labels under the chart').toBeGreaterThanOrEqual(3)
-    for (const [index, { text, box }] of boxes.entries()) {
-      expect(box.x, `${text} starts on screen`).toBeGreaterThanOrEqual(0)
-      expect(box.x + box.width, `${text} ends on screen`).toBeLessThanOrEqual(width)
-      // Readable: not squeezed below the size of small print.
-      expect(box.height, `${text} is tall enough to read`).toBeGreaterThanOrEqual(10)
-      for (const other of boxes.slice(index + 1)) {
-        const apart =
-          box.x + box.width <= other.box.x ||
-          other.box.x + other.box.width <= box.x ||
-          box.y + box.height <= other.box.y ||
-          other.box.y + other.box.height <= box.y
-        expect(
-          apart,
-          `"${text}" (x ${box.x.toFixed(1)}–${(box.x + box.width).toFixed(1)}) and "${other.text}" (x ${other.box.x.toFixed(1)}–${(other.box.x + other.box.width).toFixed(1)}) do not overlap`,
-        ).toBe(true)
+    for (const range of ['', '?range=7d', '?range=90d', '?range=12m']) {
+      await page.goto(`/account/${card.id}${range}`)
+      // Nothing scrolls sideways, the heat map's 24 hours included.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${range} fits`).toBeLessThanOrEqual(
+        width,
+      )
+      const labels = page.locator('.activity-chart').getByText(DATE_LABEL)
+      await expect(labels.first()).toBeVisible()
+      const boxes = await Promise.all(
+        (await labels.all()).map(async (label) => ({
+          text: await label.textContent(),
+          box: (await label.boundingBox())!,
+        })),
+      )
+      expect(boxes.length, 'date labels under the chart').toBeGreaterThanOrEqual(3)
+      for (const [index, { text, box }] of boxes.entries()) {
+        expect(box.x, `${text} starts on screen`).toBeGreaterThanOrEqual(0)
+        expect(box.x + box.width, `${text} ends on screen`).toBeLessThanOrEqual(width)
+        // Readable: not squeezed below the size of small print.
+        expect(box.height, `${text} is tall enough to read`).toBeGreaterThanOrEqual(10)
+        for (const other of boxes.slice(index + 1)) {
+          const apart =
+            box.x + box.width <= other.box.x ||
+            other.box.x + other.box.width <= box.x ||
+            box.y + box.height <= other.box.y ||
+            other.box.y + other.box.height <= box.y
+          expect(
+            apart,
+            `"${text}" (x ${box.x.toFixed(1)}–${(box.x + box.width).toFixed(1)}) and "${other.text}" (x ${other.box.x.toFixed(1)}–${(other.box.x + other.box.width).toFixed(1)}) do not overlap`,
+          ).toBe(true)
+        }
       }
     }
   })

@@ -38,7 +38,7 @@ describe('the card page', () => {
     expect(html).toContain('<h1>Reward Card</h1>')
     expect(html).toContain('Coffee card')
     expect(html).toMatch(/Holders<\/dt><dd>1<\/dd>/)
-    expect(html).toContain('Last 30 days: 5 stamps and 1 rewards in the last 30 days')
+    expect(html).toContain('Last 30 days: 5 stamps and 1 new holders')
     expect(html).toContain(`/c/${card.slug}`)
     for (const link of ['scan', 'qr_code', 'push_notification', 'push_notification/history']) {
       expect(html).toContain(`href="/account/${card.id}/${link}"`)
