@@ -1,0 +1,231 @@
+/**
+ * Budget of the insights issue (issue 18): one card with 100,000 holders and 1,000,000 stamp events over a year.
+ * On the PostgreSQL server the card page answers with p99 < 300 ms at 2 connections and the holders page with
+ * p99 < 200 ms; the 1,000,000-row stamps export grows the server's memory by less than 50 MB. The same runs on the
+ * embedded database and is reported beside it.
+ *
+ * The history is written in bulk with the insights trigger off, then migration 0012 is run down and up again on it:
+ * its back-fill makes the day and round rows (and its time is printed: what an upgrade of such a database costs).
+ * Then the owner's time zone changes and the day rows are rebuilt a chunk of 1,000 passes at a time, as the job does.
+ *
+ *   npm run build && npm run bench:insights                                   (embedded database)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:insights (PostgreSQL server)
+ *   BENCH_HOLDERS=10000 … for a quicker run (events: 10 per holder)
+ */
+import os from 'node:os'
+import pg from 'pg'
+import { down, up } from '#migrations/0012-insights.ts'
+import { type MigrationContext } from '#migrations/sql-migration.ts'
+import {
+  databaseClient,
+  load,
+  rssMiB,
+  scratchServerDatabase,
+  seedTrialOwnerWithCard,
+  signIn,
+  startServer,
+  summarize,
+} from './lib.ts'
+
+const PASSWORD = 'Bench.mark1'
+const HOLDERS = Number(process.env.BENCH_HOLDERS ?? 100_000)
+const EVENTS_PER_HOLDER = 10
+const TIME_ZONE = 'America/New_York'
+const round = (value: number) => Math.round(value * 10) / 10
+const seconds = (ms: number) => round(ms / 1000)
+const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+  const started = performance.now()
+  const result = await work()
+  return [result, performance.now() - started]
+}
+
+/** Migration 0012's SQL run through this client (its statements take the context's `sequelize.query`). */
+const migrationContext = (client: pg.Client) =>
+  ({ sequelize: { query: (sql: string) => client.query(sql) }, transaction: undefined }) as unknown as MigrationContext
+
+/**
+ * A year of visits: each holder joins at a random moment of the last year and comes back 10 times before now, a
+ * stamp each time, and every holder whose 10th visit is a redemption of a full card redeems it. Written in event
+ * order (ids follow time, as the app writes them), with the triggers off.
+ */
+async function seedHistory(client: pg.Client, cardId: string, userId: string) {
+  await client.query('alter table stamp_events disable trigger user')
+  await client.query('alter table passes disable trigger user')
+  await client.query(
+    `create temporary table bench_visits as
+     select p.id as pass_id, j,
+            p.joined + (now() - p.joined) * (j::float8 / ($2 + 1)) + random() * interval '2 hours' as at
+     from (select id, now() - random() * interval '365 days' as joined from passes where card_id = $1) p,
+          generate_series(1, $2) as j`,
+    [cardId, EVENTS_PER_HOLDER],
+  )
+  await client.query(
+    `insert into stamp_events (pass_id, card_id, actor_id, kind, count, created_at)
+     select v.pass_id, $1::uuid, $2::uuid, 'stamp', 1, v.at from bench_visits v order by v.at`,
+    [cardId, userId],
+  )
+  await client.query(
+    `update passes p set created_at = f.first_at - interval '5 minutes', last_visit_at = f.last_at,
+       stamps = $1, rewards_redeemed = 0
+     from (select pass_id, min(at) as first_at, max(at) as last_at from bench_visits group by pass_id) f
+     where p.id = f.pass_id`,
+    [EVENTS_PER_HOLDER],
+  )
+  // Half the holders redeem their full card a day after the last stamp (when that is before now).
+  await client.query(
+    `with redeemed as (
+       insert into stamp_events (pass_id, card_id, actor_id, kind, count, created_at)
+       select f.pass_id, $1::uuid, $2::uuid, 'redeem', 1, f.last_at + interval '1 day'
+       from (select pass_id, max(at) as last_at from bench_visits group by pass_id) f
+       where f.last_at + interval '1 day' < now() and hashtext(f.pass_id::text) % 2 = 0
+       returning pass_id, created_at
+     )
+     update passes p set stamps = 0, rewards_redeemed = 1, last_visit_at = r.created_at from redeemed r
+     where p.id = r.pass_id`,
+    [cardId, userId],
+  )
+  await client.query('drop table bench_visits')
+  await client.query('alter table stamp_events enable trigger user')
+  await client.query('alter table passes enable trigger user')
+}
+
+/** Reads a download to its end, sampling the server's memory every 50 ms. */
+async function measureExport(url: string, cookie: string, pid: number) {
+  const before = rssMiB(pid)
+  let peak = before
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMiB(pid))
+  }, 50)
+  const started = performance.now()
+  try {
+    const response = await fetch(url, { headers: { Cookie: cookie } })
+    if (response.status !== 200 || !response.body) throw new Error(`${url} answered ${response.status}`)
+    let bytes = 0
+    let lines = 0
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length
+      for (const byte of chunk) if (byte === 10) lines++
+    }
+    return { rows: lines - 1, mb: round(bytes / 1e6), seconds: seconds(performance.now() - started), before, peak }
+  } finally {
+    clearInterval(sampler)
+  }
+}
+
+const scratch = await scratchServerDatabase('insights')
+const database = scratch ? 'PostgreSQL server' : 'embedded'
+const server = await startServer({
+  port: Number(process.env.BENCH_PORT ?? 3316),
+  env: { RATE_LIMIT_FACTOR: '100000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) },
+})
+const client = scratch ? new pg.Client({ connectionString: scratch.url }) : databaseClient(server.dataDir)
+let ok = false
+try {
+  await client.connect()
+  const [seed, seedMs] = await timed(async () => {
+    const owner = await seedTrialOwnerWithCard(client, {
+      label: 'insights',
+      password: PASSWORD,
+      passes: HOLDERS,
+      stampsRequired: EVENTS_PER_HOLDER,
+    })
+    await seedHistory(client, owner.cardId, owner.userId)
+    return owner
+  })
+  const [, backFillMs] = await timed(async () => {
+    await client.query('begin')
+    await down({ context: migrationContext(client) })
+    await up({ context: migrationContext(client) })
+    await client.query('commit')
+    await client.query('analyze')
+  })
+  // The time-zone change's rebuild, as the job does it: 1,000 passes a transaction.
+  const [, rebuildMs] = await timed(async () => {
+    await client.query('update users set time_zone = $1 where id = $2', [TIME_ZONE, seed.userId])
+    let last = '00000000-0000-0000-0000-000000000000'
+    for (;;) {
+      await client.query('begin')
+      const { rows } = await client.query<{ id: string }>(
+        'select id from passes where card_id = $1 and id > $2 order by id limit 1000 for update',
+        [seed.cardId, last],
+      )
+      if (rows.length)
+        await client.query('select rebuild_pass_days($1, $2::uuid[])', [seed.cardId, rows.map((row) => row.id)])
+      await client.query('commit')
+      if (rows.length < 1000) break
+      last = rows.at(-1)!.id
+    }
+    await client.query('select rebuild_pass_days($1, null)', [seed.cardId])
+    await client.query('analyze')
+  })
+  const counts = (
+    await client.query<{ events: number; days: number; rounds: number }>(
+      `select (select count(*) from stamp_events where card_id = $1)::int as events,
+              (select count(*) from pass_days where card_id = $1)::int as days,
+              (select count(*) from pass_rounds where card_id = $1)::int as rounds`,
+      [seed.cardId],
+    )
+  ).rows[0]!
+  const cookie = await signIn(server.baseUrl, seed.email, PASSWORD)
+  const page = (path: string) => ({ url: `${server.baseUrl}${path}`, headers: { cookie }, connections: 2 })
+  const cardPath = `/account/${seed.cardId}`
+  for (const path of [cardPath, `${cardPath}/holders`]) {
+    const response = await fetch(`${server.baseUrl}${path}`, { headers: { Cookie: cookie } })
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`)
+    await response.text()
+  }
+  await load({ ...page(cardPath), duration: 3 }) // warm-up
+  const results = [
+    summarize('card page, 30 days (default)', await load({ ...page(cardPath), duration: 10 })),
+    summarize('card page, 12 months', await load({ ...page(`${cardPath}?range=12m`), duration: 10 })),
+    summarize('holders page, by last visit', await load({ ...page(`${cardPath}/holders`), duration: 10 })),
+    summarize(
+      'holders page, inactive 30+ days by stamps',
+      await load({ ...page(`${cardPath}/holders?filter=inactive&sort=stamps`), duration: 5 }),
+    ),
+  ]
+  console.table(results)
+  const exported = await measureExport(`${server.baseUrl}${cardPath}/export/stamps.csv`, cookie, server.child.pid!)
+  const holdersExport = await measureExport(
+    `${server.baseUrl}${cardPath}/export/holders.csv`,
+    cookie,
+    server.child.pid!,
+  )
+  const growth = round(exported.peak - exported.before)
+  const figures = {
+    database,
+    cores: os.availableParallelism(),
+    holders: HOLDERS,
+    ...counts,
+    seedSeconds: seconds(seedMs),
+    migrationBackFillSeconds: seconds(backFillMs),
+    timeZoneRebuildSeconds: seconds(rebuildMs),
+    cardPageP99Ms: results[0]!.p99Ms,
+    cardPage12MonthsP99Ms: results[1]!.p99Ms,
+    holdersPageP99Ms: results[2]!.p99Ms,
+    holdersFilteredP99Ms: results[3]!.p99Ms,
+    stampsExportRows: exported.rows,
+    stampsExportMB: exported.mb,
+    stampsExportSeconds: exported.seconds,
+    stampsExportRssGrowthMiB: growth,
+    holdersExportRows: holdersExport.rows,
+    holdersExportSeconds: holdersExport.seconds,
+    holdersExportRssGrowthMiB: round(holdersExport.peak - holdersExport.before),
+  }
+  console.table(figures)
+  ok =
+    results.every((result) => result.failures === 0) &&
+    results[0]!.p99Ms < 300 &&
+    results[2]!.p99Ms < 200 &&
+    exported.rows === counts.events &&
+    holdersExport.rows === HOLDERS &&
+    growth < 50
+  console.log(
+    `insights budget (card page p99 < 300 ms, holders page p99 < 200 ms at 2 connections, export growth < 50 MB) on the ${database}: ${ok ? 'met' : 'NOT met'}`,
+  )
+} finally {
+  await client.end().catch(() => undefined)
+  await server.stop()
+  await scratch?.drop()
+}
+process.exitCode = ok ? 0 : 1
