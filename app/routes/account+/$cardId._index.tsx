@@ -160,6 +160,9 @@ export default function RewardCard() {
         <Link to={`/account/${card.id}/push_notification/history`} className="button button--ghost">
           History
         </Link>
+        <Link to={`/account/${card.id}/holders`} className="button button--ghost">
+          Holders
+        </Link>
       </nav>
       {/* Only the delete form's confirmation has a place of its own; an unknown intent has none. */}
       <FormErrors
