@@ -16,7 +16,9 @@ import { sqlMigration } from './sql-migration.ts'
  *    event, so every writer (owner, admin, later staff) is covered; figures are sums and medians over these small
  *    rows, and no row per card is touched by every stamp. A holder who removes their card leaves their rows behind
  *    without a pass (as their stamp events stay): stamps count, holders do not.
- * 5. rebuild_pass_days(card, passes): pass_days made anew from the events in the owner's current time zone; the job
+ * 5. Indexes for the holders page (sorted by last visit or stamps, new holders per day), the stamps export, and a
+ *    holder's history (the messages that reached their pass, by channel).
+ * 6. rebuild_pass_days(card, passes): pass_days made anew from the events in the owner's current time zone; the job
  *    that follows a change of time zone calls it a chunk of passes at a time (app/services/insights/).
  * The back-fill at the end brings today's history along (every owner is on UTC here).
  */
@@ -56,6 +58,12 @@ create index passes_card_last_visit_idx on passes (card_id, last_visit_at, id);
 create index passes_card_stamps_idx on passes (card_id, stamps, id);
 create index passes_card_created_idx on passes (card_id, created_at);
 create index stamp_events_card_id_idx on stamp_events (card_id, id);
+-- A holder's history: the messages that reached their pass, by each channel's rows of that pass.
+create index deliveries_push_subscription_id_idx on deliveries (push_subscription_id)
+  where push_subscription_id is not null;
+create index notifications_pass_id_idx on notifications (pass_id) where pass_id is not null;
+create index apple_pushes_pass_id_idx on apple_pushes (pass_id) where notification_id is not null;
+create index google_wallet_updates_pass_message_idx on google_wallet_updates (pass_id) where kind = 'message';
 
 create function stamp_events_insights() returns trigger language plpgsql as $$
 declare
@@ -187,7 +195,8 @@ drop trigger if exists stamp_events_insights on stamp_events;
 drop function if exists stamp_events_insights(), rebuild_pass_days(uuid, uuid[]);
 drop table if exists pass_rounds, pass_days;
 drop index if exists passes_card_last_visit_idx, passes_card_stamps_idx, passes_card_created_idx,
-  stamp_events_card_id_idx;
+  stamp_events_card_id_idx, deliveries_push_subscription_id_idx,
+  notifications_pass_id_idx, apple_pushes_pass_id_idx, google_wallet_updates_pass_message_idx;
 alter table passes drop column if exists last_visit_at;
 alter table stamp_events drop column if exists undone_at;
 alter table users drop column if exists time_zone;

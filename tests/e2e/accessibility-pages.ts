@@ -109,6 +109,13 @@ export const PAGES: PageRow[] = [
   cardPage('/push_notification'),
   cardPage('/push_notification/create'),
   cardPage('/push_notification/history'),
+  // Holders (issue 18): the list, a holder's history, and a query the form could not send (400 with the form).
+  cardPage('/holders'),
+  owner('/account/:cardId/holders', (r) => `/account/${r.card}/holders?filter=everyone`, {
+    status: 400,
+    state: 'a filter not in the list',
+  }),
+  owner('/account/:cardId/holders/:passId', (r) => `/account/${r.card}/holders/${r.pass}`),
   cardPage('/push_notification/template'),
   owner(
     '/account/:cardId/push_notification/template/:templateId/create',

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
 import { measureWidth, PHONE_WIDTHS } from '#tests/support/page-width.ts'
 import { expect, expectPageError, failedLoad, test, type Locator, type Page } from '#tests/support/test.ts'
@@ -226,5 +227,35 @@ test('a message counted per channel (web push and Apple Wallet): its history and
       .evaluateAll((items) => items.map((item) => getComputedStyle(item).listStyleType))
     expect(markers.length).toBeGreaterThan(0)
     expect(markers.filter((marker) => marker !== 'none')).toEqual([])
+  }
+})
+
+test('holders list and a holder’s history, reached every way, fit 360 and 390 px (the table scrolls in its own region)', async ({
+  page,
+}) => {
+  const owner = await createOwner('phone-holders')
+  const card = await createCard(owner.id)
+  const [pass] = await sql<{ id: string }>(
+    `insert into passes (card_id, short_code, stamps, rewards_redeemed) values ($1, $2, 7, 12) returning id`,
+    [card.id, Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')],
+  )
+  await sql(
+    `insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values ($1, 'https://fcm.googleapis.com/fcm/send/p', 'k', 'a')`,
+    [pass!.id],
+  )
+  await sql(`insert into apple_devices (id, push_token) values ($1, 'ab12')`, [`phone-${pass!.id}`])
+  await sql(`insert into apple_registrations (device_id, pass_id) values ($1, $2)`, [`phone-${pass!.id}`, pass!.id])
+  await sql(`insert into google_wallet_objects (pass_id, card_id) values ($1, $2)`, [pass!.id, card.id])
+  await signIn(page, owner)
+  for (const path of [`/account/${card.id}/holders`, `/account/${card.id}/holders/${pass!.id}`]) {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.goto(path)
+    await expect(page.getByText('Web push, Apple Wallet, Google Wallet').first()).toBeVisible()
+    for (const width of PHONE_WIDTHS) {
+      expect(await measureWidth(page, width), `${path} at ${width} px`).toMatchObject({ beyondRightEdge: [] })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scroll at ${width} px`).toBe(
+        width,
+      )
+    }
   }
 })

@@ -144,7 +144,6 @@ export default function RewardCard() {
             ) : null}
           </dl>
           <p className="card-detail__links">
-            <Link to={`/account/${card.id}/holders`}>See every holder</Link>
             <a href={`/account/${card.id}/export/holders.csv`} download>
               Download holders (CSV)
             </a>
@@ -215,6 +214,9 @@ export default function RewardCard() {
         </Link>
         <Link to={`/account/${card.id}/push_notification/history`} className="button button--ghost">
           History
+        </Link>
+        <Link to={`/account/${card.id}/holders`} className="button button--ghost">
+          Holders
         </Link>
       </nav>
       {/* Only the delete form's confirmation has a place of its own; an unknown intent has none. */}
