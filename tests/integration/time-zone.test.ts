@@ -102,6 +102,49 @@ describe('the profile setting', () => {
     expect(row!.updated_at).toEqual(updatedAt)
   })
 
+  test('a change while a rebuild runs queues another one after it', async () => {
+    const owner = await signedInOwner(server)
+    // A rebuild of this owner that is running (taken by a worker, not finished).
+    await sql(
+      `insert into pgboss.job (name, data, state, singleton_key, policy, started_on)
+       values (:name, jsonb_build_object('userId', :userId), 'active', :userId, 'short', now())`,
+      { name: TIME_ZONE_REBUILD_QUEUE, userId: owner.id },
+    )
+    try {
+      expect((await saveTimeZone(owner.cookie, 'Pacific/Auckland')).status).toBe(302)
+      const states = (await rebuildJobs(owner.id)).map((job) => job.state)
+      expect(states).toHaveLength(2)
+      expect(states).toContain('active')
+    } finally {
+      await sql(`delete from pgboss.job where name = :name and singleton_key = :userId and state = 'active'`, {
+        name: TIME_ZONE_REBUILD_QUEUE,
+        userId: owner.id,
+      })
+    }
+    await waitForRebuild(owner.id)
+  })
+
+  test('changes while a rebuild waits add nothing: the waiting one reads the zone when it runs', async () => {
+    const owner = await signedInOwner(server)
+    // A waiting rebuild of this owner (held back an hour so that no worker takes it during the test).
+    await sql(
+      `insert into pgboss.job (name, data, state, singleton_key, policy, start_after)
+       values (:name, jsonb_build_object('userId', :userId), 'created', :userId, 'short', now() + interval '1 hour')`,
+      { name: TIME_ZONE_REBUILD_QUEUE, userId: owner.id },
+    )
+    try {
+      expect((await saveTimeZone(owner.cookie, 'Pacific/Auckland')).status).toBe(302)
+      expect((await saveTimeZone(owner.cookie, 'Pacific/Honolulu')).status).toBe(302)
+      expect(await storedTimeZone(owner.id)).toBe('Pacific/Honolulu')
+      expect(await rebuildJobs(owner.id)).toEqual([{ state: 'created' }])
+    } finally {
+      await sql('delete from pgboss.job where name = :name and singleton_key = :userId', {
+        name: TIME_ZONE_REBUILD_QUEUE,
+        userId: owner.id,
+      })
+    }
+  })
+
   test('refuses what is not a zone with a message, 400, nothing changed', async () => {
     const owner = await signedInOwner(server)
     for (const timeZone of ['Mars/Olympus', '', 'x'.repeat(200), 'Pacific/Auckland\u0000', '../../etc/passwd']) {
