@@ -85,16 +85,18 @@ export type PublicUser = {
   /** The profile photo's address (versioned, so a new upload is never hidden by a cache), or null for the default. */
   logoUrl: string | null
   isPremade: boolean
+  /** The business's IANA time zone. */
+  timeZone: string
 }
 
 export async function getPublicUser(userId: string): Promise<PublicUser | null> {
   const row = (await User.findOne({
-    attributes: ['id', 'email', 'role', 'emailConfirmedAt', 'logoUpdatedAt', 'isPremade', 'disabledAt'],
+    attributes: ['id', 'email', 'role', 'emailConfirmedAt', 'logoUpdatedAt', 'isPremade', 'disabledAt', 'timeZone'],
     where: { id: userId },
     raw: true,
   })) as Pick<
     InferAttributes<User>,
-    'id' | 'email' | 'role' | 'emailConfirmedAt' | 'logoUpdatedAt' | 'isPremade' | 'disabledAt'
+    'id' | 'email' | 'role' | 'emailConfirmedAt' | 'logoUpdatedAt' | 'isPremade' | 'disabledAt' | 'timeZone'
   > | null
   if (!row || row.disabledAt) return null
   return {
@@ -105,6 +107,7 @@ export async function getPublicUser(userId: string): Promise<PublicUser | null> 
     hasLogo: row.logoUpdatedAt !== null,
     logoUrl: row.logoUpdatedAt ? `/images/users/${row.id}/logo?v=${row.logoUpdatedAt.getTime()}` : null,
     isPremade: row.isPremade,
+    timeZone: row.timeZone,
   }
 }
 
@@ -116,6 +119,8 @@ export async function createUser(
     googleSubject?: string
     appleSubject?: string
     isPremade?: boolean
+    /** A zone the database knows (isTimeZoneKnownToDatabase); UTC when not given. */
+    timeZone?: string
   },
   transaction?: Transaction,
 ): Promise<{ id: string; email: string }> {
@@ -127,6 +132,7 @@ export async function createUser(
       googleSubject: input.googleSubject ?? null,
       appleSubject: input.appleSubject ?? null,
       isPremade: input.isPremade ?? false,
+      timeZone: input.timeZone ?? 'UTC',
     },
     { transaction },
   )
@@ -140,6 +146,30 @@ export async function getOwnerTimeZone(userId: string): Promise<string> {
     type: QueryTypes.SELECT,
   })
   return row?.time_zone ?? 'UTC'
+}
+
+/**
+ * Sets the owner's time zone; false when it already was that zone (the condition is part of the update, so two
+ * saves of one zone change it once). The caller checks the name with isTimeZoneKnownToDatabase first.
+ */
+export async function setOwnerTimeZone(userId: string, timeZone: string, transaction?: Transaction): Promise<boolean> {
+  const rows = await getSequelize().query<{ id: string }>(
+    'update users set time_zone = :timeZone where id = :userId and time_zone <> :timeZone returning id',
+    { replacements: { userId, timeZone }, type: QueryTypes.SELECT, transaction },
+  )
+  return rows.length > 0
+}
+
+/**
+ * Whether the database knows the zone by that exact name: the runtime's list (Intl) and the database's (its tzdata)
+ * need not agree, and every day the database computes (pass_days, the trigger) uses the stored name.
+ */
+export async function isTimeZoneKnownToDatabase(timeZone: string, transaction?: Transaction): Promise<boolean> {
+  const [row] = await getSequelize().query<{ known: boolean }>(
+    'select exists(select 1 from pg_timezone_names where name = :timeZone) as known',
+    { replacements: { timeZone }, type: QueryTypes.SELECT, transaction },
+  )
+  return row?.known === true
 }
 
 export async function setPassword(userId: string, passwordHash: string, transaction?: Transaction) {
@@ -190,20 +220,30 @@ export async function getUserLogoUpdatedAt(userId: string): Promise<Date | null>
 }
 
 /** The profile settings page's view of the user: no hash, no logo bytes. */
-export type ProfileUser = { id: string; email: string; hasPassword: boolean; logoUrl: string | null }
+export type ProfileUser = {
+  id: string
+  email: string
+  hasPassword: boolean
+  logoUrl: string | null
+  timeZone: string
+}
 
 export async function getProfileUser(userId: string): Promise<ProfileUser | null> {
   const row = (await User.findOne({
-    attributes: ['id', 'email', 'passwordHash', 'logoUpdatedAt', 'disabledAt'],
+    attributes: ['id', 'email', 'passwordHash', 'logoUpdatedAt', 'disabledAt', 'timeZone'],
     where: { id: userId },
     raw: true,
-  })) as Pick<InferAttributes<User>, 'id' | 'email' | 'passwordHash' | 'logoUpdatedAt' | 'disabledAt'> | null
+  })) as Pick<
+    InferAttributes<User>,
+    'id' | 'email' | 'passwordHash' | 'logoUpdatedAt' | 'disabledAt' | 'timeZone'
+  > | null
   if (!row || row.disabledAt) return null
   return {
     id: row.id,
     email: row.email,
     hasPassword: row.passwordHash !== null,
     logoUrl: row.logoUpdatedAt ? `/images/users/${row.id}/logo?v=${row.logoUpdatedAt.getTime()}` : null,
+    timeZone: row.timeZone,
   }
 }
 

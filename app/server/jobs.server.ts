@@ -1,5 +1,7 @@
 import PgBoss from 'pg-boss'
+import { QueryTypes, type Transaction } from 'sequelize'
 import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
+import { rebuildOwnerPassDays } from '#app/services/insights/time-zone-rebuild.server.ts'
 import {
   deliverChunk,
   listUnfinishedNotifications,
@@ -10,7 +12,7 @@ import { closeApnsClient, deliverApplePushes } from '#app/services/wallet/apple-
 import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
 import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
-import { databaseConnectionOptions } from './db.server.ts'
+import { databaseConnectionOptions, getSequelize } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 import { getGoogleWalletConfig } from './google-wallet-config.server.ts'
 import { logger } from './logger.server.ts'
@@ -30,6 +32,8 @@ export const APPLE_PUSH_QUEUE = 'apple-push'
 export const GOOGLE_WALLET_QUEUE = 'google-wallet'
 /** Hourly: voided passes and registrations past keeping are removed; a certificate near its end is reported. */
 export const WALLET_HOUSEKEEPING_QUEUE = 'wallet-housekeeping'
+/** One job per owner whose time zone changed: their pass_days made anew in the new zone. */
+export const TIME_ZONE_REBUILD_QUEUE = 'time-zone-rebuild'
 /** Chunk jobs one process runs at once (each with PUSH_CONCURRENCY requests in flight). */
 const CHUNK_WORKERS = 2
 
@@ -70,6 +74,38 @@ export async function enqueueWalletUpdates() {
   }
 }
 
+/**
+ * Queues the rebuild of an owner's pass_days after a change of their time zone, inside the transaction that stores
+ * the zone: both commit or neither does, and the job cannot run before the zone it is for is visible.
+ *
+ * One waiting job per owner (the queue's 'short' policy, keyed by the owner): changes while one waits add nothing,
+ * since the waiting job reads the zone when it runs. A change while one runs adds a waiting job (the policy limits
+ * waiting jobs, not running ones), so whatever the running job did in the older zone is redone afterwards. Two
+ * rebuilds of one owner at once are harmless: each chunk locks its passes, and the removed holders' rows take a lock
+ * of their own (models/insights-rebuild.server.ts).
+ *
+ * Without a running job queue (a command, a test that starts none) the zone is saved and nothing is queued: a
+ * warning says so (this process is then not the server, which always runs the queue).
+ */
+export async function enqueueTimeZoneRebuild(userId: string, transaction: Transaction) {
+  const boss = (globalThis as Global)[RUNNING]
+  if (!boss) {
+    logger.warn({ userId }, 'time zone changed without a running job queue: its figures are not rebuilt')
+    return
+  }
+  const db = {
+    // pg-boss's statements run on the transaction's connection (its own pool would insert outside it).
+    executeSql: async (text: string, values: unknown[] = []) => ({
+      rows: await getSequelize().query(text, {
+        bind: values.map((value) => (value === undefined ? null : value)),
+        type: QueryTypes.SELECT,
+        transaction,
+      }),
+    }),
+  }
+  await boss.send(TIME_ZONE_REBUILD_QUEUE, { userId }, { singletonKey: userId, db })
+}
+
 /** Jobs waiting in each queue (for /metrics); null when this process runs no job queue. */
 export async function queueDepths(): Promise<Record<string, number> | null> {
   const boss = (globalThis as Global)[RUNNING]
@@ -82,6 +118,7 @@ export async function queueDepths(): Promise<Record<string, number> | null> {
     APPLE_PUSH_QUEUE,
     GOOGLE_WALLET_QUEUE,
     WALLET_HOUSEKEEPING_QUEUE,
+    TIME_ZONE_REBUILD_QUEUE,
   ]
   const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
   return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
@@ -153,6 +190,16 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await createQueueIfMissing(boss, APPLE_PUSH_QUEUE, { name: APPLE_PUSH_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, GOOGLE_WALLET_QUEUE, { name: GOOGLE_WALLET_QUEUE, ...pushQueue })
   await createQueueIfMissing(boss, WALLET_HOUSEKEEPING_QUEUE, { name: WALLET_HOUSEKEEPING_QUEUE, policy: 'short' })
+  // 'short' keyed by owner: see enqueueTimeZoneRebuild. A rebuild is redone from the start when retried (it is
+  // idempotent); an hour is far beyond the largest card's (100,000 passes: 100 chunks).
+  await createQueueIfMissing(boss, TIME_ZONE_REBUILD_QUEUE, {
+    name: TIME_ZONE_REBUILD_QUEUE,
+    policy: 'short',
+    retryLimit: 10,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 60 * 60,
+  })
 
   await boss.schedule(PLAN_HOUSEKEEPING_QUEUE, PLAN_HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   await boss.work(PLAN_HOUSEKEEPING_QUEUE, async () => {
@@ -198,6 +245,10 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await boss.work(WALLET_HOUSEKEEPING_QUEUE, async () => {
     const result = await runWalletHousekeeping()
     if (result.registrations || result.pushes) logger.info(result, 'wallet housekeeping')
+  })
+
+  await boss.work<{ userId: string }>(TIME_ZONE_REBUILD_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    await rebuildOwnerPassDays(job!.data.userId)
   })
 
   await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { browserTimeZone } from './time-zone-choice.ts'
 
 /**
  * The auth forms' schemas, shared by pages, JSON calls and the browser, with the specification's exact messages
@@ -35,6 +36,9 @@ export const SignupSchema = z
     email,
     password: NewPasswordSchema,
     confirmPassword: z.string({ error: "Passwords don't match" }).max(128),
+    // The browser's zone, filled in by the page's script (absent without JavaScript, optional in the JSON call):
+    // anything that is not a zone becomes null (UTC), never an error.
+    timeZone: z.unknown().optional().transform(browserTimeZone),
   })
   .refine((value) => value.password === value.confirmPassword, {
     path: ['confirmPassword'],

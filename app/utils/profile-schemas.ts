@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ForgotPasswordSchema, NewPasswordSchema } from './auth-schemas.ts'
+import { canonicalTimeZone } from './local-time.ts'
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from './logo-image.ts'
 
 /**
@@ -12,6 +13,7 @@ export const PROFILE_MESSAGES = {
   sameEmail: 'This is already your email address',
   confirmDelete: 'Type your email address to confirm',
   deleteMismatch: 'This does not match your email address',
+  timeZone: 'Choose a time zone from the list',
 } as const
 
 export const LogoSchema = z.object({
@@ -52,3 +54,14 @@ export const deleteProfileSchema = (email: string) =>
       .max(254, { error: PROFILE_MESSAGES.deleteMismatch })
       .refine((value) => value.toLowerCase() === email.toLowerCase(), { error: PROFILE_MESSAGES.deleteMismatch }),
   })
+
+/**
+ * The business's time zone: an IANA name this runtime knows (the server stores its canonical form, after checking
+ * that the database knows it too).
+ */
+export const TimeZoneSchema = z.object({
+  timeZone: z
+    .string({ error: PROFILE_MESSAGES.timeZone })
+    .max(64, { error: PROFILE_MESSAGES.timeZone })
+    .refine((name) => canonicalTimeZone(name) !== null, { error: PROFILE_MESSAGES.timeZone }),
+})

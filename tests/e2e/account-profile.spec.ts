@@ -139,3 +139,16 @@ test('an owner deletes the profile after typing the address', async ({ page }) =
   await page.goto('/account/profile')
   await expect(page).toHaveURL('/login?redirectTo=%2Faccount%2Fprofile')
 })
+
+test('an owner chooses the business’s time zone and finds it chosen after a reload', async ({ page }) => {
+  await openProfile(page, 'time-zone')
+  const select = page.getByRole('combobox', { name: 'Time zone' })
+  await expect(select).toHaveValue('UTC')
+  await select.selectOption('Pacific/Auckland')
+  await page.getByRole('button', { name: 'Save time zone' }).click()
+  await expect(
+    page.getByRole('status').getByText('Time zone saved: figures are being recounted in Pacific/Auckland.'),
+  ).toBeVisible()
+  await page.reload()
+  await expect(page.getByRole('combobox', { name: 'Time zone' })).toHaveValue('Pacific/Auckland')
+})

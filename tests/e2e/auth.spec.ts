@@ -310,3 +310,11 @@ test('the Back button leads to the previous page', async ({ page }) => {
     '/privacy-policy',
   )
 })
+
+test.describe('the browser’s time zone at sign-up', () => {
+  test.use({ timezoneId: 'Pacific/Auckland' })
+  test('is sent with JavaScript, and nothing (UTC) without', async ({ page, javaScriptEnabled }) => {
+    await page.goto('/sign-up')
+    await expect(page.locator('input[name="timeZone"]')).toHaveValue(javaScriptEnabled ? 'Pacific/Auckland' : '')
+  })
+})

@@ -51,7 +51,7 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { email: 'nobody@example.com', password: NEW_PASSWORD, redirectTo: '/account' },
   },
   '/sign-up': {
-    fields: ['email', 'password', 'confirmPassword', 'website'],
+    fields: ['email', 'password', 'confirmPassword', 'website', 'timeZone'],
     base: { email: 'fuzz@example.com', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
   },
   '/forgot-password': { fields: ['email', 'website'], base: { email: 'nobody@example.com' } },
@@ -106,8 +106,8 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
   // No `understood` box in the base: a cancelled trial would end owner A's access for the routes after it.
   '/account/plan': { fields: ['intent', 'understood'], intents: ['cancel'], base: { intent: 'cancel' } },
   '/account/profile': {
-    fields: ['intent', 'logo', 'email', 'password', 'currentPassword', 'confirmPassword', 'confirm'],
-    intents: ['logo', 'remove-logo', 'email', 'password', 'delete'],
+    fields: ['intent', 'logo', 'email', 'password', 'currentPassword', 'confirmPassword', 'confirm', 'timeZone'],
+    intents: ['logo', 'remove-logo', 'email', 'password', 'time-zone', 'delete'],
     base: {
       intent: 'password',
       currentPassword: 'not the password',
@@ -149,7 +149,7 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
   '/api/auth/me': GET_ONLY,
   '/api/auth/login': { fields: ['email', 'password'], base: { email: 'nobody@example.com', password: NEW_PASSWORD } },
   '/api/auth/signup': {
-    fields: ['email', 'password', 'confirmPassword'],
+    fields: ['email', 'password', 'confirmPassword', 'timeZone'],
     base: { email: 'fuzz-api@example.com', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
   },
   '/api/auth/logout': { fields: [] },

@@ -2,6 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { useEffect, useState } from 'react'
 import {
   FormErrors,
   HIDDEN_FIELDS,
@@ -43,8 +44,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
   }
-  const { email, password } = submission.value
-  const result = await unlessRateLimited(signUp({ email, password, ip: clientAddress(request) }))
+  const { email, password, timeZone } = submission.value
+  const result = await unlessRateLimited(signUp({ email, password, timeZone, ip: clientAddress(request) }))
   if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   if (result.status === 'error') {
     return data(
@@ -66,6 +67,7 @@ export default function SignUp() {
       <p className="auth-lead">Start your free 14-day trial. No card details needed.</p>
       <Form method="POST" className="form" {...getFormProps(form)}>
         <HoneypotField />
+        <BrowserTimeZoneField />
         <FormErrors id={form.errorId} errors={form.errors} />
         <InputField meta={fields.email} label="Email" type="email" autoComplete="email" />
         <PasswordField
@@ -93,6 +95,16 @@ export default function SignUp() {
       </p>
     </>
   )
+}
+
+/**
+ * The browser's time zone, so the account's days start where the business is (DECISIONS.md, "Time zone"). Filled
+ * in after hydration; without JavaScript it stays empty and the account gets UTC, changeable in the profile.
+ */
+function BrowserTimeZoneField() {
+  const [timeZone, setTimeZone] = useState('')
+  useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? ''), [])
+  return <input type="hidden" name="timeZone" value={timeZone} />
 }
 
 export const meta: MetaFunction = () => [{ title: 'Sign up — Stampwise' }]

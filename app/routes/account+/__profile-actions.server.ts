@@ -16,15 +16,24 @@ import {
 } from '#app/services/accounts/profile.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { requireUserId, signOut } from '#app/services/auth/session.server.ts'
+import { changeOwnerTimeZone } from '#app/services/insights/time-zone-rebuild.server.ts'
+import { canonicalTimeZone } from '#app/utils/local-time.ts'
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
-import { changeEmailSchema, changePasswordSchema, deleteProfileSchema, LogoSchema } from '#app/utils/profile-schemas.ts'
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteProfileSchema,
+  LogoSchema,
+  PROFILE_MESSAGES,
+  TimeZoneSchema,
+} from '#app/utils/profile-schemas.ts'
 import { getProfileUser, type ProfileUser } from '#models/user.server.ts'
 
 /**
  * The actions of /account/profile, told apart by `intent`. Success redirects with a toast (post/redirect/get);
  * invalid input answers 400 with the form's errors, so every form works without JavaScript.
  */
-export const PROFILE_INTENTS = ['logo', 'remove-logo', 'email', 'password', 'delete'] as const
+export const PROFILE_INTENTS = ['logo', 'remove-logo', 'email', 'password', 'time-zone', 'delete'] as const
 export type ProfileIntent = (typeof PROFILE_INTENTS)[number]
 export type ProfileActionData = { intent: ProfileIntent | null; result: SubmissionResult<string[]> | null }
 
@@ -104,6 +113,20 @@ async function handleIntent(request: Request, user: ProfileUser, intent: Profile
         return answer(intent, submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields }))
       }
       return toProfile(result.message)
+    }
+    case 'time-zone': {
+      const submission = parseWithZod(formData, { schema: TimeZoneSchema })
+      if (submission.status !== 'success') return answer(intent, submission.reply())
+      const timeZone = canonicalTimeZone(submission.value.timeZone)!
+      const change = await changeOwnerTimeZone(user.id, timeZone)
+      if (change.status === 'unknown') {
+        return answer(intent, submission.reply({ fieldErrors: { timeZone: [PROFILE_MESSAGES.timeZone] } }))
+      }
+      return toProfile(
+        change.status === 'changed'
+          ? `Time zone saved: figures are being recounted in ${timeZone}.`
+          : `Your time zone stays ${timeZone}.`,
+      )
     }
     case 'delete': {
       const submission = parseWithZod(formData, { schema: deleteProfileSchema(user.email) })

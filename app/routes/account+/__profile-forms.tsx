@@ -4,7 +4,15 @@ import { NEW_PASSWORD_HINT, PasswordField } from '#app/components/auth-form.tsx'
 import { FieldErrors, FormErrors, InputField } from '#app/components/forms.tsx'
 import { IntentButton } from '#app/components/intent-button.tsx'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
-import { changeEmailSchema, changePasswordSchema, deleteProfileSchema, LogoSchema } from '#app/utils/profile-schemas.ts'
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteProfileSchema,
+  LogoSchema,
+  TimeZoneSchema,
+} from '#app/utils/profile-schemas.ts'
+import { singleSelectProps } from '#app/utils/select-props.ts'
+import { type TimeZoneGroup } from '#app/utils/time-zone-choice.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 
 /** The forms of /account/profile; each posts its own `intent` and shows only its own answer. */
@@ -110,6 +118,54 @@ export function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean
       />
       <IntentButton intent="password" pendingLabel="Saving…">
         {hasPassword ? 'Change password' : 'Set password'}
+      </IntentButton>
+    </Form>
+  )
+}
+
+export function TimeZoneForm({
+  timeZone,
+  groups,
+  lastResult,
+}: {
+  timeZone: string
+  groups: TimeZoneGroup[]
+  lastResult: LastResult
+}) {
+  const [form, fields] = useSchemaForm(TimeZoneSchema, { id: 'time-zone-form', lastResult })
+  const hintId = `${fields.timeZone.id}-hint`
+  const { defaultValue: submitted, ...selectProps } = singleSelectProps(fields.timeZone)
+  // A refused value (not on the list) would select the first option: the stored zone is shown instead.
+  const offered = groups.some((group) => group.zones.some((zone) => zone.value === submitted))
+  return (
+    <Form method="POST" className="form" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="time-zone" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="field">
+        <label htmlFor={fields.timeZone.id}>Time zone</label>
+        <p id={hintId} className="field-hint">
+          Days, charts and “this month” on your pages follow this time zone. Monthly message quotas stay in UTC months.
+        </p>
+        <select
+          key={fields.timeZone.key}
+          {...selectProps}
+          defaultValue={offered ? submitted : timeZone}
+          aria-describedby={fields.timeZone.errors ? `${fields.timeZone.errorId} ${hintId}` : hintId}
+        >
+          {groups.map((group) => (
+            <optgroup key={group.region} label={group.region}>
+              {group.zones.map((zone) => (
+                <option key={zone.value} value={zone.value}>
+                  {zone.label}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+        <FieldErrors id={fields.timeZone.errorId} errors={fields.timeZone.errors} />
+      </div>
+      <IntentButton intent="time-zone" pendingLabel="Saving…">
+        Save time zone
       </IntentButton>
     </Form>
   )

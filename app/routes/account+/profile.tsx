@@ -5,9 +5,11 @@ import { notFound } from '#app/server/http-errors.server.ts'
 import { passRetryAfter } from '#app/server/rate-limit-reply.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { timeZoneNames } from '#app/utils/local-time.ts'
+import { groupTimeZones } from '#app/utils/time-zone-choice.ts'
 import { getProfileUser } from '#models/user.server.ts'
 import { profileAction, type ProfileActionData, type ProfileIntent } from './__profile-actions.server.ts'
-import { DeleteProfileForm, EmailForm, LogoForm, PasswordForm } from './__profile-forms.tsx'
+import { DeleteProfileForm, EmailForm, LogoForm, PasswordForm, TimeZoneForm } from './__profile-forms.tsx'
 
 export const handle: AccountHandle = { title: 'Profile settings', back: 'hidden' }
 
@@ -15,7 +17,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const user = await getProfileUser(userId)
   if (!user) throw notFound('Account not found')
-  return { email: user.email, hasPassword: user.hasPassword, logoUrl: user.logoUrl }
+  // The server's list, so the page and its hydration agree whatever zones the browser knows. A stored zone the
+  // list lacks (another runtime's name) is still offered, so the select shows what is stored.
+  const names = timeZoneNames().includes(user.timeZone) ? timeZoneNames() : [user.timeZone, ...timeZoneNames()]
+  return {
+    email: user.email,
+    hasPassword: user.hasPassword,
+    logoUrl: user.logoUrl,
+    timeZone: user.timeZone,
+    timeZoneGroups: groupTimeZones(names),
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -23,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ProfileSettings() {
-  const { email, hasPassword, logoUrl } = useLoaderData<typeof loader>()
+  const { email, hasPassword, logoUrl, timeZone, timeZoneGroups } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ProfileActionData | undefined
   // Each form shows only the answer to its own submission.
   const resultFor = (intent: ProfileIntent) => (actionData?.intent === intent ? actionData.result : undefined)
@@ -45,6 +56,10 @@ export default function ProfileSettings() {
       <section className="panel profile-section" aria-labelledby="profile-password-title">
         <h2 id="profile-password-title">{hasPassword ? 'Password' : 'Set a password'}</h2>
         <PasswordForm key={String(hasPassword)} hasPassword={hasPassword} lastResult={resultFor('password')} />
+      </section>
+      <section className="panel profile-section" aria-labelledby="profile-time-zone-title">
+        <h2 id="profile-time-zone-title">Time zone</h2>
+        <TimeZoneForm key={timeZone} timeZone={timeZone} groups={timeZoneGroups} lastResult={resultFor('time-zone')} />
       </section>
       <section className="panel profile-section profile-section--danger" aria-labelledby="profile-delete-title">
         <h2 id="profile-delete-title">Delete profile</h2>

@@ -25,6 +25,8 @@ export const loader = apiLoader(async ({ request }) => {
       user_logo: user.logoUrl,
       trial_days: state.trialDays,
       total_cards: totalCards,
+      // Beside the specification's fields ("other fields not shown"): the profile's time zone, an IANA name.
+      time_zone: user.timeZone,
     },
     user_tariff_info: {
       trial_days: state.trialDays,

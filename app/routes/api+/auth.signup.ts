@@ -5,8 +5,9 @@ import { SignupSchema } from '#app/utils/auth-schemas.ts'
 
 /** Creates an account with a trial and mails the confirmation link; the client goes on to /verify-email?email=. */
 export const action = apiAction(async ({ request }) => {
-  const { email, password } = await parseBody(request, SignupSchema)
-  const result = await signUp({ email, password, ip: clientAddress(request) })
+  // timeZone: optional, beside the specification's fields (an IANA name; anything else means UTC).
+  const { email, password, timeZone } = await parseBody(request, SignupSchema)
+  const result = await signUp({ email, password, timeZone, ip: clientAddress(request) })
   if (result.status === 'error') return apiFieldError(400, result.field, result.message)
   return apiSuccess('We sent you a link to confirm your email', { email: result.email }, { status: 201 })
 })

@@ -3,6 +3,7 @@ import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
 import { queueMail } from '#app/server/mail.server.ts'
 import { DEMO_EMAIL } from '#app/services/accounts/demo-account.server.ts'
 import { confirmationEmail, passwordResetEmail } from '#app/services/mail/emails.server.ts'
+import { DEFAULT_TIME_ZONE } from '#app/utils/local-time.ts'
 import { consumeToken, inspectToken, issueToken, revokeTokens, type TokenState } from '#models/one-time-token.server.ts'
 import { deleteUserSessions } from '#models/session.server.ts'
 import { startTrial } from '#models/subscription.server.ts'
@@ -15,6 +16,7 @@ import {
   getUserEmail,
   hasConfirmedEmail,
   isEmailTaken,
+  isTimeZoneKnownToDatabase,
   normalizeEmail,
   setPassword,
 } from '#models/user.server.ts'
@@ -85,17 +87,22 @@ export async function signUp({
   email,
   password,
   ip,
+  timeZone = null,
 }: {
   email: string
   password: string
   ip: string
+  /** The browser's zone, canonical (browserTimeZone), or null: UTC. */
+  timeZone?: string | null
 }): Promise<SignupResult> {
   await consumeRateLimit(RATE_LIMITS.signupPerIp, ip)
   const normalized = normalizeEmail(email)
   const passwordHash = await hashPassword(password)
+  // A zone the browser knows and the database does not is not worth refusing a sign-up for: UTC, changeable later.
+  const zone = timeZone && (await isTimeZoneKnownToDatabase(timeZone)) ? timeZone : DEFAULT_TIME_ZONE
   const created = await withTransaction(async (transaction) => {
     if (await isEmailTaken(normalized, undefined, transaction)) return null
-    const user = await createUser({ email: normalized, passwordHash }, transaction)
+    const user = await createUser({ email: normalized, passwordHash, timeZone: zone }, transaction)
     await startTrial(user.id, transaction)
     return { userId: user.id, token: await issueToken({ userId: user.id, kind: 'email_verification' }, transaction) }
   }).catch((error: { name?: string }) => {
