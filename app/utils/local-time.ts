@@ -165,7 +165,6 @@ export function canonicalTimeZone(name: string): string | null {
   }
 }
 
-
 /**
  * isoWithOffset for an instant whose offset is already known (whole seconds since the epoch, the zone's offset in
  * seconds, as SQL computes them beside the row): the exports write a million of these, and Intl's formatToParts per
