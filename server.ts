@@ -35,7 +35,31 @@ declare module '@remix-run/node' {
      * 503.
      */
     databaseUnavailable?: boolean
+    /**
+     * Resolves once the client's connection has taken what was written to it (or has closed). Remix writes a
+     * streamed body without waiting for drain, so a body that reads from the database (the CSV exports) awaits this
+     * before reading more: a slow client must not make the whole file pile up in the process.
+     */
+    clientDrained?: () => Promise<void>
   }
+}
+
+/**
+ * The socket, not the response: compression replaces the response's `on('drain')` with its own stream's, and the
+ * socket is where the bytes wait for the client.
+ */
+function clientDrained(res: ServerResponse): Promise<void> {
+  const socket = res.socket
+  if (!socket || socket.destroyed || !socket.writableNeedDrain) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('drain', done)
+      socket.off('close', done)
+      resolve()
+    }
+    socket.on('drain', done)
+    socket.on('close', done)
+  })
 }
 
 function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
@@ -215,7 +239,11 @@ export function createApp({
       build,
       mode,
       getLoadContext: (_req: express.Request, res: express.Response) => {
-        const context: AppLoadContext = { ...loadContext, cspNonce: res.locals.cspNonce as string }
+        const context: AppLoadContext = {
+          ...loadContext,
+          cspNonce: res.locals.cspNonce as string,
+          clientDrained: () => clientDrained(res),
+        }
         res.locals.loadContext = context
         return context
       },

@@ -138,6 +138,9 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/:cardId/qr_code.svg', fill: { cardId: 'card' }, get: ownerA() },
   { route: '/account/qr_code/:cardId', fill: { cardId: 'card' }, get: ownerA() },
   { route: '/account/:cardId/scan', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
+  // The CSV exports (issue 18): downloads, GET only.
+  { route: '/account/:cardId/export/holders.csv', fill: { cardId: 'card' }, get: ownerA() },
+  { route: '/account/:cardId/export/stamps.csv', fill: { cardId: 'card' }, get: ownerA() },
   { route: '/account/:cardId/push_notification', fill: { cardId: 'card' }, get: ownerA() },
   { route: '/account/:cardId/push_notification/create', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   { route: '/account/:cardId/push_notification/history', fill: { cardId: 'card' }, get: ownerA() },

@@ -1,0 +1,105 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { requireUserId } from '#app/services/auth/session.server.ts'
+import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { isoAtOffset, localDay } from '#app/utils/local-time.ts'
+import {
+  EXPORT_PAGE_SIZE,
+  holdersExportPage,
+  stampsExportPage,
+  type HolderExportRow,
+  type StampExportRow,
+} from '#models/exports.server.ts'
+import { getOwnerTimeZone } from '#models/user.server.ts'
+import { csvPagesStream, type CsvPages } from './csv-stream.server.ts'
+
+/*
+ * The card's two CSV downloads (DECISIONS.md, "Exports"): /account/{cardId}/export/holders.csv and stamps.csv.
+ * Owner-scoped like every card page (a guest goes to log in; another owner's card or a malformed id: 404). Yes/no
+ * columns are written 'yes' or 'no' in both files (readable where a 1 or 0 is not; a spreadsheet counts them with
+ * COUNTIF all the same).
+ */
+
+const HOLDER_COLUMNS = [
+  'short_code',
+  'joined',
+  'last_visit',
+  'stamps',
+  'stamps_required',
+  'rewards_earned',
+  'rewards_redeemed',
+  'web_push',
+  'apple_wallet',
+  'google_wallet',
+] as const
+
+const STAMP_COLUMNS = ['time', 'short_code', 'action', 'count', 'undone'] as const
+
+const holderCells = (row: HolderExportRow) => [
+  row.short_code,
+  isoAtOffset(row.joined_s, row.joined_offset_s),
+  isoAtOffset(row.last_visit_s, row.last_visit_offset_s),
+  row.stamps,
+  row.stamps_required,
+  // The reward waiting to be redeemed counts as earned.
+  row.rewards_redeemed + (row.stamps >= row.stamps_required ? 1 : 0),
+  row.rewards_redeemed,
+  row.web_push,
+  row.apple_wallet,
+  row.google_wallet,
+]
+
+const stampCells = (row: StampExportRow) => [
+  isoAtOffset(row.at_s, row.at_offset_s),
+  row.short_code,
+  row.kind,
+  row.count,
+  // Only a stamp can be undone; an undo or a redemption leaves the cell empty.
+  row.kind === 'stamp' ? row.undone : null,
+]
+
+async function csvDownload<Row>(
+  { request, params, context }: LoaderFunctionArgs,
+  kind: 'holders' | 'stamps',
+  pages: (owned: { cardId: string; userId: string }) => Pick<CsvPages<Row>, 'header' | 'nextPage' | 'toCells'> & {
+    first: () => Promise<Row[]>
+  },
+) {
+  const userId = await requireUserId(request)
+  const card = await requireOwnedCard(userId, params.cardId)
+  const { header, nextPage, toCells, first } = pages({ cardId: card.id, userId })
+  const [timeZone, firstPage] = await Promise.all([getOwnerTimeZone(userId), first()])
+  const body = csvPagesStream({
+    header,
+    firstPage,
+    nextPage,
+    toCells,
+    pageSize: EXPORT_PAGE_SIZE,
+    signal: request.signal,
+    clientDrained: context.clientDrained,
+  })
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${card.slug}-${kind}-${localDay(new Date(), timeZone)}.csv"`,
+      'Cache-Control': 'no-store',
+    },
+  })
+}
+
+export function holdersCsv(args: LoaderFunctionArgs) {
+  return csvDownload<HolderExportRow>(args, 'holders', (owned) => ({
+    header: HOLDER_COLUMNS,
+    first: () => holdersExportPage(owned, null),
+    nextPage: (last) => holdersExportPage(owned, { createdAt: last.cursor_at, id: last.id }),
+    toCells: holderCells,
+  }))
+}
+
+export function stampsCsv(args: LoaderFunctionArgs) {
+  return csvDownload<StampExportRow>(args, 'stamps', (owned) => ({
+    header: STAMP_COLUMNS,
+    first: () => stampsExportPage(owned, 0),
+    nextPage: (last) => stampsExportPage(owned, last.id),
+    toCells: stampCells,
+  }))
+}
