@@ -48,13 +48,15 @@ export async function rebuildPassDaysChunk({
 
 /**
  * Rebuilds the card's rows of removed holders (pass_id null). Its rows have no pass to lock, so two rebuilds of one
- * card (a change of zone during a rebuild starts another) take turns on a lock of their own: otherwise the second's
- * delete, blocked by the first, would miss the first's new rows and both sets would stay.
+ * card (a change of zone during a rebuild starts another) take turns on the card's row: otherwise the second's
+ * delete, blocked by the first, would miss the first's new rows and both sets would stay. A row lock, not an advisory
+ * lock (the embedded database has one backend), and 'no key update', which stamps on the card (their foreign key
+ * takes 'key share') do not wait for.
  */
 export async function rebuildRemovedHoldersPassDays(cardId: string): Promise<void> {
   await withTransaction(async (transaction) => {
     await selectRows(
-      `select pg_advisory_xact_lock(hashtextextended('rebuild_pass_days:' || :cardId, 0))`,
+      'select id from cards where id = :cardId for no key update',
       { cardId },
       transaction,
     )
