@@ -16,10 +16,10 @@ import os from 'node:os'
 import pg from 'pg'
 import { down, up } from '#migrations/0012-insights.ts'
 import { type MigrationContext } from '#migrations/sql-migration.ts'
+import { measureExport } from './insights-export.ts'
 import {
   databaseClient,
   load,
-  rssMiB,
   scratchServerDatabase,
   seedTrialOwnerWithCard,
   signIn,
@@ -87,29 +87,6 @@ async function seedHistory(client: pg.Client, cardId: string, userId: string) {
   await client.query('drop table bench_visits')
   await client.query('alter table stamp_events enable trigger user')
   await client.query('alter table passes enable trigger user')
-}
-
-/** Reads a download to its end, sampling the server's memory every 50 ms. */
-async function measureExport(url: string, cookie: string, pid: number) {
-  const before = rssMiB(pid)
-  let peak = before
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMiB(pid))
-  }, 50)
-  const started = performance.now()
-  try {
-    const response = await fetch(url, { headers: { Cookie: cookie } })
-    if (response.status !== 200 || !response.body) throw new Error(`${url} answered ${response.status}`)
-    let bytes = 0
-    let lines = 0
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length
-      for (const byte of chunk) if (byte === 10) lines++
-    }
-    return { rows: lines - 1, mb: round(bytes / 1e6), seconds: seconds(performance.now() - started), before, peak }
-  } finally {
-    clearInterval(sampler)
-  }
 }
 
 const scratch = await scratchServerDatabase('insights')
@@ -185,13 +162,11 @@ try {
     ),
   ]
   console.table(results)
-  const exported = await measureExport(`${server.baseUrl}${cardPath}/export/stamps.csv`, cookie, server.child.pid!)
-  const holdersExport = await measureExport(
-    `${server.baseUrl}${cardPath}/export/holders.csv`,
-    cookie,
-    server.child.pid!,
-  )
-  const growth = round(exported.peak - exported.before)
+  const exportOf = { baseUrl: server.baseUrl, cookie, cardId: seed.cardId, pid: server.child.pid! }
+  const exported = await measureExport(exportOf)
+  const slowExport = await measureExport({ ...exportOf, readBytesPerSecond: 512 * 1024 })
+  const holdersExport = await measureExport({ ...exportOf, kind: 'holders' })
+  const growth = Math.max(exported.rssGrowthMb, slowExport.rssGrowthMb)
   const figures = {
     database,
     cores: os.availableParallelism(),
@@ -205,12 +180,14 @@ try {
     holdersPageP99Ms: results[2]!.p99Ms,
     holdersFilteredP99Ms: results[3]!.p99Ms,
     stampsExportRows: exported.rows,
-    stampsExportMB: exported.mb,
-    stampsExportSeconds: exported.seconds,
-    stampsExportRssGrowthMiB: growth,
+    stampsExportGzipMB: round(exported.wireBytes / 1e6),
+    stampsExportSeconds: seconds(exported.ms),
+    stampsExportRssGrowthMiB: exported.rssGrowthMb,
+    slowClientExportSeconds: seconds(slowExport.ms),
+    slowClientExportRssGrowthMiB: slowExport.rssGrowthMb,
     holdersExportRows: holdersExport.rows,
-    holdersExportSeconds: holdersExport.seconds,
-    holdersExportRssGrowthMiB: round(holdersExport.peak - holdersExport.before),
+    holdersExportSeconds: seconds(holdersExport.ms),
+    holdersExportRssGrowthMiB: holdersExport.rssGrowthMb,
   }
   console.table(figures)
   ok =
@@ -218,6 +195,7 @@ try {
     results[0]!.p99Ms < 300 &&
     results[2]!.p99Ms < 200 &&
     exported.rows === counts.events &&
+    slowExport.rows === counts.events &&
     holdersExport.rows === HOLDERS &&
     growth < 50
   console.log(
