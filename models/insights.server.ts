@@ -145,14 +145,21 @@ export async function visitsByHour(
   { timeZone, range }: { timeZone: string; range: DayRange },
 ): Promise<VisitHour[]> {
   return getSequelize().query<VisitHour>(
-    `with scope as (${cardsOf(scope)})
-     select (extract(isodow from e.created_at at time zone :timeZone)::int - 1) as weekday,
-            extract(hour from e.created_at at time zone :timeZone)::int as hour, count(*)::int as visits
-     from stamp_events e
-     where e.card_id in (select id from scope)
-       and e.created_at >= :from::date::timestamp at time zone :timeZone
-       and e.created_at < :to::date::timestamp at time zone :timeZone
-       and e.kind in ('stamp', 'redeem') and e.undone_at is null
+    // One time-zone conversion per visit (to its local hour), the weekday and hour taken from the few hundred hours;
+    // the visits come from their own partial index (migration 0012) without reading the events.
+    `with scope as (${cardsOf(scope)}),
+     hours as (
+       select date_trunc('hour', e.created_at at time zone :timeZone) as local_hour, count(*) as visits
+       from stamp_events e
+       where e.card_id in (select id from scope)
+         and e.created_at >= :from::date::timestamp at time zone :timeZone
+         and e.created_at < :to::date::timestamp at time zone :timeZone
+         and e.kind in ('stamp', 'redeem') and e.undone_at is null
+       group by 1
+     )
+     select (extract(isodow from local_hour)::int - 1) as weekday, extract(hour from local_hour)::int as hour,
+            sum(visits)::int as visits
+     from hours
      group by 1, 2`,
     {
       replacements: { userId: scope.userId, cardId: scope.cardId ?? null, timeZone, from: range.from, to: range.to },
