@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
+import { SelectField } from '#app/components/select-field.tsx'
 import { TableScroll } from '#app/components/table-scroll.tsx'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
@@ -17,7 +18,6 @@ import {
   reachText,
 } from '#app/utils/holders-query.ts'
 import { formatLocalDate, formatLocalDateTime } from '#app/utils/local-time.ts'
-import { singleSelectProps } from '#app/utils/select-props.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { countHolders, listHolders } from '#models/holders.server.ts'
 import { getOwnerTimeZone } from '#models/user.server.ts'
@@ -135,30 +135,6 @@ export default function Holders() {
         <p className="panel">Correct the search above to see holders.</p>
       )}
     </>
-  )
-}
-
-function SelectField({
-  meta,
-  label,
-  options,
-}: {
-  meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>
-  label: string
-  options: readonly (readonly [string, string])[]
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
-      <select {...singleSelectProps(meta)} key={meta.key}>
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <FieldErrors id={meta.errorId} errors={meta.errors} />
-    </div>
   )
 }
 

@@ -1,16 +1,16 @@
-import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
+import { SelectField } from '#app/components/select-field.tsx'
 import { appleWalletStatus } from '#app/server/apple-wallet-config.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { googleWalletStatus } from '#app/server/google-wallet-config.server.ts'
 import { findAdminUsersPage, loadAdminFigures, type CountedFigures } from '#app/services/admin/admin-users.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
-import { singleSelectProps } from '#app/utils/select-props.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import {
   PER_PAGE,
@@ -111,33 +111,6 @@ export default function AdminUsers() {
         <p className="panel">Correct the search above to see users.</p>
       )}
     </>
-  )
-}
-
-function SelectField({
-  meta,
-  label,
-  anyLabel,
-  options,
-}: {
-  meta: FieldMetadata<string | undefined, Record<string, unknown>, string[]>
-  label: string
-  anyLabel?: string
-  options: readonly (readonly [string, string])[]
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
-      <select {...singleSelectProps(meta)} key={meta.key}>
-        {anyLabel ? <option value="">{anyLabel}</option> : null}
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <FieldErrors id={meta.errorId} errors={meta.errors} />
-    </div>
   )
 }
 
