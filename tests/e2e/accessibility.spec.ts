@@ -65,16 +65,20 @@ for (const row of PAGES) {
     // axe's label rules, asked directly. Every field has a label with words (also those axe skips because they
     // are hidden now: in a closed <details>, or the aria-hidden honeypot), and every one on show a name a screen
     // reader reads out.
+    // (Read in one call for all fields: one call each cost a round trip per field.)
     const fields = page.locator('input:not([type="hidden"]), select, textarea')
-    for (const field of await fields.all()) {
-      const { html, labelled, ariaHidden } = await field.evaluate((element: HTMLInputElement) => ({
+    const read = await fields.evaluateAll((elements: HTMLInputElement[]) =>
+      elements.map((element) => ({
         html: element.outerHTML.slice(0, 160),
         ariaHidden: element.closest('[aria-hidden="true"]') !== null,
         labelled:
           [...(element.labels ?? [])].some((label) => label.textContent?.trim()) ||
           Boolean(element.getAttribute('aria-label')?.trim() || element.getAttribute('aria-labelledby')?.trim()),
-      }))
+      })),
+    )
+    for (const [index, { html, labelled, ariaHidden }] of read.entries()) {
       expect(labelled, `a label for ${html}`).toBe(true)
+      const field = fields.nth(index)
       if (!ariaHidden && (await field.isVisible()))
         await expect(field, `an accessible name for ${html}`).toHaveAccessibleName(/\S/)
     }
