@@ -146,7 +146,7 @@ export async function visitsByHour(
 ): Promise<VisitHour[]> {
   return getSequelize().query<VisitHour>(
     // One time-zone conversion per visit (to its local hour), the weekday and hour taken from the few hundred hours;
-    // the visits come from their own partial index (migration 0012) without reading the events.
+    // the visits come from the (card_id, created_at) index, which carries kind and undone_at (migration 0012).
     `with scope as (${cardsOf(scope)}),
      hours as (
        select date_trunc('hour', e.created_at at time zone :timeZone) as local_hour, count(*) as visits
