@@ -55,11 +55,7 @@ export async function rebuildPassDaysChunk({
  */
 export async function rebuildRemovedHoldersPassDays(cardId: string): Promise<void> {
   await withTransaction(async (transaction) => {
-    await selectRows(
-      'select id from cards where id = :cardId for no key update',
-      { cardId },
-      transaction,
-    )
+    await selectRows('select id from cards where id = :cardId for no key update', { cardId }, transaction)
     await rebuild(cardId, null, transaction)
   })
 }
