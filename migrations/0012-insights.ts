@@ -74,10 +74,11 @@ begin
   if new.pass_id is null then
     return null;
   end if;
-  select u.time_zone into tz from cards c join users u on u.id = c.user_id where c.id = new.card_id;
-  -- The pass as the statement that recorded the event left it (stamping changes it in the same statement).
-  select p.stamps, p.rewards_redeemed, c.stamps_required into pass
-    from passes p join cards c on c.id = p.card_id where p.id = new.pass_id;
+  -- The owner's zone, and the pass as the statement that recorded the event left it (stamping changes it in the
+  -- same statement): one lookup on every stamp.
+  select u.time_zone, p.stamps, p.rewards_redeemed, c.stamps_required into pass
+    from passes p join cards c on c.id = p.card_id join users u on u.id = c.user_id where p.id = new.pass_id;
+  tz := pass.time_zone;
   if new.kind = 'undo' then
     -- An undo takes back the pass's newest stamp (stamping allows it only when that is the newest event): that stamp's
     -- day loses the visit and the stamps, wherever midnight fell between the two.

@@ -91,11 +91,6 @@ export function addDays(day: LocalDay, days: number): LocalDay {
   return date.toISOString().slice(0, 10)
 }
 
-/** Whole days from one calendar day to another. */
-export function daysBetween(from: LocalDay, to: LocalDay): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
-}
-
 /**
  * The instant a calendar day starts in a time zone (its first existing minute when a DST change skips midnight).
  * Found from the offset, then checked once more: an offset change near midnight moves it by at most an hour.

@@ -134,7 +134,7 @@ describe('card insights in the business’s time zone', () => {
     const pass = await seedPass(second.id, '2026-11-01T00:00:00Z')
     await recordEventAt(pass, 'stamp', '2026-11-26T00:00:00Z', 2)
     await seedAucklandHistory((await createOwner()).id)
-    const { items } = await accountInsights(owner.id, NOW)
+    const { items } = await accountInsights(owner.id, ZONE, NOW)
     expect(figures(items)).toEqual({
       newHolders: '5 (up from 0)', // A, B, C, D and the second card's (E is gone)
       activeHolders: '4 (up from 0)',

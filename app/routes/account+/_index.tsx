@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [cards, state, insights] = await Promise.all([
     listOwnerCardsWithStats(userId, monthStart),
     requireOwnerPlanState(userId, now),
-    accountInsights(userId, now),
+    accountInsights(userId, timeZone, now),
   ])
   const active = cards.filter((card) => card.status !== 'archived').length
   return {

@@ -30,9 +30,11 @@ export async function cardInsights(
   }
 }
 
-/** The account home's headline: the last 30 days across all the owner's cards, against the 30 before. */
-export async function accountInsights(userId: string, now = new Date()) {
-  const timeZone = await getOwnerTimeZone(userId)
+/**
+ * The account home's headline: the last 30 days across all the owner's cards, against the 30 before. `timeZone`: the
+ * owner's, which the page has read already.
+ */
+export async function accountInsights(userId: string, timeZone: string, now = new Date()) {
   const { current, previous } = insightRanges(DEFAULT_INSIGHT_RANGE, localDay(now, timeZone))
   const [figuresNow, figuresBefore] = await insightFigures({ userId }, { timeZone, ranges: [current, previous] })
   const headline = new Set(['newHolders', 'activeHolders', 'stamps', 'rewardsRedeemed'])
