@@ -10,6 +10,7 @@ import * as premadeCards from './0009-premade-cards.ts'
 import * as appleWallet from './0010-apple-wallet.ts'
 import * as googleWallet from './0011-google-wallet.ts'
 import * as insights from './0012-insights.ts'
+import * as automations from './0013-automations.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -28,4 +29,5 @@ export const migrations = [
   { name: '0010-apple-wallet', ...appleWallet },
   { name: '0011-google-wallet', ...googleWallet },
   { name: '0012-insights', ...insights },
+  { name: '0013-automations', ...automations },
 ]
