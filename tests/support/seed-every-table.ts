@@ -71,12 +71,22 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
       notice as (insert into notices (user_id, kind, message, link, dedupe_key)
         select id, 'payment_confirmed', 'Payment received', '/account/tariffs', $1 || '-paid' from owner returning id),
       stamp as (insert into stamp_events (pass_id, card_id, actor_id, kind, count)
-        select pass.id, pass.card_id, owner.id, 'stamp', 3 from pass, owner returning id)
+        select pass.id, pass.card_id, owner.id, 'stamp', 3 from pass, owner returning id),
+      automation as (insert into card_automations (card_id, kind, enabled, title, body, days, enabled_at)
+        select id, 'we_miss_you', true, 'Wir vermissen dich', 'Komm bald wieder ☕', 21, now() from card returning card_id),
+      cancelled as (insert into notifications (card_id, user_id, title, body, status, scheduled_for, audience)
+        select card.id, owner.id, 'Later', 'Happy hour «today»', 'cancelled', now() + interval '2 days', 'inactive'
+        from card, owner returning id),
+      automatic as (insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota,
+          occasion, scheduled_for, skipped_reason)
+        select pass.card_id, owner.id, pass.id, 'we_miss_you', 'Wir vermissen dich', 'Komm bald wieder', 'skipped', false,
+          'we_miss_you:1700000000000', now(), 'daily_cap' from pass, owner returning id)
     select (select count(*) from s1) + (select count(*) from t1) + (select count(*) from sub2) + (select count(*) from changes)
       + (select count(*) from invoice) + (select count(*) from draft) + (select count(*) from delivery)
       + (select count(*) from feedback) + (select count(*) from mail) + (select count(*) from audit)
       + (select count(*) from counter) + (select count(*) from setting) + (select count(*) from oauth)
-      + (select count(*) from notice) + (select count(*) from stamp) as inserted`,
+      + (select count(*) from notice) + (select count(*) from stamp) + (select count(*) from automation)
+      + (select count(*) from cancelled) + (select count(*) from automatic) as inserted`,
     [tag, shortCode],
   )
 }
