@@ -21,6 +21,7 @@ export const AUTOMATION_MESSAGES = {
   clock: 'Enter a time of day such as 21:00',
   sameClock: 'Quiet hours must end at another time than they start (untick them for none)',
   dailyCap: `Choose from 0 to ${DAILY_CAP_MAX} a day`,
+  box: 'Tick the box or leave it empty',
   weeklyCap: `Choose from 0 to ${WEEKLY_CAP_MAX} a week`,
 } as const
 const M = AUTOMATION_MESSAGES
@@ -39,6 +40,9 @@ const count = (max: number, error: string) =>
     .enum(Array.from({ length: max + 1 }, (_, value) => String(value)) as [string, ...string[]], { error })
     .transform(Number)
 
+/** A checkbox: 'on' when ticked, absent when not (anything else is no browser's). */
+const box = z.boolean({ error: M.box }).optional()
+
 const words = PushMessageSchema.pick({ title: true, body: true }).shape
 
 /** One automatic message: on or off (a checkbox, absent when unticked), its words and, for the two that wait, days. */
@@ -49,7 +53,7 @@ export function automationSchema(kind: AutomationKind) {
     .min(AUTOMATION_DAYS_MIN, { error: M.days })
     .max(AUTOMATION_DAYS_MAX, { error: M.days })
   return z.object({
-    enabled: z.boolean().optional(),
+    enabled: box,
     title: words.title,
     body: words.body,
     // The others have no days (their form has no such field; the model stores none).
@@ -58,7 +62,7 @@ export function automationSchema(kind: AutomationKind) {
 }
 export type AutomationInput = { enabled?: boolean; title: string; body: string; days?: number }
 
-export const StampPushSchema = z.object({ stampPush: z.boolean().optional() })
+export const StampPushSchema = z.object({ stampPush: box })
 
 const clock = z
   .string({ error: M.clock })
@@ -72,7 +76,7 @@ const clock = z
  */
 export const DeliveryRulesSchema = z
   .object({
-    quietHours: z.boolean().optional(),
+    quietHours: box,
     quietStart: clock.optional(),
     quietEnd: clock.optional(),
     dailyCap: count(DAILY_CAP_MAX, M.dailyCap),

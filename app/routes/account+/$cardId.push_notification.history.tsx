@@ -79,19 +79,26 @@ function isDay(text: string) {
 }
 
 /** The page's address with one of its two positions changed (the messages' page, the automatic days' end). */
-function historyHref(current: { page: number; until: string }, change: { page?: number; until?: string }) {
+function historyHref(
+  current: { base: string; page: number; until: string },
+  change: { page?: number; until?: string },
+) {
   const page = change.page ?? current.page
   const until = change.until ?? current.until
   const query = new URLSearchParams()
   if (page > 1) query.set('page', String(page))
   if (until) query.set('until', until)
   const text = query.toString()
-  return text ? `?${text}` : '.'
+  return text ? `${current.base}?${text}` : current.base
 }
 
 export default function NotificationsHistory() {
   const { card, items, page, pages, automatic } = useLoaderData<typeof loader>()
-  const position = { page, until: automatic.newerUntil === null ? '' : automatic.lastDay }
+  const position = {
+    base: `/account/${card.id}/push_notification/history`,
+    page,
+    until: automatic.newerUntil === null ? '' : automatic.lastDay,
+  }
   return (
     <>
       <h1>Notifications history</h1>
@@ -159,7 +166,7 @@ function AutomaticHistory({
   position,
 }: {
   automatic: ReturnType<typeof useLoaderData<typeof loader>>['automatic']
-  position: { page: number; until: string }
+  position: { base: string; page: number; until: string }
 }) {
   return (
     <section aria-labelledby="history-automatic">

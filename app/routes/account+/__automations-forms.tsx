@@ -84,6 +84,7 @@ export function AutomationForm({
           <input key={enabledKey} {...enabledProps} />
           <span>Send “{words.name}”</span>
         </label>
+        <FieldErrors id={fields.enabled.errorId} errors={fields.enabled.errors} />
         {isWaitingKind(kind) ? (
           <div className="field">
             <label htmlFor={fields.days.id}>After how many days</label>
@@ -132,6 +133,7 @@ export function StampPushForm({ stampPush, lastResult }: { stampPush: boolean; l
         <input key={key} {...checkboxProps} />
         <span>Send holders a push when their card is stamped</span>
       </label>
+      <FieldErrors id={fields.stampPush.errorId} errors={fields.stampPush.errors} />
       <p className="field-hint">
         It goes only to the holder stamped, at once, and does not count toward your monthly messages or the limits
         below. When one stamp is left, “One stamp to go” goes instead if it is on.
@@ -194,6 +196,7 @@ export function DeliveryRulesForm({
         <input key={quietKey} {...quietProps} />
         <span>Hold automatic messages during quiet hours</span>
       </label>
+      <FieldErrors id={fields.quietHours.errorId} errors={fields.quietHours.errors} />
       <p className="field-hint">
         A welcome, “reward waiting” or “we miss you” due then goes when they end. The stamp push, “one stamp to go” and
         “reward earned” go at once: the holder is at the counter.
