@@ -193,11 +193,11 @@ describe('automatic messages per kind and day', () => {
     expect(messages).not.toContain('A welcome')
   })
 
-  test('30 days a page; older days one link away; a day that is not one is 400 with the default', async () => {
+  test('14 days a page; older days one link away; a day that is not one is 400 with the default', async () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const passId = await createPass(cardId)
-    const old = new Date(Date.now() - 40 * 24 * 60 * MINUTE)
+    const old = new Date(Date.now() - 20 * 24 * 60 * MINUTE)
     await seed(cardId, owner.id, { kind: 'one_to_go', status: 'done', at: old, passId, web: ['sent'] })
     const first = await html(await get(history(cardId), owner.cookie))
     expect(automaticText(first)).toContain('No automatic messages in these days.')

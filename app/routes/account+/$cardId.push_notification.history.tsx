@@ -20,8 +20,11 @@ import { listCardNotifications } from '#models/notification.server.ts'
 import { getOwnerTimeZone } from '#models/user.server.ts'
 
 const PER_PAGE = 20
-/** Days of automatic messages a page shows; `?until=YYYY-MM-DD` moves the window back. */
-const AUTOMATIC_DAYS = 30
+/**
+ * Days of automatic messages a page shows (`?until=YYYY-MM-DD` moves the window back): a busy card sends thousands a
+ * day, and the counts cost an index lookup per message, so a page is two weeks.
+ */
+const AUTOMATIC_DAYS = 14
 
 export const handle: AccountHandle = { title: 'Notifications history', back: 'account' }
 
