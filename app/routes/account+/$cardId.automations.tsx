@@ -134,8 +134,8 @@ export default function Automations() {
         <Link to={`/account/${card.id}/push_notification/history`}>See what was sent</Link>
       </p>
       {automations.map((setting) => (
-        <section key={setting.kind} className="panel" aria-labelledby={`automation-${setting.kind}-title`}>
-          <h2 id={`automation-${setting.kind}-title`}>{AUTOMATION_WORDS[setting.kind].name}</h2>
+        <section key={setting.kind} className="panel" aria-labelledby={`heading-${setting.kind}`}>
+          <h2 id={`heading-${setting.kind}`}>{AUTOMATION_WORDS[setting.kind].name}</h2>
           <AutomationForm
             key={JSON.stringify(setting)}
             card={card}
