@@ -88,7 +88,18 @@ export type NotificationHistoryItem = {
   pending: number
   /** The same counts per channel; the fields above are their sums. */
   channels: ChannelBreakdown
+  /** Why a scheduled message was not sent (status 'skipped'), e.g. 'no_quota'; else null. */
+  skippedReason: string | null
+  /** When a scheduled message was due (kept after it went, was cancelled or skipped); else null. */
+  scheduledFor: Date | null
 }
+
+/**
+ * The owner's messages to a card's holders (broadcasts), newest first: the sent ones, and the scheduled ones that
+ * were cancelled or not sent, not the drafts nor those still waiting (the scheduled list has them). One holder's
+ * stamp, reward and automatic pushes are counted per day apart (models/automatic-history.server.ts).
+ */
+const HISTORY_STATUSES = `('queued', 'sending', 'done', 'failed', 'skipped', 'cancelled')`
 
 /** A card's messages, newest first, with their delivery counts per channel (one query per page). */
 export async function listCardNotifications(
@@ -96,11 +107,11 @@ export async function listCardNotifications(
   { page, perPage = 20 }: { page: number; perPage?: number },
 ): Promise<{ items: NotificationHistoryItem[]; total: number }> {
   const [rows] = (await getSequelize().query(
-    `select n.id, n.kind, n.title, n.body, n.status, n.created_at, n.queued_at, count(*) over () as total,
-            ${CHANNEL_COLUMNS}
+    `select n.id, n.kind, n.title, n.body, n.status, n.created_at, n.queued_at, n.skipped_reason, n.scheduled_for,
+            count(*) over () as total, ${CHANNEL_COLUMNS}
      from notifications n
      ${CHANNEL_COUNTS}
-     where n.card_id = :cardId and n.user_id = :userId and n.status <> 'draft'
+     where n.card_id = :cardId and n.user_id = :userId and n.kind = 'message' and n.status in ${HISTORY_STATUSES}
      order by coalesce(n.queued_at, n.created_at) desc, n.id
      limit :limit offset :offset`,
     { replacements: { cardId, userId, limit: perPage, offset: (page - 1) * perPage } },
@@ -119,6 +130,8 @@ export async function listCardNotifications(
         queuedAt: row.queued_at ? new Date(row.queued_at as string) : null,
         ...sumChannels(channels),
         channels,
+        skippedReason: (row.skipped_reason as string | null) ?? null,
+        scheduledFor: row.scheduled_for ? new Date(row.scheduled_for as string) : null,
       }
     }),
   }

@@ -106,3 +106,25 @@ export function inQuietHours(minute: number, start: number, end: number): boolea
   if (start === end) return false
   return start < end ? minute >= start && minute < end : minute >= start || minute < end
 }
+
+/**
+ * The per-holder messages (notifications.kind) the history counts per kind and day, in the page's order, with their
+ * names: the stamp push and every automatic message ('reward' is "reward earned").
+ */
+export const AUTOMATIC_NOTIFICATION_KINDS = [
+  'stamp',
+  'one_to_go',
+  'reward',
+  'welcome',
+  'reward_waiting',
+  'we_miss_you',
+] as const
+export type AutomaticNotificationKind = (typeof AUTOMATIC_NOTIFICATION_KINDS)[number]
+export const AUTOMATIC_NOTIFICATION_NAMES: Record<AutomaticNotificationKind, string> = {
+  stamp: 'Stamp push',
+  one_to_go: AUTOMATION_WORDS.one_to_go.name,
+  reward: AUTOMATION_WORDS.reward_earned.name,
+  welcome: AUTOMATION_WORDS.welcome.name,
+  reward_waiting: AUTOMATION_WORDS.reward_waiting.name,
+  we_miss_you: AUTOMATION_WORDS.we_miss_you.name,
+}

@@ -109,6 +109,16 @@ export const PAGES: PageRow[] = [
   cardPage('/push_notification'),
   cardPage('/push_notification/create'),
   cardPage('/push_notification/history'),
+  // Automatic messages (issue 19): the settings page, and the history's automatic days at a day that is not one.
+  cardPage('/automations'),
+  owner(
+    '/account/:cardId/push_notification/history',
+    (r) => `/account/${r.card}/push_notification/history?until=soon`,
+    {
+      status: 400,
+      state: 'automatic days at a day that is not one',
+    },
+  ),
   // Holders (issue 18): the list, a holder's history, and a query the form could not send (400 with the form).
   cardPage('/holders'),
   owner('/account/:cardId/holders', (r) => `/account/${r.card}/holders?filter=everyone`, {

@@ -259,3 +259,50 @@ test('holders list and a holder’s history, reached every way, fit 360 and 390 
     }
   }
 })
+
+test('automatic messages: the settings page and the history’s days of automatic messages fit 360 and 390 px', async ({
+  page,
+}) => {
+  const owner = await createOwner('phone-automations')
+  const card = await createCard(owner.id, { businessName: 'The Corner Coffee House on Long Street' })
+  await sql(`update users set time_zone = 'America/Argentina/Buenos_Aires' where id = $1`, [owner.id])
+  const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [
+    card.id,
+    Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join(''),
+  ])
+  const [welcome] = await sql<{ id: string }>(
+    `insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota, queued_at)
+     values ($1, $2, $3, 'welcome', 'Welcome', 'Hello', 'done', false, now()) returning id`,
+    [card.id, owner.id, pass!.id],
+  )
+  for (const [status, count] of [
+    ['sent', 4200],
+    ['failed', 1800],
+    ['pending', 90],
+  ] as const) {
+    await sql(
+      `insert into apple_pushes (push_token, notification_id, pass_id, status) select 'ab12', $1, $2, $3 from generate_series(1, $4::int)`,
+      [welcome!.id, pass!.id, status, count],
+    )
+  }
+  await sql(
+    `insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota, skipped_reason, scheduled_for)
+     values ($1, $2, $3, 'we_miss_you', 'Back?', 'Hello', 'skipped', false, 'weekly_cap', now())`,
+    [card.id, owner.id, pass!.id],
+  )
+  await signIn(page, owner)
+  for (const [path, shown] of [
+    [`/account/${card.id}/automations`, 'Quiet hours and limits'],
+    [`/account/${card.id}/push_notification/history`, 'Apple Wallet: 4200 delivered'],
+  ] as const) {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.goto(path)
+    await expect(page.getByText(shown, { exact: false }).first()).toBeVisible()
+    for (const width of PHONE_WIDTHS) {
+      expect(await measureWidth(page, width), `${path} at ${width} px`).toMatchObject({ beyondRightEdge: [] })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scroll at ${width} px`).toBe(
+        width,
+      )
+    }
+  }
+})

@@ -93,6 +93,24 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { title: 'Happy hour', body: 'Two for one', saveAsTemplate: 'on' },
   },
   '/account/:cardId/push_notification/confirm/:notificationId': { fields: ['intent'] },
+  // Automatic messages (issue 19): one form per message kind, the stamp push, quiet hours and caps.
+  '/account/:cardId/automations': {
+    fields: [
+      'intent',
+      'enabled',
+      'title',
+      'body',
+      'days',
+      'stampPush',
+      'quietHours',
+      'quietStart',
+      'quietEnd',
+      'dailyCap',
+      'weeklyCap',
+    ],
+    intents: ['welcome', 'one_to_go', 'reward_earned', 'reward_waiting', 'we_miss_you', 'stamp-push', 'delivery-rules'],
+    base: { intent: 'we_miss_you', enabled: 'on', title: 'We miss you', body: 'Come back soon', days: '30' },
+  },
   '/account/contact-us': {
     fields: ['subject', 'message', 'intent', 'redirectTo'],
     intents: ['inline'],

@@ -212,6 +212,9 @@ export default function RewardCard() {
         <Link to={`/account/${card.id}/push_notification`} className="button button--ghost">
           Push notifications
         </Link>
+        <Link to={`/account/${card.id}/automations`} className="button button--ghost">
+          Automatic messages
+        </Link>
         <Link to={`/account/${card.id}/push_notification/history`} className="button button--ghost">
           History
         </Link>
@@ -228,10 +231,12 @@ export default function RewardCard() {
         <input type="hidden" name="intent" value="auto-push" />
         <label className="checkbox">
           <input type="checkbox" name="autoPush" defaultChecked={card.autoPush} /> Send holders a push when their card
-          is stamped and when they earn the reward
+          is stamped
         </label>
         <p className="field-hint">
-          These pushes go only to the holder stamped, and do not count toward your monthly messages.
+          It goes only to the holder stamped, and does not count toward your monthly messages. The reward push, a
+          welcome and other messages that go by themselves are on{' '}
+          <Link to={`/account/${card.id}/automations`}>Automatic messages</Link>.
         </p>
         <SubmitButton pendingLabel="Saving...">Save</SubmitButton>
       </Form>

@@ -68,6 +68,10 @@ export default function CreatePush() {
           </Link>
         </li>
       </ul>
+      <p className="field-hint">
+        Messages that go by themselves (welcome, one stamp to go, we miss you…) are set on{' '}
+        <Link to={`/account/${card.id}/automations`}>Automatic messages</Link>.
+      </p>
       <h2>Templates</h2>
       <TemplateList cardId={card.id} templates={templates} />
       <p>

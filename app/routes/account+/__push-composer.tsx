@@ -92,7 +92,8 @@ export function PushComposer({
   )
 }
 
-function CharacterCount({ id, length, max }: { id: string; length: number; max: number }) {
+/** 'n / max' under a field, red past the limit (also the automations page's words). */
+export function CharacterCount({ id, length, max }: { id: string; length: number; max: number }) {
   return (
     <p id={id} className={length > max ? 'char-count char-count--over' : 'char-count'}>
       {`${length} / ${max}`}
