@@ -70,8 +70,9 @@ export default function CreatePush() {
       </ul>
       <h2>Templates</h2>
       <TemplateList cardId={card.id} templates={templates} />
-      <p>
+      <p className="actions">
         <Link to={`${base}/history`}>Notifications history</Link>
+        <Link to={`${base}/scheduled`}>Scheduled messages</Link>
       </p>
     </>
   )
