@@ -273,7 +273,7 @@ function DraftDetails() {
           <input type="hidden" name="intent" value="send" />
           <input type="hidden" name="audience" value={audience} />
           <IntentButton intent="send" pendingLabel="Sending…">
-            Send now
+            Send
           </IntentButton>
         </Form>
         <Link className="button button--ghost" to={`${pushPath(card.id, '/create')}?draft=${notification.id}`}>
