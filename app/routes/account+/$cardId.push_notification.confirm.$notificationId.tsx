@@ -285,6 +285,8 @@ function DraftDetails() {
         <input type="hidden" name="intent" value="schedule" />
         <input type="hidden" name="audience" value={audience} />
         <FormErrors id={form.errorId} errors={form.errors} />
+        {/* The audience comes from the select above; a forged one is refused here. */}
+        <FormErrors id={fields.audience.errorId} errors={fields.audience.errors} />
         <div className="field">
           <label htmlFor={fields.when.id}>Date and time</label>
           <p id={`${fields.when.id}-hint`} className="field-hint">
