@@ -92,7 +92,18 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     fields: ['title', 'body', 'link', 'saveAsTemplate', 'draft'],
     base: { title: 'Happy hour', body: 'Two for one', saveAsTemplate: 'on' },
   },
-  '/account/:cardId/push_notification/confirm/:notificationId': { fields: ['intent'] },
+  // Send and Schedule (issue 19): the audience and the local time. No valid time in the base: the draft stays one.
+  '/account/:cardId/push_notification/confirm/:notificationId': {
+    fields: ['intent', 'audience', 'when'],
+    intents: ['send', 'schedule'],
+    base: { intent: 'schedule', audience: 'inactive' },
+  },
+  // Cancel of a scheduled message (issue 19): owner A's draft is not scheduled, so the base changes nothing.
+  '/account/:cardId/push_notification/scheduled': {
+    fields: ['intent', 'id'],
+    intents: ['cancel'],
+    base: { intent: 'cancel', id: '{notification}' },
+  },
   '/account/contact-us': {
     fields: ['subject', 'message', 'intent', 'redirectTo'],
     intents: ['inline'],
