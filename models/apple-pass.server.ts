@@ -141,10 +141,12 @@ export async function storeVoidedApplePass(passId: string, pkpass: Buffer, trans
 
 /**
  * A message is shown on the back of the passes it reaches, and each device holding one of them gets one push that
- * names the message, so its history counts them. A broadcast to all the card's holders moves the card's time (past
- * every pass of it: one row, however many holders); a broadcast to an audience, or one holder's message, moves the
- * time of each of its passes that sits in some Wallet (the card's other passes do not change). Answers how many
- * pushes were queued. Runs in the transaction that prepares the message's deliveries.
+ * names the message, so its history counts them. A broadcast (to all the card's holders or to an audience) moves the
+ * card's time, past every pass of it: one row, however many holders (moving each audience pass's own time costs a
+ * row update per pass, and their triggers, inside the message's lock). The card's other passes then read as changed
+ * without a change, which costs a device that happens to ask one needless fetch; only the audience's devices are
+ * pushed. One holder's message moves that pass's time alone. Answers how many pushes were queued. Runs in the
+ * transaction that prepares the message's deliveries.
  */
 export async function queueMessageApplePushes(
   notificationId: string,
@@ -152,19 +154,18 @@ export async function queueMessageApplePushes(
   target: MessageTarget,
 ): Promise<number> {
   const touched =
-    target.passId === null && target.audience === 'all'
+    target.passId === null
       ? `touched_card as (
        update cards c set wallet_modified_at = wallet_next_time(greatest(c.wallet_modified_at,
          coalesce((select max(p.wallet_modified_at) from passes p where p.card_id = c.id), c.wallet_modified_at)))
        where c.id = :targetCardId returning c.id
      ), touched as (
-       select p.id from touched_card join passes p on p.card_id = touched_card.id
+       select t.id from touched_card, (${targetPassIdsSql(target)}) t
      )`
       : `touched as (
        update passes p set wallet_modified_at = wallet_next_time(greatest(p.wallet_modified_at, c.wallet_modified_at))
-       from cards c, (${targetPassIdsSql(target)}) t
-       where p.id = t.id and c.id = p.card_id
-         and exists (select 1 from apple_registrations r where r.pass_id = p.id)
+       from cards c
+       where p.id = :targetPassId and c.id = p.card_id
        returning p.id
      )`
   const [row] = await select<{ count: number }>(

@@ -11,7 +11,7 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * Audiences and which devices a message reaches (issue 19 items 4 and 6; DECISIONS.md "Audiences", "Which devices"):
  * the confirm page and its JSON count holders and devices per channel for each audience, with the holders page's
  * definitions; a broadcast to an audience makes web push deliveries, Apple Wallet pushes and Google Wallet calls for
- * that audience's passes only, and only those Apple passes change and show it; a holder's automatic message
+ * that audience's passes only, and only those Apple passes show it; a holder's automatic message
  * reaches that pass's browsers, Apple Wallet devices and Google Wallet object only, and the pass shows it. No job
  * queue runs in this file: prepareNotification is called as the push-message job calls it, and the rows it makes
  * are read, not sent.
@@ -200,7 +200,6 @@ test('a broadcast to an audience reaches its passes on every channel, and only t
   for (const [audience, members] of audiences) {
     const id = await draft(cookie, cardId, `To ${audience}`)
     const cardBefore = await cardModifiedAt(cardId)
-    const passesBefore = await Promise.all(Object.values(holders).map((holder) => passModifiedAt(holder.id)))
     const response = await server.fetch(`${base(cardId)}/confirm/${id}`, {
       method: 'POST',
       headers: { Cookie: cookie },
@@ -217,12 +216,9 @@ test('a broadcast to an audience reaches its passes on every channel, and only t
     expect(row!.recipients).toBe(
       expected([...members]).web.length + expected([...members]).apple.length + expected([...members]).google.length,
     )
-    // Only the audience's passes in Wallet changed; the card did not (its other passes stay as they were).
-    expect(await cardModifiedAt(cardId)).toBe(cardBefore)
-    for (const [index, holder] of Object.values(holders).entries()) {
-      const moved = (await passModifiedAt(holder.id)) > passesBefore[index]!
-      expect(moved, `${audience}: pass ${index}`).toBe(members.includes(holder as never) && holder.device !== null)
-    }
+    // The card's passes are new (one row moves, however large the audience); only the audience's devices are
+    // pushed (above), and only its passes show the message (below).
+    expect(await cardModifiedAt(cardId)).toBeGreaterThan(cardBefore)
     const sending = await getOwnedNotification({ ownerId: owner.id, cardId, notificationId: id })
     expect(sending!.progress.channels).toMatchObject({
       web: { pending: expected([...members]).web.length },
