@@ -20,12 +20,13 @@ import { queueWithQuota } from './push-send.server.ts'
 import { armScheduledBroadcastTimer } from './scheduled-broadcast-timer.server.ts'
 
 /**
- * Scheduled broadcasts (DECISIONS.md "Scheduled broadcasts"; docs/decisions/043-scheduled-broadcasts-and-audiences.md). Scheduling
- * takes no quota: the row waits as 'scheduled' with its due time and audience. At that time it is released: the
- * quota is taken then, as a Send takes it (queueWithQuota, on the owner's locked subscription row), and the message
- * is queued and sent; with none left, or the plan over, it is skipped and the owner gets a notice. Rows are
- * released by the timer each app process keeps for the next due one and by a job every minute (overdue ones after
- * a restart), claimed with `for update skip locked`, so two processes release each once.
+ * Scheduled broadcasts (DECISIONS.md "Scheduled broadcasts";
+ * docs/decisions/043-scheduled-broadcasts-and-audiences.md). Scheduling takes no quota: the row waits as 'scheduled'
+ * with its due time and audience. At that time it is released: the quota is taken then, as a Send takes it
+ * (queueWithQuota, on the owner's locked subscription row), and the message is queued and sent; with none left, or
+ * the plan over, it is skipped and the owner gets a notice. Rows are released by the timer each app process keeps
+ * for the next due one and by a job every minute (overdue ones after a restart), claimed with
+ * `for update skip locked`, so two processes release each once.
  */
 
 /** Schedules the owner's draft; the timer of this process learns of it at once. */
