@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { expect, test } from 'vitest'
 import { prepareNotification } from '#app/services/push/push-delivery.server.ts'
 import { getApplePassRow } from '#models/apple-pass.server.ts'
+import { countHolders } from '#models/holders.server.ts'
 import { getOwnedNotification } from '#models/notification.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
@@ -162,6 +163,15 @@ test('each audience: the confirm page and its JSON count its holders and devices
       notification: { status: 'draft' },
     })
   }
+  // The holders page's filters count the same holders (one definition of each).
+  const filters = {
+    all: 'all',
+    inactive: 'inactive',
+    one_to_go: 'one-to-go',
+    reward_waiting: 'reward-waiting',
+  } as const
+  for (const [audience, inAudience] of cases.map(([audience, count]) => [audience, count] as const))
+    expect(await countHolders({ cardId, userId: owner.id }, { filter: filters[audience] }), audience).toBe(inAudience)
   const page = await text(
     await server.fetch(`${base(cardId)}/confirm/${id}?audience=inactive`, { headers: { Cookie: cookie } }),
   )
