@@ -1,6 +1,7 @@
 import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { targetPassIdsSql, targetReplacements, type MessageTarget } from './holder-audience.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -29,16 +30,27 @@ export type ApplePassRow = {
   cardVersion: number
   logo: Buffer | null
   logoContentType: string | null
-  /** The owner's newest message to the card's holders, once it is on its way. */
+  /** The newest message that reached this pass (a broadcast or the holder's own), once it is on its way. */
   latestMessage: string | null
   /** The later of the pass's and its card's modification times, to the second. */
   modifiedAt: Date
 }
 
-/** The latest message: the newest one sent (or sending) to the whole card. */
-const LATEST_MESSAGE = `(select n.body from notifications n
-   where n.card_id = c.id and n.kind = 'message' and n.pass_id is null and n.status in ('sending', 'done')
-   order by n.queued_at desc nulls last, n.id desc limit 1)`
+/**
+ * The latest message that reached the pass `p` of card `c`: the newer of the card's latest broadcast to all its
+ * holders (a pass added to Wallet afterwards shows it too) and the latest message whose APNs push named this pass
+ * (a broadcast to an audience it was in, or the holder's own automatic message), once on its way.
+ */
+const LATEST_MESSAGE = `(select latest.body from (
+     (select n.body, n.queued_at, n.id from notifications n
+      where n.card_id = c.id and n.kind = 'message' and n.pass_id is null and n.audience = 'all'
+        and n.status in ('sending', 'done')
+      order by n.queued_at desc nulls last, n.id desc limit 1)
+     union all
+     (select n.body, n.queued_at, n.id from apple_pushes a join notifications n on n.id = a.notification_id
+      where a.pass_id = p.id and a.notification_id is not null and n.status in ('sending', 'done')
+      order by n.queued_at desc nulls last, n.id desc limit 1)
+   ) latest order by latest.queued_at desc nulls last, latest.id desc limit 1)`
 
 const EFFECTIVE_MODIFIED = `greatest(p.wallet_modified_at, c.wallet_modified_at)`
 
@@ -128,28 +140,44 @@ export async function storeVoidedApplePass(passId: string, pkpass: Buffer, trans
 }
 
 /**
- * A message to the card's holders is shown on the back of their passes: the card's time moves (past every pass of
- * it) and each device holding one of its passes gets one push that names the message, so its history counts them.
- * Answers how many pushes were queued. Runs in the transaction that prepares the message's deliveries.
+ * A message is shown on the back of the passes it reaches, and each device holding one of them gets one push that
+ * names the message, so its history counts them. A broadcast (to all the card's holders or to an audience) moves the
+ * card's time, past every pass of it: one row, however many holders (moving each audience pass's own time costs a
+ * row update per pass, and their triggers, inside the message's lock). The card's other passes then read as changed
+ * without a change, which costs a device that happens to ask one needless fetch; only the audience's devices are
+ * pushed. One holder's message moves that pass's time alone. Answers how many pushes were queued. Runs in the
+ * transaction that prepares the message's deliveries.
  */
-export async function queueMessageApplePushes(notificationId: string, transaction: Transaction): Promise<number> {
-  const [row] = await select<{ count: number }>(
-    `with message as (
-       select n.card_id from notifications n where n.id = :notificationId and n.kind = 'message' and n.pass_id is null
-     ), touched as (
+export async function queueMessageApplePushes(
+  notificationId: string,
+  transaction: Transaction,
+  target: MessageTarget,
+): Promise<number> {
+  const touched =
+    target.passId === null
+      ? `touched_card as (
        update cards c set wallet_modified_at = wallet_next_time(greatest(c.wallet_modified_at,
          coalesce((select max(p.wallet_modified_at) from passes p where p.card_id = c.id), c.wallet_modified_at)))
-       from message where c.id = message.card_id returning c.id
-     ), queued as (
+       where c.id = :targetCardId returning c.id
+     ), touched as (
+       select t.id from touched_card, (${targetPassIdsSql(target)}) t
+     )`
+      : `touched as (
+       update passes p set wallet_modified_at = wallet_next_time(greatest(p.wallet_modified_at, c.wallet_modified_at))
+       from cards c
+       where p.id = :targetPassId and c.id = p.card_id
+       returning p.id
+     )`
+  const [row] = await select<{ count: number }>(
+    `with ${touched}, queued as (
        insert into apple_pushes (device_id, push_token, pass_id, notification_id)
-       select distinct on (d.id) d.id, d.push_token, p.id, :notificationId
-       from touched join passes p on p.card_id = touched.id join apple_registrations r on r.pass_id = p.id
-         join apple_devices d on d.id = r.device_id
+       select distinct on (d.id) d.id, d.push_token, touched.id, :notificationId
+       from touched join apple_registrations r on r.pass_id = touched.id join apple_devices d on d.id = r.device_id
        order by d.id
        returning 1
      )
      select count(*)::int as count from queued`,
-    { notificationId },
+    { notificationId, ...targetReplacements(target) },
     transaction,
   )
   return row!.count

@@ -1,5 +1,6 @@
 import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { targetPassIdsSql, targetReplacements, type MessageTarget } from './holder-audience.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -25,18 +26,20 @@ export type ClaimedDelivery = {
 }
 
 /**
- * Creates the message's deliveries, one per device of its audience (the card's holders, or the one pass of an
- * automatic push); answers how many were created. A device holding two passes of the card has one endpoint, so one
- * delivery (DECISIONS.md). Runs inside the transaction that locked the notification row.
+ * Creates the message's deliveries, one per device of its target (an audience of the card's holders, or one
+ * holder's pass); answers how many were created. A device holding two passes of the card has one endpoint, so one
+ * delivery (DECISIONS.md). Runs inside the transaction that locked the notification row (lockNotificationStatus,
+ * which reads the target).
  */
-export async function createNotificationDeliveries(notificationId: string, transaction: Transaction): Promise<number> {
+export async function createNotificationDeliveries(
+  notificationId: string,
+  transaction: Transaction,
+  target: MessageTarget,
+): Promise<number> {
   const [inserted] = await select<{ count: number }>(
     `with audience as (
        select distinct on (s.endpoint) s.id
-       from notifications n
-       join passes p on p.card_id = n.card_id and (n.pass_id is null or p.id = n.pass_id)
-       join push_subscriptions s on s.pass_id = p.id
-       where n.id = :notificationId
+       from (${targetPassIdsSql(target)}) t join push_subscriptions s on s.pass_id = t.id
        order by s.endpoint, s.updated_at desc
      ), created as (
        insert into deliveries (notification_id, push_subscription_id)
@@ -44,7 +47,7 @@ export async function createNotificationDeliveries(notificationId: string, trans
        on conflict do nothing returning 1
      )
      select count(*)::int as count from created`,
-    { notificationId },
+    { notificationId, ...targetReplacements(target) },
     transaction,
   )
   return inserted!.count

@@ -1,6 +1,7 @@
 import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { targetPassIdsSql, targetReplacements, type MessageTarget } from './holder-audience.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -102,21 +103,29 @@ export async function countCardGoogleWallet({ cardId, userId }: { cardId: string
 }
 
 /**
- * A message to the card's holders is added to each saved pass: one row per active object, naming the message, so its
- * history counts Google Wallet passes. Answers how many were queued. Runs in the transaction that prepares the
- * message's deliveries.
+ * A message is added to each saved pass it reaches (its audience's, or the one holder's): one row per active
+ * object, naming the message, so its history counts Google Wallet passes; the sender reads the message by that
+ * name. Answers how many were queued. Runs in the transaction that prepares the message's deliveries.
  */
-export async function queueMessageGoogleWalletUpdates(notificationId: string, transaction: Transaction) {
+export async function queueMessageGoogleWalletUpdates(
+  notificationId: string,
+  transaction: Transaction,
+  target: MessageTarget,
+) {
+  // All the card's holders: its objects by their card index, without reading its passes.
+  const objects =
+    target.passId === null && target.audience === 'all'
+      ? `google_wallet_objects o where o.card_id = :targetCardId and o.state = 'active'`
+      : `(${targetPassIdsSql(target)}) t join google_wallet_objects o on o.pass_id = t.id and o.state = 'active'`
   const [row] = await select<{ count: number }>(
     `with queued as (
        insert into google_wallet_updates (kind, card_id, pass_id, notification_id)
-       select 'message', o.card_id, o.pass_id, n.id
-       from notifications n join google_wallet_objects o on o.card_id = n.card_id and o.state = 'active'
-       where n.id = :notificationId and n.kind = 'message' and n.pass_id is null
+       select 'message', o.card_id, o.pass_id, :notificationId
+       from ${objects}
        returning 1
      )
      select count(*)::int as count from queued`,
-    { notificationId },
+    { notificationId, ...targetReplacements(target) },
     transaction,
   )
   return row!.count

@@ -1,5 +1,6 @@
 import { type HolderFilter, type HolderSort } from '#app/utils/holders-query.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { AUDIENCE_CONDITION } from './holder-audience.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -37,12 +38,12 @@ const SORT_COLUMN: Record<HolderSort, { column: string; key: string; cast: strin
   stamps: { column: 'stamps', key: 'p.stamps::text', cast: 'integer' },
 }
 
-// `required` is the card's stamps required, read in the same statement.
+// The filters are the broadcasts' audiences: one definition of each (models/holder-audience.server.ts).
 const FILTER_SQL: Record<HolderFilter, string> = {
   all: '',
-  inactive: `and p.last_visit_at < now() - interval '30 days'`,
-  'one-to-go': 'and p.stamps = c.stamps_required - 1',
-  'reward-waiting': 'and p.stamps >= c.stamps_required',
+  inactive: `and ${AUDIENCE_CONDITION.inactive}`,
+  'one-to-go': `and ${AUDIENCE_CONDITION.one_to_go}`,
+  'reward-waiting': `and ${AUDIENCE_CONDITION.reward_waiting}`,
 }
 
 /**

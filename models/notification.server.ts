@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { type Audience } from '#app/utils/audience.ts'
 import {
   DELIVERY_CHANNELS,
   sumChannels,
@@ -8,6 +9,7 @@ import {
   type DeliveryChannel,
 } from '#app/utils/push-channels.ts'
 import { isUuid } from './card.server.ts'
+import { AUDIENCE_OF_MESSAGE, type MessageTarget } from './holder-audience.server.ts'
 
 /**
  * Push messages that count toward the owner's monthly quota, sent (queued) since a moment. A message counts once,
@@ -206,12 +208,17 @@ export type DeliveryProgress = {
 
 export type OwnedNotification = {
   id: string
-  kind: 'message' | 'stamp' | 'reward'
+  kind: 'message' | 'stamp' | 'reward' | 'welcome' | 'one_to_go' | 'reward_waiting' | 'we_miss_you'
   title: string
   body: string
   link: string | null
-  status: 'draft' | 'queued' | 'sending' | 'done' | 'failed'
+  status: 'draft' | 'scheduled' | 'queued' | 'sending' | 'done' | 'failed' | 'cancelled' | 'skipped'
   quotaSource: 'monthly' | 'additional' | null
+  /** Who a broadcast goes to (stored when it is sent or scheduled; 'all' for a draft and a holder's message). */
+  audience: Audience
+  /** When a scheduled message goes out (kept afterwards as the time it was due). */
+  scheduledFor: Date | null
+  skippedReason: string | null
   createdAt: Date
   queuedAt: Date | null
   finishedAt: Date | null
@@ -231,13 +238,16 @@ export async function getOwnedNotification({
   if (!isUuid(cardId) || !isUuid(notificationId)) return null
   const [rows] = (await getSequelize().query(
     `select n.id, n.kind, n.title, n.body, n.link, n.status, n.quota_source, n.created_at, n.queued_at, n.finished_at,
-            n.recipients, ${CHANNEL_COLUMNS},
+            n.recipients, n.audience, n.scheduled_for, n.skipped_reason, ${CHANNEL_COLUMNS},
             case when n.status = 'queued' and n.kind = 'message' and n.pass_id is null then (
-              select count(distinct r.device_id)::int from passes p join apple_registrations r on r.pass_id = p.id
-              where p.card_id = n.card_id
+              select count(distinct r.device_id)::int from passes p join cards c on c.id = p.card_id
+                join apple_registrations r on r.pass_id = p.id
+              where p.card_id = n.card_id and ${AUDIENCE_OF_MESSAGE}
             ) end as apple_audience,
             case when n.status = 'queued' and n.kind = 'message' and n.pass_id is null then (
-              select count(*)::int from google_wallet_objects o where o.card_id = n.card_id and o.state = 'active'
+              select count(*)::int from passes p join cards c on c.id = p.card_id
+                join google_wallet_objects o on o.pass_id = p.id
+              where p.card_id = n.card_id and o.state = 'active' and ${AUDIENCE_OF_MESSAGE}
             ) end as google_audience
      from notifications n
      ${CHANNEL_COUNTS}
@@ -247,8 +257,8 @@ export async function getOwnedNotification({
   const row = rows[0]
   if (!row) return null
   // Before the deliveries exist (queued), the whole audience is pending: the stored reach, split by today's Apple
-  // Wallet devices (the split is not stored; the rows, moments later, are exact). Only a message to all the card's
-  // holders goes to Apple Wallet (prepareNotification).
+  // Wallet devices and Google Wallet passes of its audience (the split is not stored; the rows, moments later, are
+  // exact).
   let channels = channelsOf(row)
   if (row.status === 'queued') {
     const recipients = Number(row.recipients ?? 0)
@@ -271,6 +281,9 @@ export async function getOwnedNotification({
     link: (row.link as string | null) ?? null,
     status: row.status as OwnedNotification['status'],
     quotaSource: (row.quota_source as OwnedNotification['quotaSource']) ?? null,
+    audience: row.audience as Audience,
+    scheduledFor: row.scheduled_for ? new Date(row.scheduled_for as string) : null,
+    skippedReason: (row.skipped_reason as string | null) ?? null,
     createdAt: new Date(row.created_at as string),
     queuedAt: row.queued_at ? new Date(row.queued_at as string) : null,
     finishedAt: row.finished_at ? new Date(row.finished_at as string) : null,
@@ -297,6 +310,7 @@ export async function queueOwnedDraft(
     now,
     source,
     recipients,
+    audience = 'all',
   }: {
     ownerId: string
     cardId: string
@@ -304,13 +318,15 @@ export async function queueOwnedDraft(
     now: Date
     source: 'monthly' | 'additional'
     recipients: number
+    audience?: Audience
   },
   transaction?: Transaction,
 ): Promise<boolean> {
   const [queued] = (await getSequelize().query(
-    `update notifications set status = 'queued', queued_at = :now, quota_source = :source, recipients = :recipients
+    `update notifications set status = 'queued', queued_at = :now, quota_source = :source, recipients = :recipients,
+       audience = :audience
      where id = :notificationId and user_id = :ownerId and card_id = :cardId and status = 'draft' returning id`,
-    { replacements: { now, source, recipients, notificationId, ownerId, cardId }, transaction },
+    { replacements: { now, source, recipients, audience, notificationId, ownerId, cardId }, transaction },
   )) as [{ id: string }[], unknown]
   return queued.length > 0
 }
@@ -321,19 +337,31 @@ export async function queueOwnedDraft(
  */
 
 /**
- * The message's status and whether it goes to all the card's holders (an owner's message, not one holder's stamp
- * push), its row locked until the transaction ends (so a second preparation waits, then no-ops).
+ * The message's status, kind and target (one holder's pass, or an audience of the card's holders), its row locked
+ * until the transaction ends (so a second preparation waits, then no-ops). `toAllHolders`: an owner's broadcast.
  */
 export async function lockNotificationStatus(
   notificationId: string,
   transaction: Transaction,
-): Promise<{ status: string; toAllHolders: boolean } | null> {
-  const [message] = await getSequelize().query<{ status: string; toAllHolders: boolean }>(
-    `select status, (kind = 'message' and pass_id is null) as "toAllHolders"
-     from notifications where id = :notificationId for update`,
-    { replacements: { notificationId }, type: QueryTypes.SELECT, transaction },
-  )
-  return message ?? null
+): Promise<{ status: string; kind: string; toAllHolders: boolean; target: MessageTarget } | null> {
+  const [message] = await getSequelize().query<{
+    status: string
+    kind: string
+    card_id: string
+    pass_id: string | null
+    audience: Audience
+  }>(`select status, kind, card_id, pass_id, audience from notifications where id = :notificationId for update`, {
+    replacements: { notificationId },
+    type: QueryTypes.SELECT,
+    transaction,
+  })
+  if (!message) return null
+  return {
+    status: message.status,
+    kind: message.kind,
+    toAllHolders: message.kind === 'message' && message.pass_id === null,
+    target: { cardId: message.card_id, passId: message.pass_id, audience: message.audience },
+  }
 }
 
 /** The queued message's deliveries (and Apple Wallet pushes) exist: it is sending to `recipients` devices. */

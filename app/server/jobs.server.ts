@@ -8,6 +8,10 @@ import {
   prepareNotification,
   type ChunkRange,
 } from '#app/services/push/push-delivery.server.ts'
+import {
+  registerScheduledBroadcastJobs,
+  SCHEDULED_BROADCAST_QUEUE,
+} from '#app/services/push/scheduled-broadcast-jobs.server.ts'
 import { closeApnsClient, deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
 import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
@@ -119,6 +123,7 @@ export async function queueDepths(): Promise<Record<string, number> | null> {
     GOOGLE_WALLET_QUEUE,
     WALLET_HOUSEKEEPING_QUEUE,
     TIME_ZONE_REBUILD_QUEUE,
+    SCHEDULED_BROADCAST_QUEUE,
   ]
   const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
   return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
@@ -146,7 +151,7 @@ const RACE_CODES = new Set(['40P01', '23505'])
  * exists is left alone (createQueue would not change it either); a lost race is retried after a short pause, by
  * which time the winner's queue usually exists.
  */
-async function createQueueIfMissing(boss: PgBoss, name: string, options?: PgBoss.Queue) {
+export async function createQueueIfMissing(boss: PgBoss, name: string, options?: PgBoss.Queue) {
   for (let attempt = 1; ; attempt++) {
     if (await boss.getQueue(name)) return
     try {
@@ -251,6 +256,8 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
     await rebuildOwnerPassDays(job!.data.userId)
   })
 
+  const stopScheduledBroadcasts = await registerScheduledBroadcastJobs(boss)
+
   await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })
   await boss.work(PUSH_RESUME_QUEUE, async () => {
     for (const notificationId of await listUnfinishedNotifications()) {
@@ -270,6 +277,7 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
     boss,
     stop: async () => {
       if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
+      stopScheduledBroadcasts()
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
       await closeApnsClient()
     },

@@ -23,6 +23,13 @@ export function pushStatusText({
       return 'Sending'
     case 'failed':
       return 'Failed'
+    // A scheduled broadcast (issue 19): waiting for its time, cancelled by the owner, or not sent when due.
+    case 'scheduled':
+      return 'Scheduled'
+    case 'cancelled':
+      return 'Cancelled'
+    case 'skipped':
+      return 'Not sent'
     case 'done':
       if (sent === 0 && failed > 0) return 'Failed'
       if (failed > 0 || pending > 0) return 'Partly delivered'

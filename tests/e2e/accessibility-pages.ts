@@ -135,6 +135,13 @@ export const PAGES: PageRow[] = [
     '/account/:cardId/push_notification/confirm/:notificationId',
     (r) => `/account/${r.card}/push_notification/confirm/${r.draft}`,
   ),
+  // Scheduled messages (issue 19), and the confirm page asked for an audience not in its list (400 with the page).
+  cardPage('/push_notification/scheduled'),
+  owner(
+    '/account/:cardId/push_notification/confirm/:notificationId',
+    (r) => `/account/${r.card}/push_notification/confirm/${r.draft}?audience=everyone`,
+    { status: 400, state: 'an audience not in the list' },
+  ),
   owner('/admin', () => '/admin', { status: 403, state: 'refused to an owner' }),
 
   // Holders: the join page and the pass.

@@ -230,6 +230,43 @@ test('a message counted per channel (web push and Apple Wallet): its history and
   }
 })
 
+test('scheduling: the confirm page with its audience and time, and the scheduled list, fit 360 and 390 px', async ({
+  page,
+}) => {
+  const owner = await createOwner('phone-scheduled')
+  const card = await createCard(owner.id)
+  await sql(`update users set time_zone = 'America/Argentina/Buenos_Aires' where id = $1`, [owner.id])
+  const [draft] = await sql<{ id: string }>(
+    `insert into notifications (card_id, user_id, title, body) values ($1, $2, 'Double stamps all weekend long',
+       'Two stamps for every coffee until Sunday, and a free pastry with every third visit') returning id`,
+    [card.id, owner.id],
+  )
+  await sql(
+    `insert into notifications (card_id, user_id, title, body, status, scheduled_for, audience)
+     values ($1, $2, 'Double stamps all weekend long', $3, 'scheduled', now() + interval '30 days', 'reward_waiting')`,
+    [
+      card.id,
+      owner.id,
+      'Two stamps for every coffee until Sunday, and a free pastry with every third visit. '.repeat(2),
+    ],
+  )
+  await signIn(page, owner)
+  for (const [path, shown] of [
+    [`/account/${card.id}/push_notification/confirm/${draft!.id}?audience=one_to_go`, 'Date and time'],
+    [`/account/${card.id}/push_notification/scheduled`, 'Reward waiting'],
+  ] as const) {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.goto(path)
+    await expect(page.getByText(shown).first()).toBeVisible()
+    for (const width of PHONE_WIDTHS) {
+      expect(await measureWidth(page, width), `${path} at ${width} px`).toMatchObject({ beyondRightEdge: [] })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scroll at ${width} px`).toBe(
+        width,
+      )
+    }
+  }
+})
+
 test('holders list and a holder’s history, reached every way, fit 360 and 390 px (the table scrolls in its own region)', async ({
   page,
 }) => {

@@ -92,7 +92,6 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     fields: ['title', 'body', 'link', 'saveAsTemplate', 'draft'],
     base: { title: 'Happy hour', body: 'Two for one', saveAsTemplate: 'on' },
   },
-  '/account/:cardId/push_notification/confirm/:notificationId': { fields: ['intent'] },
   // Automatic messages (issue 19): one form per message kind, the stamp push, quiet hours and caps.
   '/account/:cardId/automations': {
     fields: [
@@ -110,6 +109,18 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     ],
     intents: ['welcome', 'one_to_go', 'reward_earned', 'reward_waiting', 'we_miss_you', 'stamp-push', 'delivery-rules'],
     base: { intent: 'we_miss_you', enabled: 'on', title: 'We miss you', body: 'Come back soon', days: '30' },
+  },
+  // Send and Schedule (issue 19): the audience and the local time. No valid time in the base: the draft stays one.
+  '/account/:cardId/push_notification/confirm/:notificationId': {
+    fields: ['intent', 'audience', 'when'],
+    intents: ['send', 'schedule'],
+    base: { intent: 'schedule', audience: 'inactive' },
+  },
+  // Cancel of a scheduled message (issue 19): owner A's draft is not scheduled, so the base changes nothing.
+  '/account/:cardId/push_notification/scheduled': {
+    fields: ['intent', 'id'],
+    intents: ['cancel'],
+    base: { intent: 'cancel', id: '{notification}' },
   },
   '/account/contact-us': {
     fields: ['subject', 'message', 'intent', 'redirectTo'],

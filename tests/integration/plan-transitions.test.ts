@@ -278,6 +278,7 @@ describe('the scheduled job', () => {
     expect(schedules).toEqual([
       { name: 'plan-housekeeping', cron: '*/5 * * * *' },
       { name: 'push-resume', cron: '* * * * *' },
+      { name: 'scheduled-broadcasts', cron: '* * * * *' },
       { name: 'wallet-housekeeping', cron: '17 * * * *' },
     ])
   })

@@ -74,8 +74,9 @@ export default function CreatePush() {
       </p>
       <h2>Templates</h2>
       <TemplateList cardId={card.id} templates={templates} />
-      <p>
+      <p className="actions">
         <Link to={`${base}/history`}>Notifications history</Link>
+        <Link to={`${base}/scheduled`}>Scheduled messages</Link>
       </p>
     </>
   )

@@ -1,7 +1,11 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useSubmit, type MetaFunction } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { SubmitButton } from '#app/components/forms.tsx'
+import { FieldErrors, FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
+import { IntentButton } from '#app/components/intent-button.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
@@ -9,12 +13,16 @@ import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import {
   getPushConfirmData,
+  NO_AUDIENCE,
   NO_QUOTA_LEFT,
   NO_RECIPIENTS,
   sendOwnerNotification,
 } from '#app/services/push/push-send.server.ts'
+import { scheduleOwnerBroadcast } from '#app/services/push/scheduled-broadcasts.server.ts'
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { AUDIENCE_MESSAGE, AUDIENCE_OPTIONS, audienceText, parseAudience } from '#app/utils/audience.ts'
+import { formatLocalDateTime } from '#app/utils/local-time.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import {
   CHANNEL_WORDS,
@@ -24,6 +32,13 @@ import {
   type ChannelBreakdown,
 } from '#app/utils/push-channels.ts'
 import { pushStatusText } from '#app/utils/push-status.ts'
+import {
+  localInputValue,
+  SCHEDULE_MAX_AHEAD_DAYS,
+  SCHEDULE_MIN_AHEAD_MS,
+  scheduleSchema,
+} from '#app/utils/schedule-time.ts'
+import { getOwnerTimeZone } from '#models/user.server.ts'
 import { pushCard } from './__push-composer.server.ts'
 import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
 import type { DeliveryProgress as DeliveryCounts } from '#models/notification.server.ts'
@@ -33,53 +48,95 @@ export const handle: AccountHandle = { title: 'Push-notification', back: 'previo
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: pushStylesHref }]
 
 /**
- * …/confirm/{notificationId}. A draft: its preview, reach and quota, 'Edit' and 'Send' (gated like the other push
- * pages). Once sent: its delivery progress, which the page polls with JavaScript and a reload shows without. The
- * progress of a sent message stays visible even when the gate would refuse now (the plan ended meanwhile): it
- * sends nothing, and the history is never gated either.
+ * …/confirm/{notificationId}. A draft: its preview, the audience to send it to (`?audience=`, a GET form, so it works
+ * without JavaScript) with the holders and devices it reaches per channel, the quota, 'Edit', 'Send' and 'Schedule'
+ * (gated like the other push pages). A scheduled message: when it goes, and the list to cancel it from. Once sent:
+ * its delivery progress, which the page polls with JavaScript and a reload shows without. The progress of a sent
+ * message stays visible even when the gate would refuse now (the plan ended meanwhile): it sends nothing, and the
+ * history is never gated either. An audience the list does not have is a 400 that shows all holders and says why.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
-  const confirm = await getPushConfirmData({
-    ownerId: userId,
-    cardId: card.id,
-    notificationId: params.notificationId ?? '',
-  })
+  const asked = new URL(request.url).searchParams.get('audience')
+  const audience = parseAudience(asked, 'all')
+  const [confirm, timeZone] = await Promise.all([
+    getPushConfirmData({
+      ownerId: userId,
+      cardId: card.id,
+      notificationId: params.notificationId ?? '',
+      audience: audience ?? 'all',
+    }),
+    getOwnerTimeZone(userId),
+  ])
   if (!confirm) throw notFound('Message not found')
-  const { notification, recipients, reach, quota } = confirm
+  const { notification, recipients, reach, quota, holders } = confirm
   if (notification.status === 'draft') await requirePushAccess(userId)
-  const warnings =
-    notification.status !== 'draft'
-      ? []
-      : [recipients === 0 ? NO_RECIPIENTS : null, quota.totalLeft <= 0 ? NO_QUOTA_LEFT : null]
-  return {
-    card: pushCard(card),
-    notification: {
-      id: notification.id,
-      title: notification.title,
-      body: notification.body,
-      link: notification.link,
-      status: notification.status,
-      queuedAt: notification.queuedAt?.toISOString() ?? null,
-      progress: notification.progress,
+  const draft = notification.status === 'draft'
+  const warnings = !draft
+    ? []
+    : [
+        recipients === 0 ? (confirm.audience === 'all' ? NO_RECIPIENTS : NO_AUDIENCE) : null,
+        quota.totalLeft <= 0 ? NO_QUOTA_LEFT : null,
+      ]
+  const audienceError =
+    audience === null
+      ? `There is no audience “${(asked ?? '').slice(0, 40)}”. ${AUDIENCE_MESSAGE}. Showing all holders.`
+      : null
+  const now = Date.now()
+  return data(
+    {
+      card: pushCard(card),
+      notification: {
+        id: notification.id,
+        title: notification.title,
+        body: notification.body,
+        link: notification.link,
+        status: notification.status,
+        queuedAt: notification.queuedAt?.toISOString() ?? null,
+        scheduledFor: notification.scheduledFor?.toISOString() ?? null,
+        skippedReason: notification.skippedReason,
+        progress: notification.progress,
+      },
+      audience: confirm.audience,
+      audienceError,
+      holders,
+      recipients,
+      reach,
+      quota,
+      timeZone,
+      schedule: {
+        min: localInputValue(new Date(now + SCHEDULE_MIN_AHEAD_MS + 60_000), timeZone),
+        max: localInputValue(new Date(now + SCHEDULE_MAX_AHEAD_DAYS * 86_400_000), timeZone),
+      },
+      warnings: warnings.filter((warning): warning is string => warning !== null),
     },
-    recipients,
-    reach,
-    quota,
-    warnings: warnings.filter((warning): warning is string => warning !== null),
-  }
+    audienceError ? { status: 400 } : undefined,
+  )
 }
 
-/** 'Send': takes the quota and queues the message, then back here (post/redirect/get) to watch the progress. */
+type ActionData = { message?: string; result?: SubmissionResult<string[]> }
+
+/**
+ * 'Send' takes the quota and queues the message to the chosen audience, then back here (post/redirect/get) to watch
+ * the progress. 'Schedule' stores it for a time in the business's zone, taking no quota yet, then on to the list of
+ * scheduled messages. A form without an intent is a Send to all holders (what this page posted before audiences).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   await requirePushAccess(userId)
   const cardId = params.cardId ?? ''
-  const result = await sendOwnerNotification({ ownerId: userId, cardId, notificationId: params.notificationId ?? '' })
+  const notificationId = params.notificationId ?? ''
+  const formData = await readFormData(request)
+  const intent = formData.get('intent') ?? 'send'
+  if (intent === 'schedule') return scheduleAction({ userId, cardId, notificationId, formData })
+  if (intent !== 'send') return data<ActionData>({ message: UNREADABLE_SUBMISSION }, { status: 400 })
+  const audience = parseAudience(formData.get('audience'), 'all')
+  if (!audience) return data<ActionData>({ message: AUDIENCE_MESSAGE }, { status: 400 })
+  const result = await sendOwnerNotification({ ownerId: userId, cardId, notificationId, audience })
   if (!result.ok) {
     if (result.status === 404) throw notFound(result.message)
-    return data({ message: result.message }, { status: result.status })
+    return data<ActionData>({ message: result.message }, { status: result.status })
   }
   const devices = result.notification.progress.total
   return redirectWithToast(confirmPath(cardId, result.notification.id), {
@@ -87,49 +144,191 @@ export async function action({ request, params }: ActionFunctionArgs) {
   })
 }
 
+async function scheduleAction({
+  userId,
+  cardId,
+  notificationId,
+  formData,
+}: {
+  userId: string
+  cardId: string
+  notificationId: string
+  formData: FormData
+}) {
+  const timeZone = await getOwnerTimeZone(userId)
+  const submission = parseWithZod(formData, { schema: scheduleSchema(timeZone, new Date()) })
+  if (submission.status !== 'success') return data<ActionData>({ result: submission.reply() }, { status: 400 })
+  const { when, audience } = submission.value
+  const outcome = await scheduleOwnerBroadcast({
+    ownerId: userId,
+    cardId,
+    notificationId,
+    scheduledFor: when,
+    audience,
+  })
+  if (outcome === 'not_found') throw notFound('Message not found')
+  if (outcome === 'not_draft') {
+    return redirectWithToast(confirmPath(cardId, notificationId), {
+      message: 'This message was scheduled or sent already.',
+      type: 'info',
+    })
+  }
+  return redirectWithToast(pushPath(cardId, '/scheduled'), {
+    message: `Scheduled for ${formatLocalDateTime(when, timeZone)} (${timeZone}).`,
+  })
+}
+
 export default function ConfirmPush() {
-  const { card, notification, reach, quota, warnings } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
+  const loaded = useLoaderData<typeof loader>()
+  const { card, notification } = loaded
   return (
     <>
       <h1>Push-notification</h1>
       <div className="push-confirm">
         <NotificationPreview card={card} title={notification.title} body={notification.body} link={notification.link} />
         {notification.status === 'draft' ? (
-          <section className="push-confirm__details" aria-label="Before sending">
-            <p className="push-confirm__reach">{reachText(reach)}</p>
-            <dl className="facts">
-              <dt>Used this month</dt>
-              <dd>{`${quota.usedThisMonth} of ${quota.monthlyLimit} messages`}</dd>
-              <dt>Left this month</dt>
-              <dd>{quota.monthlyLeft}</dd>
-              <dt>Additional messages</dt>
-              <dd>{quota.additionalLeft}</dd>
-            </dl>
-            {warnings.map((warning) => (
-              <p key={warning} className="notice-panel">
-                {warning}
-              </p>
-            ))}
-            {actionData?.message ? (
-              <div role="alert" className="form-message form-message--error">
-                <p>{actionData.message}</p>
-              </div>
-            ) : null}
-            <div className="actions">
-              <Form method="POST">
-                <SubmitButton pendingLabel="Sending…">Send</SubmitButton>
-              </Form>
-              <Link className="button button--ghost" to={`${pushPath(card.id, '/create')}?draft=${notification.id}`}>
-                Edit
-              </Link>
-            </div>
-          </section>
+          <DraftDetails />
+        ) : notification.status === 'scheduled' ||
+          notification.status === 'cancelled' ||
+          notification.status === 'skipped' ? (
+          <ScheduledDetails />
         ) : (
           <DeliveryProgress cardId={card.id} notification={notification} />
         )}
       </div>
     </>
+  )
+}
+
+/** The audience's GET form (changing the select shows its reach at once with JavaScript), then Send and Schedule. */
+function DraftDetails() {
+  const { card, notification, audience, audienceError, holders, reach, quota, warnings, timeZone, schedule } =
+    useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
+  const submit = useSubmit()
+  const [form, fields] = useForm({
+    id: 'schedule',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(scheduleSchema(timeZone, new Date())),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: scheduleSchema(timeZone, new Date()) }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const { key: whenKey, ...whenProps } = getInputProps(fields.when, {
+    type: 'datetime-local',
+    ariaDescribedBy: `${fields.when.id}-hint`,
+  })
+  return (
+    <section className="push-confirm__details" aria-label="Before sending">
+      <Form
+        method="GET"
+        className="push-audience"
+        onChange={(event) => submit(event.currentTarget, { replace: true, preventScrollReset: true })}
+      >
+        <div className="field">
+          <label htmlFor="audience">Send to</label>
+          <select id="audience" name="audience" defaultValue={audience} key={audience}>
+            {AUDIENCE_OPTIONS.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button--ghost">
+          Show reach
+        </button>
+      </Form>
+      {audienceError ? (
+        <p role="alert" className="form-message form-message--error">
+          {audienceError}
+        </p>
+      ) : null}
+      <div aria-live="polite" className="push-confirm__reach">
+        {holders ? (
+          <p className="push-confirm__holders">{`${audienceText(audience)}: ${holdersText(holders.inAudience)}, ${holders.reached} of them reached.`}</p>
+        ) : null}
+        <p>{reachText(reach)}</p>
+      </div>
+      <dl className="facts">
+        <dt>Used this month</dt>
+        <dd>{`${quota.usedThisMonth} of ${quota.monthlyLimit} messages`}</dd>
+        <dt>Left this month</dt>
+        <dd>{quota.monthlyLeft}</dd>
+        <dt>Additional messages</dt>
+        <dd>{quota.additionalLeft}</dd>
+      </dl>
+      {warnings.map((warning) => (
+        <p key={warning} className="notice-panel">
+          {warning}
+        </p>
+      ))}
+      {actionData?.message ? (
+        <div role="alert" className="form-message form-message--error">
+          <p>{actionData.message}</p>
+        </div>
+      ) : null}
+      <div className="actions">
+        <Form method="POST">
+          <input type="hidden" name="intent" value="send" />
+          <input type="hidden" name="audience" value={audience} />
+          <IntentButton intent="send" pendingLabel="Sending…">
+            Send
+          </IntentButton>
+        </Form>
+        <Link className="button button--ghost" to={`${pushPath(card.id, '/create')}?draft=${notification.id}`}>
+          Edit
+        </Link>
+      </div>
+      <Form method="POST" className="form push-schedule" {...getFormProps(form)}>
+        <h2>Or schedule it</h2>
+        <input type="hidden" name="intent" value="schedule" />
+        <input type="hidden" name="audience" value={audience} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        {/* The audience comes from the select above; a forged one is refused here. */}
+        <FormErrors id={fields.audience.errorId} errors={fields.audience.errors} />
+        <div className="field">
+          <label htmlFor={fields.when.id}>Date and time</label>
+          <p id={`${fields.when.id}-hint`} className="field-hint">
+            {`In your time zone, ${timeZone}; up to ${SCHEDULE_MAX_AHEAD_DAYS} days ahead. The quota is taken when it goes out.`}
+          </p>
+          <input key={whenKey} {...whenProps} min={schedule.min} max={schedule.max} step={60} />
+          <FieldErrors id={fields.when.errorId} errors={fields.when.errors} />
+        </div>
+        <IntentButton intent="schedule" pendingLabel="Scheduling…" className="button button--ghost">
+          Schedule
+        </IntentButton>
+      </Form>
+      <p>
+        <Link to={pushPath(card.id, '/scheduled')}>Scheduled messages</Link>
+      </p>
+    </section>
+  )
+}
+
+const holdersText = (count: number) => (count === 1 ? '1 holder' : `${count} holders`)
+
+/** A scheduled message (when and to whom), or one that will not go (cancelled, or skipped with why). */
+function ScheduledDetails() {
+  const { card, notification, audience, reach, timeZone } = useLoaderData<typeof loader>()
+  const when = notification.scheduledFor ? formatLocalDateTime(new Date(notification.scheduledFor), timeZone) : ''
+  return (
+    <section className="push-confirm__details" aria-label="Schedule">
+      {notification.status === 'scheduled' ? (
+        <>
+          <p>{`Scheduled for ${when} (${timeZone}), to ${audienceText(audience).toLowerCase()}.`}</p>
+          <p>{`${reachText(reach)} today.`}</p>
+        </>
+      ) : notification.status === 'cancelled' ? (
+        <p>{`This message was cancelled; it was scheduled for ${when} (${timeZone}).`}</p>
+      ) : (
+        <p>{`This message was not sent at ${when} (${timeZone}): no messages were left this month.`}</p>
+      )}
+      <div className="actions">
+        <Link to={pushPath(card.id, '/scheduled')}>Scheduled messages</Link>
+        <Link to={pushPath(card.id)}>Create another push</Link>
+      </div>
+    </section>
   )
 }
 

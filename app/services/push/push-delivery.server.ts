@@ -64,10 +64,10 @@ const agent = new https.Agent({ keepAlive: true, maxSockets: 256, timeout: PUSH_
 
 /**
  * Turns a queued message into its deliveries (once: the row lock and the status make a second run a no-op) and
- * answers the id ranges of the rows still pending, for the chunk jobs. An owner's message to the card's holders
- * also queues one Apple Wallet push per device holding one of its passes, in the same transaction; the APNs sender
- * settles those rows and finishes the message (finishIfComplete) once no channel has one pending. A message
- * nobody can receive is done at once.
+ * answers the id ranges of the rows still pending, for the chunk jobs. Every message but a stamp push also queues,
+ * in the same transaction, one Apple Wallet push per device and one Google Wallet call per saved pass of its target
+ * (a broadcast's audience, or the one holder of an automatic message); their senders settle those rows and finish
+ * the message (finishIfComplete) once no channel has one pending. A message nobody can receive is done at once.
  */
 export async function prepareNotification(notificationId: string): Promise<ChunkRange[]> {
   const ranges = await withTransaction(async (transaction) => {
@@ -75,10 +75,14 @@ export async function prepareNotification(notificationId: string): Promise<Chunk
     if (message?.status !== 'queued' && message?.status !== 'sending') return []
     if (message.status === 'queued') {
       // One delivery per device: a device holding two passes of the card has one endpoint (DECISIONS.md).
-      const created = await createNotificationDeliveries(notificationId, transaction)
-      // Wallets show a message to the whole card (Apple on the back of the pass, Google as the pass's message).
-      const applePushes = message.toAllHolders ? await queueMessageApplePushes(notificationId, transaction) : 0
-      const googleCalls = message.toAllHolders ? await queueMessageGoogleWalletUpdates(notificationId, transaction) : 0
+      const created = await createNotificationDeliveries(notificationId, transaction, message.target)
+      // Every message but the stamp push also goes to the wallets of its target (Apple on the back of the pass,
+      // Google as the pass's message); the wallets show a stamp through their own rows already.
+      const wallets = message.kind !== 'stamp'
+      const applePushes = wallets ? await queueMessageApplePushes(notificationId, transaction, message.target) : 0
+      const googleCalls = wallets
+        ? await queueMessageGoogleWalletUpdates(notificationId, transaction, message.target)
+        : 0
       await markNotificationSending(notificationId, created + applePushes + googleCalls, transaction)
     }
     const bounds = await pendingDeliveryBounds(notificationId, transaction)

@@ -1,10 +1,13 @@
+import { type Transaction } from 'sequelize'
 import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
+import { type Audience } from '#app/utils/audience.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
 import { DELIVERY_CHANNELS, totalReach, type PushReach } from '#app/utils/push-channels.ts'
 import { countCardAppleWallet } from '#models/apple-registration.server.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
 import { countCardGoogleWallet } from '#models/google-wallet.server.ts'
+import { countAudienceReach } from '#models/holder-audience.server.ts'
 import {
   countQuotaPushesSince,
   getOwnedNotification,
@@ -19,6 +22,7 @@ export const NO_QUOTA_LEFT =
   'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
 export const NO_PUSH_ACCESS = 'Your plan has ended: choose a plan to send push messages again.'
 export const NO_RECIPIENTS = 'No holder of this card has turned on notifications yet.'
+export const NO_AUDIENCE = 'No holder in this audience can be reached: choose another audience.'
 export const NOTIFICATION_NOT_FOUND = 'Message not found'
 
 export type SendRefusal = { ok: false; status: 403 | 404 | 409; message: string }
@@ -27,48 +31,73 @@ export type SendResult = { ok: true; notification: OwnedNotification } | SendRef
 /** One of the owner's notifications on one of their cards, as of `now`. */
 type OwnerNotificationAt = { ownerId: string; cardId: string; notificationId: string; now?: Date }
 
+/** Why the quota refused a message: none left this month (nor additional), or the plan ended. */
+export type QuotaRefusal = 'no_quota' | 'no_access' | 'no_subscription'
+
 /**
- * Sends one of the owner's drafts: takes one message from the quota (this month's first, then the additional
- * quota; DECISIONS.md) and queues it, in one transaction on the owner's locked subscription row, so two sends at
- * the same moment cannot both take the last message. Sending a message twice (a double click, a resubmitted form)
- * sends it once. Delivery then runs in the job queue (push-delivery.server.ts).
+ * Takes one message from the owner's quota (this month's first, then the additional quota; DECISIONS.md) for a
+ * message `queue` marks queued, inside the caller's transaction and on the owner's locked subscription row, so two
+ * messages going at the same moment (a Send, a scheduled one falling due) cannot both take the last one. `queue`
+ * answers false when the message went meanwhile (another request or process took its quota): nothing is taken.
+ * Answers null when queued (or gone already), else why not.
+ */
+export async function queueWithQuota(
+  { ownerId, now }: { ownerId: string; now: Date },
+  queue: (source: 'monthly' | 'additional') => Promise<boolean>,
+  transaction: Transaction,
+): Promise<QuotaRefusal | null> {
+  const subscription = await getOwnerSubscription(ownerId, { transaction, lock: true })
+  if (!subscription) return 'no_subscription'
+  const state = planState(subscription, now)
+  const quota = pushQuota(state, await countQuotaPushesSince(ownerId, monthStart(now), transaction))
+  if (quota.totalLeft <= 0) return state.canUsePush ? 'no_quota' : 'no_access'
+  const source = quota.monthlyLeft > 0 ? 'monthly' : 'additional'
+  if ((await queue(source)) && source === 'additional') {
+    await spendAdditionalPush({ subscriptionId: subscription.id, ownerId }, transaction)
+  }
+  return null
+}
+
+const REFUSALS: Record<QuotaRefusal, SendRefusal> = {
+  no_subscription: { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND },
+  no_quota: { ok: false, status: 403, message: NO_QUOTA_LEFT },
+  no_access: { ok: false, status: 403, message: NO_PUSH_ACCESS },
+}
+
+/**
+ * Sends one of the owner's drafts to an audience of the card's holders: takes the quota and queues it in one
+ * transaction (queueWithQuota). Sending a message twice (a double click, a resubmitted form) sends it once.
+ * Delivery then runs in the job queue (push-delivery.server.ts).
  */
 export async function sendOwnerNotification({
   ownerId,
   cardId,
   notificationId,
+  audience = 'all',
   now = new Date(),
-}: OwnerNotificationAt): Promise<SendResult> {
+}: OwnerNotificationAt & { audience?: Audience }): Promise<SendResult> {
   const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
   if (existing.status !== 'draft') return { ok: true, notification: existing }
-  const recipients = totalReach(await countCardReach({ cardId, ownerId }))
-  if (recipients === 0) return { ok: false, status: 409, message: NO_RECIPIENTS }
+  const recipients = totalReach((await countAudienceReach({ cardId, ownerId, audience })).reach)
+  if (recipients === 0) return { ok: false, status: 409, message: audience === 'all' ? NO_RECIPIENTS : NO_AUDIENCE }
 
-  const refusal = await withTransaction(async (transaction): Promise<SendRefusal | null> => {
-    const subscription = await getOwnerSubscription(ownerId, { transaction, lock: true })
-    if (!subscription) return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
-    const state = planState(subscription, now)
-    const quota = pushQuota(state, await countQuotaPushesSince(ownerId, monthStart(now), transaction))
-    if (quota.totalLeft <= 0)
-      return { ok: false, status: 403, message: state.canUsePush ? NO_QUOTA_LEFT : NO_PUSH_ACCESS }
-    const source = quota.monthlyLeft > 0 ? 'monthly' : 'additional'
-    const queued = await queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients }, transaction)
-    // Sent meanwhile by another request: it took the quota already.
-    if (queued && source === 'additional') {
-      await spendAdditionalPush({ subscriptionId: subscription.id, ownerId }, transaction)
-    }
-    return null
-  })
-  if (refusal) return refusal
+  const refusal = await withTransaction((transaction) =>
+    queueWithQuota(
+      { ownerId, now },
+      (source) => queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients, audience }, transaction),
+      transaction,
+    ),
+  )
+  if (refusal) return REFUSALS[refusal]
   await enqueuePushMessage(notificationId)
   return { ok: true, notification: (await getOwnedNotification({ ownerId, cardId, notificationId }))! }
 }
 
 /**
- * The devices a message to the card's holders would reach now: browsers with notifications on (one per endpoint),
- * Apple Wallet devices holding one of its passes, and passes saved in Google Wallet. A holder with several counts on
- * each.
+ * The devices a message to all the card's holders would reach now: browsers with notifications on (one per
+ * endpoint), Apple Wallet devices holding one of its passes, and passes saved in Google Wallet. A holder with
+ * several counts on each.
  */
 export async function countCardReach({ cardId, ownerId }: { cardId: string; ownerId: string }): Promise<PushReach> {
   const [web, appleWallet, googleWallet] = await Promise.all([
@@ -84,25 +113,44 @@ export type PushConfirmData = {
   /** Every channel's devices together. */
   recipients: number
   reach: PushReach
+  /** The audience shown: the one asked for (a draft), else the message's own. */
+  audience: Audience
+  /** A draft's audience: its holders, and those of them with a device (null once sent). */
+  holders: { inAudience: number; reached: number } | null
   quota: PushQuota
 }
 
-/** What the confirm page and its JSON call show: the message, who receives it, and the quota used and left. */
+/**
+ * What the confirm page and its JSON call show: the message, who receives it (for a draft, the audience asked for,
+ * else the one stored), and the quota used and left.
+ */
 export async function getPushConfirmData({
   ownerId,
   cardId,
   notificationId,
+  audience,
   now = new Date(),
-}: OwnerNotificationAt): Promise<PushConfirmData | null> {
+}: OwnerNotificationAt & { audience?: Audience }): Promise<PushConfirmData | null> {
   const notification = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!notification) return null
   const subscription = await getOwnerSubscription(ownerId)
   if (!subscription) return null
-  const [reach, quota] = await Promise.all([
-    notification.status === 'draft' ? countCardReach({ cardId, ownerId }) : Promise.resolve(sentReach(notification)),
+  // A scheduled message shows its reach now; a sent one the devices it went to.
+  const live = notification.status === 'draft' || notification.status === 'scheduled'
+  const shown = notification.status === 'draft' ? (audience ?? notification.audience) : notification.audience
+  const [audienceReach, quota] = await Promise.all([
+    live ? countAudienceReach({ cardId, ownerId, audience: shown }) : Promise.resolve(null),
     getPushQuota(ownerId, planState(subscription, now), now),
   ])
-  return { notification, recipients: totalReach(reach), reach, quota }
+  const reach = audienceReach ? audienceReach.reach : sentReach(notification)
+  return {
+    notification,
+    recipients: totalReach(reach),
+    reach,
+    audience: shown,
+    holders: audienceReach ? { inAudience: audienceReach.holders, reached: audienceReach.reachedHolders } : null,
+    quota,
+  }
 }
 
 /** A sent message's reach: the devices each channel is sending (or sent) it to. */
