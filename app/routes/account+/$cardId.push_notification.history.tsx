@@ -106,7 +106,8 @@ export default function NotificationsHistory() {
     <>
       <h1>Notifications history</h1>
       <p className="lead">Messages sent to the holders of {card.title || 'this card'}, newest first.</p>
-      <p>
+      <p className="actions">
+        <Link to={`/account/${card.id}/push_notification/scheduled`}>Scheduled messages</Link>
         <Link to={`/account/${card.id}/automations`}>Automatic messages settings</Link>
       </p>
       <div className="history-columns">
