@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss'
 import { QueryTypes, type Transaction } from 'sequelize'
+import { AUTOMATIONS_QUEUE, registerAutomationJobs } from '#app/services/automations/automation-schedule.server.ts'
 import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
 import { rebuildOwnerPassDays } from '#app/services/insights/time-zone-rebuild.server.ts'
 import {
@@ -119,6 +120,7 @@ export async function queueDepths(): Promise<Record<string, number> | null> {
     GOOGLE_WALLET_QUEUE,
     WALLET_HOUSEKEEPING_QUEUE,
     TIME_ZONE_REBUILD_QUEUE,
+    AUTOMATIONS_QUEUE,
   ]
   const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
   return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
@@ -250,6 +252,9 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await boss.work<{ userId: string }>(TIME_ZONE_REBUILD_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     await rebuildOwnerPassDays(job!.data.userId)
   })
+
+  // Automatic messages (issue 19): the minute schedule of occasions and their release.
+  await registerAutomationJobs(boss, createQueueIfMissing)
 
   await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })
   await boss.work(PUSH_RESUME_QUEUE, async () => {
