@@ -105,10 +105,12 @@ export type TimeBasedKind = keyof typeof TIME_BASED
 
 /**
  * Makes the occasions of a time-based kind that are due by `now`, as 'scheduled' rows due at their moment (the
- * release decides quiet hours and caps), at most `limit` of them; answers how many it made. Only cards whose owner
+ * release decides quiet hours and caps), at most `limit` of them. Only cards whose owner
  * turned the kind on and has access, only passes with a device, and only occasions due at or after the moment the
  * kind was turned on (so turning it on never floods old occasions) and within `lookbackDays` of `now` (so the scan
- * is bounded by time, through passes (card_id, last_visit_at) and pass_rounds (card_id, earned_at)).
+ * is bounded by time, through passes (card_id, last_visit_at) and pass_rounds (card_id, earned_at)). Answers how
+ * many it found (at most `limit`: when fewer, none is left) and how many it made (the rest another process made at
+ * the same moment).
  */
 export async function createDueOccasions({
   kind,
@@ -120,13 +122,11 @@ export async function createDueOccasions({
   now: Date
   limit: number
   lookbackDays: number
-}): Promise<number> {
-  const [row] = await getSequelize().query<{ made: number }>(
-    `with made as (
-       insert into notifications
-         (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota, scheduled_for, occasion)
-       select c.id, c.user_id, due.id, a.kind, a.title, a.body, 'scheduled', false,
-              due.since + make_interval(days => a.days), due.occasion
+}): Promise<{ found: number; made: number }> {
+  const [row] = await getSequelize().query<{ found: number; made: number }>(
+    `with candidates as materialized (
+       select c.id as card_id, c.user_id, due.id as pass_id, a.kind, a.title, a.body,
+              due.since + make_interval(days => a.days) as due_at, due.occasion
        from card_automations a
        join cards c on c.id = a.card_id and c.status = 'active'
        join users u on u.id = c.user_id
@@ -138,13 +138,17 @@ export async function createDueOccasions({
          and not exists (select 1 from notifications o where o.pass_id = due.id and o.occasion = due.occasion)
          and ${anyDeviceSql('due.id')}
        limit :limit
+     ), made as (
+       insert into notifications
+         (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota, scheduled_for, occasion)
+       select card_id, user_id, pass_id, kind, title, body, 'scheduled', false, due_at, occasion from candidates
        on conflict (pass_id, occasion) where occasion is not null do nothing
        returning 1
      )
-     select count(*)::int as made from made`,
+     select (select count(*) from candidates)::int as found, (select count(*) from made)::int as made`,
     { replacements: { kind, now, limit, lookbackDays }, type: QueryTypes.SELECT },
   )
-  return row!.made
+  return row!
 }
 
 export type ReleaseDecision = 'send' | 'quiet' | 'plan_ended' | 'daily_cap' | 'weekly_cap' | 'no_device'

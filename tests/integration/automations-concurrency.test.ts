@@ -63,7 +63,7 @@ test('two runs in one process (two connections on the PostgreSQL server) make an
 
 test('two other processes and this one at once make and send each occasion once', async () => {
   const { cardId } = await dueHolders()
-  const env = process.env.DATABASE_URL
+  const env: Record<string, string> = process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { DATA_DIR: process.env.DATA_DIR! }
   // All three start at one moment, once the children are up and connected.

@@ -172,7 +172,8 @@ test('a holder who joins gets the welcome 10 minutes later, once; a pass from be
   expect(welcome!.scheduled_for!.getTime()).toBe(pass!.created_at.getTime() + WELCOME_DELAY_MS)
   await addDevice(passId, 'web')
 
-  const joinedAt = pass!.created_at.getTime()
+  // The database keeps microseconds: the join's millisecond, rounded up.
+  const joinedAt = pass!.created_at.getTime() + 1
   await runAutomations({ now: new Date(joinedAt + WELCOME_DELAY_MS - 1000) })
   expect(await summaryOf(passId)).toEqual(['welcome:scheduled'])
   const run = await runAutomations({ now: new Date(joinedAt + WELCOME_DELAY_MS) })

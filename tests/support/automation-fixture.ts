@@ -106,7 +106,9 @@ export const messagesOf = (passId: string) =>
 
 /** Kind and status of each of the pass's messages, oldest first: 'stamp:queued'. */
 export const summaryOf = async (passId: string) =>
-  (await messagesOf(passId)).map((row) => `${row.kind}:${row.status}${row.skipped_reason ? `:${row.skipped_reason}` : ''}`)
+  (await messagesOf(passId)).map(
+    (row) => `${row.kind}:${row.status}${row.skipped_reason ? `:${row.skipped_reason}` : ''}`,
+  )
 
 /** A message already sent to the pass at `queuedAt` (for the caps). */
 export async function sentMessage(cardId: string, passId: string, kind: string, queuedAt: string) {

@@ -46,9 +46,15 @@ export async function runAutomations({
   const created = { reward_waiting: 0, we_miss_you: 0 }
   for (const kind of TIME_BASED_KINDS) {
     for (;;) {
-      const made = await createDueOccasions({ kind, now, limit: batch, lookbackDays: AUTOMATION_LOOKBACK_DAYS })
+      const { found, made } = await createDueOccasions({
+        kind,
+        now,
+        limit: batch,
+        lookbackDays: AUTOMATION_LOOKBACK_DAYS,
+      })
       created[kind] += made
-      if (made < batch) break
+      // A full batch may have met another process's rows (made < found): what is left is found next time round.
+      if (found < batch) break
     }
   }
   const released: Record<ReleaseDecision, number> = {
