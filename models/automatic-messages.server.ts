@@ -155,8 +155,8 @@ export type ReleaseDecision = 'send' | 'quiet' | 'plan_ended' | 'daily_cap' | 'w
 
 /**
  * Releases due automatic rows (status 'scheduled', any kind but a broadcast's 'message'), at most `limit` claimed in
- * `transaction`, each with its pass row, `skip locked`: another process takes other rows, and a stamp on the pass (which
- * locks it) and its 'one stamp to go' never race the caps. Of a pass's rows claimed together only the first is
+ * `transaction`, each with its pass row, `skip locked`: another process takes other rows, and a stamp on the pass
+ * (which locks it) and its 'one stamp to go' never race the caps. Of a pass's rows claimed together only the first is
  * decided (the caps must see it before the next). Decisions, at `now`: the owner's plan ended → skipped
  * 'plan_ended'; the pass has no device left → cancelled (nothing to send, nothing counted); in quiet hours (kinds
  * that wait them) → still scheduled, due when they end (local wall time, so a change of clocks is taken care of);

@@ -1,4 +1,3 @@
-import type PgBoss from 'pg-boss'
 import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import {
@@ -8,6 +7,7 @@ import {
   type TimeBasedKind,
 } from '#models/automatic-messages.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
+import type PgBoss from 'pg-boss'
 
 /**
  * The schedule of automatic messages (issue 19; DECISIONS.md "Automatic and scheduled messages"), run each minute by

@@ -15,7 +15,8 @@ export async function findRememberedPass(request: Request, card: Pick<JoinableCa
 
 /**
  * "Get my card": the device's existing pass, or a new one (counted against the address's limit; throws
- * RateLimitedError). The first pass of a card tells its owner; the card's welcome message is scheduled. Answers the redirect to the pass page.
+ * RateLimitedError). The first pass of a card tells its owner; the card's welcome message is scheduled. Answers
+ * the redirect to the pass page.
  */
 export async function joinCard(request: Request, card: JoinableCard): Promise<Response> {
   const remembered = await findRememberedPass(request, card)
