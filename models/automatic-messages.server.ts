@@ -151,14 +151,15 @@ export async function createDueOccasions({
   return row!
 }
 
-export type ReleaseDecision = 'send' | 'quiet' | 'plan_ended' | 'daily_cap' | 'weekly_cap' | 'no_device'
+export type ReleaseDecision = 'send' | 'quiet' | 'plan_ended' | 'daily_cap' | 'weekly_cap' | 'no_device' | 'turned_off'
 
 /**
  * Releases due automatic rows (status 'scheduled', any kind but a broadcast's 'message'), at most `limit` claimed in
  * `transaction`, each with its pass row, `skip locked`: another process takes other rows, and a stamp on the pass
  * (which locks it) and its 'one stamp to go' never race the caps. Of a pass's rows claimed together only the first is
- * decided (the caps must see it before the next). Decisions, at `now`: the owner's plan ended → skipped
- * 'plan_ended'; the pass has no device left → cancelled (nothing to send, nothing counted); in quiet hours (kinds
+ * decided (the caps must see it before the next). Decisions, at `now`: the owner turned the kind off since →
+ * cancelled; the owner's plan ended → skipped 'plan_ended'; the pass has no device left → cancelled (nothing to
+ * send, nothing counted); in quiet hours (kinds
  * that wait them) → still scheduled, due when they end (local wall time, so a change of clocks is taken care of);
  * over the daily or weekly cap → skipped with that reason; else queued at `now`. Answers each decided row.
  */
@@ -186,7 +187,8 @@ export async function releaseDueAutomaticMessages(
        ) ranked where rank = 1
      ), decided as (
        select n.id,
-              case when not ${ownerHasAccessSql(NOW)} then 'plan_ended'
+              case when not coalesce(a.enabled, false) then 'turned_off'
+                   when not ${ownerHasAccessSql(NOW)} then 'plan_ended'
                    when not ${anyDeviceSql('n.pass_id')} then 'no_device'
                    when n.kind in ${QUIET} and ${inQuiet} then 'quiet'
                    when n.kind in ${CAPPED} then coalesce(${CAP_REASON}, 'send')
@@ -195,10 +197,12 @@ export async function releaseDueAutomaticMessages(
        from firsts f join notifications n on n.id = f.id
        join cards c on c.id = n.card_id join users u on u.id = c.user_id
        left join subscriptions s on s.user_id = c.user_id
+       left join card_automations a on a.card_id = n.card_id and a.kind = n.kind
        ${capCountsSql('n.pass_id', NOW, 'u.time_zone')}
      )
      update notifications n set
        status = case d.decision when 'send' then 'queued' when 'quiet' then 'scheduled' when 'no_device' then 'cancelled'
+                  when 'turned_off' then 'cancelled'
                   else 'skipped' end,
        skipped_reason = case when d.decision in ('plan_ended', 'daily_cap', 'weekly_cap') then d.decision end,
        scheduled_for = case when d.decision = 'quiet' then d.quiet_end else n.scheduled_for end,

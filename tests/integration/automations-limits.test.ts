@@ -19,8 +19,9 @@ import {
  * before; a message due in quiet hours waits until their local end, across a change of clocks.
  */
 
-/** A welcome row due at `dueAt` (as pass-join.server.ts schedules it). */
+/** A welcome row due at `dueAt` (as pass-join.server.ts schedules it), on a card with the welcome on. */
 async function dueWelcome(cardId: string, passId: string, dueAt: string) {
+  await setAutomation(cardId, 'welcome')
   await sql(
     `insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota,
                                 scheduled_for, occasion)

@@ -264,3 +264,26 @@ test('an ended plan stops the time-based messages and the welcome, which is skip
   expect(run.released.plan_ended).toBe(1)
   expect(await summaryOf(pass.id)).toEqual(['welcome:skipped:plan_ended'])
 })
+
+test('a welcome whose kind was turned off, or whose holder has no device left, is cancelled when due', async () => {
+  const { cardId } = await card()
+  await setAutomation(cardId, 'welcome')
+  const off = await addPass(cardId, { joinedAt: '2026-10-01T12:00:00Z' })
+  await scheduleWelcome({ passId: off.id, delaySeconds: 600 })
+  await setAutomation(cardId, 'welcome', { enabled: false })
+  const other = await card()
+  await setAutomation(other.cardId, 'welcome')
+  const kept = await addPass(other.cardId, { joinedAt: '2026-10-01T12:00:00Z' })
+  await scheduleWelcome({ passId: kept.id, delaySeconds: 600 })
+  const run = await runAutomations({ now: new Date('2026-10-01T12:10:00Z') })
+  expect(run.released).toMatchObject({ turned_off: 1, send: 1 })
+  expect(await summaryOf(off.id)).toEqual(['welcome:cancelled'])
+  expect(await summaryOf(kept.id)).toEqual(['welcome:queued'])
+
+  // On again, a holder without a device at its due time: cancelled, not counted.
+  await setAutomation(cardId, 'welcome')
+  const late = await addPass(cardId, { joinedAt: '2026-10-02T12:00:00Z', channels: [] })
+  await scheduleWelcome({ passId: late.id, delaySeconds: 600 })
+  expect((await runAutomations({ now: new Date('2026-10-02T12:10:00Z') })).released.no_device).toBe(1)
+  expect(await summaryOf(late.id)).toEqual(['welcome:cancelled'])
+})

@@ -64,6 +64,7 @@ export async function runAutomations({
     daily_cap: 0,
     weekly_cap: 0,
     no_device: 0,
+    turned_off: 0,
   }
   const queued: string[] = []
   for (;;) {
