@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss'
 import { QueryTypes, type Transaction } from 'sequelize'
+import { AUTOMATIONS_QUEUE, registerAutomationJobs } from '#app/services/automations/automation-schedule.server.ts'
 import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
 import { rebuildOwnerPassDays } from '#app/services/insights/time-zone-rebuild.server.ts'
 import {
@@ -124,6 +125,7 @@ export async function queueDepths(): Promise<Record<string, number> | null> {
     WALLET_HOUSEKEEPING_QUEUE,
     TIME_ZONE_REBUILD_QUEUE,
     SCHEDULED_BROADCAST_QUEUE,
+    AUTOMATIONS_QUEUE,
   ]
   const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
   return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
@@ -256,7 +258,10 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
     await rebuildOwnerPassDays(job!.data.userId)
   })
 
+  // Scheduled broadcasts (issue 19): a timer for the next due one in this process, and a minute job for the overdue.
   const stopScheduledBroadcasts = await registerScheduledBroadcastJobs(boss)
+  // Automatic messages (issue 19): the minute schedule of occasions and their release.
+  await registerAutomationJobs(boss, createQueueIfMissing)
 
   await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })
   await boss.work(PUSH_RESUME_QUEUE, async () => {

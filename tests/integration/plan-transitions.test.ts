@@ -276,6 +276,7 @@ describe('the scheduled job', () => {
     // Scheduled once however many times the queue started (the push resume and wallet jobs have their own).
     const schedules = await sql<{ name: string; cron: string }>(`select name, cron from pgboss.schedule order by name`)
     expect(schedules).toEqual([
+      { name: 'automations', cron: '* * * * *' },
       { name: 'plan-housekeeping', cron: '*/5 * * * *' },
       { name: 'push-resume', cron: '* * * * *' },
       { name: 'scheduled-broadcasts', cron: '* * * * *' },

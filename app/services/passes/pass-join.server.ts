@@ -1,6 +1,8 @@
 import { redirect } from '@remix-run/node'
 import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
+import { WELCOME_DELAY_MS } from '#app/utils/automations.ts'
+import { scheduleWelcome } from '#models/automatic-messages.server.ts'
 import { raiseNotice } from '#models/notice.server.ts'
 import { createPassOnJoinableCard, isPassOfJoinableCard, type JoinableCard } from '#models/pass.server.ts'
 import { readRememberedPassId, rememberPassCookie } from './pass-cookie.server.ts'
@@ -13,13 +15,16 @@ export async function findRememberedPass(request: Request, card: Pick<JoinableCa
 
 /**
  * "Get my card": the device's existing pass, or a new one (counted against the address's limit; throws
- * RateLimitedError). The first pass of a card tells its owner. Answers the redirect to the pass page.
+ * RateLimitedError). The first pass of a card tells its owner; the card's welcome message is scheduled. Answers
+ * the redirect to the pass page.
  */
 export async function joinCard(request: Request, card: JoinableCard): Promise<Response> {
   const remembered = await findRememberedPass(request, card)
   if (remembered) return redirect(`/p/${remembered}`, 303)
   await consumeRateLimit(RATE_LIMITS.passCreationsPerIp, clientAddress(request))
   const pass = await createPassOnJoinableCard(card.id)
+  // The card's welcome, if on: a scheduled row the automation schedule sends (one statement, right after the join).
+  await scheduleWelcome({ passId: pass.id, delaySeconds: WELCOME_DELAY_MS / 1000 })
   if (pass.first) {
     await raiseNotice({
       userId: card.userId,

@@ -1,11 +1,13 @@
 import { type Transaction } from 'sequelize'
-import { queueStampPush } from '#models/automatic-push.server.ts'
+import { queueOneToGoOrStampPush, queueStampPush } from '#models/automatic-push.server.ts'
 
 /**
  * The holder's automatic push after a stamp (issue #6): "You got a stamp…", or "Reward earned…" when the stamp
- * completes the card. Neither uses the owner's quota, so neither may become a free broadcast through a stamp-undo
- * loop (DECISIONS.md, "Automatic and scheduled messages"): at most one stamp push per pass in STAMP_PUSH_INTERVAL_MS
- * and one reward push per pass per round (models/automatic-push.server.ts keeps both on the pass).
+ * completes the card (issue 19: the card's 'reward earned' automation, on with these words unless the owner changed
+ * them), or 'one stamp to go' instead of the stamp push when the owner turned it on. None uses the owner's quota,
+ * so none may become a free broadcast through a stamp-undo loop (DECISIONS.md, "Automatic and scheduled
+ * messages"): at most one stamp push (or 'one stamp to go') per pass in STAMP_PUSH_INTERVAL_MS, one reward push per
+ * pass per round and one 'one stamp to go' per round (models/automatic-push.server.ts keeps them on the pass).
  */
 export const STAMP_PUSH_INTERVAL_MS = 10 * 60 * 1000
 /** What a phone's notification shows of a title and a body without cutting it itself. */
@@ -37,6 +39,8 @@ export function stampPushTexts(pass: StampedPass, count: number) {
 /**
  * Queues the push for a stamp just given to a pass of the owner's card, inside the stamping transaction that locked
  * the pass; answers the notification id, or null when the card has them off, no device listens or a limit holds.
+ * A stamp that leaves one stamp to the reward may send 'one stamp to go' instead (issue 19): the same single
+ * statement decides which, so no stamp takes an extra statement.
  */
 export function queueHolderStampPush(
   transaction: Transaction,
@@ -48,11 +52,9 @@ export function queueHolderStampPush(
     pass,
   }: { ownerId: string; cardId: string; passId: string; count: number; pass: StampedPass },
 ): Promise<string | null> {
-  return queueStampPush(transaction, {
-    ownerId,
-    cardId,
-    passId,
-    ...stampPushTexts(pass, count),
-    intervalSeconds: STAMP_PUSH_INTERVAL_MS / 1000,
-  })
+  const { title, stampBody, rewardBody } = stampPushTexts(pass, count)
+  const values = { ownerId, cardId, passId, title, stampBody, intervalSeconds: STAMP_PUSH_INTERVAL_MS / 1000 }
+  return pass.stamps === pass.stampsRequired - 1
+    ? queueOneToGoOrStampPush(transaction, values)
+    : queueStampPush(transaction, { ...values, rewardBody })
 }
