@@ -189,9 +189,18 @@ export function createEncryptPool({
 const POOL = Symbol.for('stampwise.push-encrypt-pool')
 type Global = { [POOL]?: EncryptPool }
 
-/** Encrypts one delivery's request on the process's pool (started on first use). */
-export function encryptPushRequest(request: EncryptRequest): Promise<EncryptedRequest> {
+/** The process's pool, started on first use. */
+function processPool() {
   const global = globalThis as Global
-  global[POOL] ??= createEncryptPool()
-  return global[POOL].encrypt(request)
+  return (global[POOL] ??= createEncryptPool())
+}
+
+/** Starts the pool's threads now (a message about to go): their start overlaps the making of its deliveries. */
+export function warmEncryptPool() {
+  processPool()
+}
+
+/** Encrypts one delivery's request on the process's pool. */
+export function encryptPushRequest(request: EncryptRequest): Promise<EncryptedRequest> {
+  return processPool().encrypt(request)
 }
