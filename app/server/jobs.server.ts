@@ -5,6 +5,7 @@ import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.ser
 import { rebuildOwnerPassDays } from '#app/services/insights/time-zone-rebuild.server.ts'
 import { deliverChunk, listUnfinishedNotifications, type ChunkRange } from '#app/services/push/push-delivery.server.ts'
 import { createPushDispatcher } from '#app/services/push/push-dispatch.server.ts'
+import { warmEncryptPool } from '#app/services/push/push-encrypt-pool.server.ts'
 import { closeApnsClient, deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
 import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
@@ -211,6 +212,8 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   const chunkKey = (range: ChunkRange) => `${range.notificationId}:${range.fromId}`
   const sendChunk = (range: ChunkRange, startAfter?: number) =>
     boss.send(PUSH_CHUNK_QUEUE, range, { singletonKey: chunkKey(range), startAfter })
+  // The encryption threads start with the queue: the first message does not wait for them.
+  warmEncryptPool()
   const chunkWorkers: string[] = []
   const wakeChunkWorkers = () => chunkWorkers.forEach((id) => boss.notifyWorker(id))
   // A message starts in the process that queued it (enqueuePushMessage); the message job (the resume job's) only

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { logIn, sql } from '#tests/support/auth-api.ts'
-import { createDraft, createPushAudience } from '#tests/support/push-audience.ts'
+import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'
 import { usePushDelivery } from '#tests/support/push-delivery-harness.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
@@ -46,6 +46,8 @@ test('a message to 300 holders: its first request reaches the push service withi
     expect(response.status).toBe(302)
     const answeredAt = Date.now()
     latencies.push((await firstArrival(subscriptions.map((subscription) => subscription.endpoint))) - answeredAt)
+    // One Send at a time, each timed on its own.
+    await waitUntilDone(id)
   }
   console.info(`first request after Send's answer (ms): ${latencies.join(', ')}`)
   expect(Math.max(...latencies)).toBeLessThanOrEqual(FIRST_REQUEST_BOUND_MS)

@@ -1,6 +1,5 @@
 import { logger } from '#app/server/logger.server.ts'
 import { deliverChunk, prepareNotification, PUSH_CONCURRENCY, type ChunkRange } from './push-delivery.server.ts'
-import { warmEncryptPool } from './push-encrypt-pool.server.ts'
 
 /**
  * A message starts in the process that queued it (docs/decisions/041-push-fan-out-speed.md). pg-boss hands a job to
@@ -61,7 +60,6 @@ export function createPushDispatcher(queue: DispatchQueue) {
    */
   async function dispatch(notificationId: string, { sendFirst = true } = {}) {
     const started = performance.now()
-    warmEncryptPool()
     const ranges = await prepareNotification(notificationId)
     const preparedMs = Math.round(performance.now() - started)
     const first = ranges[0]

@@ -43,11 +43,9 @@ export const ENCRYPT_BATCH = 32
 export const ENCRYPT_THREADS = Math.min(4, Math.max(1, os.availableParallelism() - 1))
 
 type Pending = { request: EncryptRequest; resolve: (value: EncryptedRequest) => void; reject: (e: Error) => void }
-type Answer = {
-  id: number
-  threadId: number
-  results: ({ headers: Record<string, string>; body: Uint8Array } | { error: string })[]
-}
+/** What a thread answers: `results` is the JSON of one entry per request (push-encrypt-worker.mjs). */
+type Answer = { id: number; threadId: number; results: string }
+type Result = { headers: Record<string, string | number>; body: string } | { error: string }
 type Thread = { worker: Worker; outstanding: Map<number, Pending[]>; load: number; dead: boolean }
 
 /**
@@ -63,8 +61,6 @@ function encryptHere({ endpoint, p256dh, auth, payload, options }: EncryptReques
   const details = webpush.generateRequestDetails({ endpoint, keys: { p256dh, auth } }, payload, options)
   return { headers: details.headers as Record<string, string | number>, body: details.body, threadId: mainThreadId }
 }
-
-const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 
 export function createEncryptPool({
   threads: size = ENCRYPT_THREADS,
@@ -114,10 +110,11 @@ export function createEncryptPool({
         thread.outstanding.delete(id)
         thread.load -= batch.length
         if (thread.load === 0) thread.worker.unref()
+        const parsed = JSON.parse(results) as Result[]
         batch.forEach((entry, index) => {
-          const result = results[index]!
+          const result = parsed[index]!
           if ('error' in result) entry.reject(new Error(result.error))
-          else entry.resolve({ headers: result.headers, body: toBuffer(result.body), threadId })
+          else entry.resolve({ headers: result.headers, body: Buffer.from(result.body, 'base64'), threadId })
         })
       })
       thread.worker.on('error', (error) => lose(thread, error))
@@ -146,10 +143,7 @@ export function createEncryptPool({
       if (thread.load === 0) thread.worker.ref()
       thread.outstanding.set(id, batch)
       thread.load += batch.length
-      thread.worker.postMessage({
-        id,
-        requests: batch.map(({ request }) => request),
-      })
+      thread.worker.postMessage({ id, requests: JSON.stringify(batch.map(({ request }) => request)) })
     }
   }
 
