@@ -5,10 +5,11 @@ import { deliverChunk, prepareNotification, PUSH_CONCURRENCY, type ChunkRange } 
  * A message starts in the process that queued it (docs/decisions/041-push-fan-out-speed.md). pg-boss hands a job to
  * a worker when that worker next looks (every 0.5 s at best), so a message that waited for a job left about 1 s after
  * Send. Here the process that took the Send (or the stamp, or found a scheduled message due) makes the deliveries at
- * once, sends the first chunk itself, and queues every chunk as a job as before, so other processes share a large
- * message and a crash loses nothing (the rows, their leases and the resume job of docs/decisions/017-push-delivery.md
- * are unchanged). This process's own chunk workers are woken rather than left to their next look, and they leave a
- * chunk sent here alone (completing its job at once) instead of holding a worker to find nothing to claim.
+ * once, sends the first chunk itself, and queues every other chunk as a job as before, so other processes share a
+ * large message and a crash loses nothing (the rows, their leases and the resume job of
+ * docs/decisions/017-push-delivery.md are unchanged; a chunk sent here that fails is queued as a job then). This
+ * process's own chunk workers are woken rather than left to their next look; a job for a chunk being sent here (the
+ * resume job's) is completed at once instead of holding a worker to find nothing to claim.
  */
 
 /**
@@ -41,13 +42,17 @@ export function createPushDispatcher(queue: DispatchQueue) {
   let inFlight = 0
   const running = new Set<Promise<void>>()
 
-  /** Sends one chunk in this process; its job (if a chunk worker here takes it meanwhile) is left alone. */
+  /** Sends one chunk in this process; should that fail (the database went away), the chunk's job takes it up. */
   async function runHere(range: ChunkRange, slots: number) {
     try {
       const { sent, retryLaterInMs } = await deliverChunk(range)
       logger.info({ ...range, sent, retryLaterInMs }, 'push chunk delivered')
       queue.chunkDelivered?.(range, sent)
       if (retryLaterInMs !== null) await queue.queueChunkLater(range, retryLaterInMs)
+    } catch (err) {
+      logger.warn({ err, ...range }, 'push chunk not finished here; queued as a job')
+      // Failing too, the resume job asks again for every unfinished message within a minute.
+      await queue.queueChunks([range]).catch(() => {})
     } finally {
       local.delete(chunkKey(range))
       inFlight -= slots
@@ -64,13 +69,13 @@ export function createPushDispatcher(queue: DispatchQueue) {
     const preparedMs = Math.round(performance.now() - started)
     const first = ranges[0]
     const slots = first ? Math.min(rangeSize(first), PUSH_CONCURRENCY) : 0
-    // The first request leaves before the jobs are stored: they are for other processes and for a crash.
+    // The first request leaves before the other chunks' jobs are stored: they are for other processes and a crash.
     let here: Promise<void> | undefined
     if (first && sendFirst && !local.has(chunkKey(first)) && inFlight + slots <= LOCAL_IN_FLIGHT) {
       local.set(chunkKey(first), slots)
       inFlight += slots
       here = runHere(first, slots)
-      const tracked = here.catch(() => {})
+      const tracked = here
       running.add(tracked)
       void tracked.then(() => running.delete(tracked))
     }
@@ -79,8 +84,11 @@ export function createPushDispatcher(queue: DispatchQueue) {
       'push message started',
     )
     try {
-      if (ranges.length > 0) await queue.queueChunks(ranges)
-      if (ranges.length > (here ? 1 : 0)) queue.wakeChunkWorkers()
+      const jobs = here ? ranges.slice(1) : ranges
+      if (jobs.length > 0) {
+        await queue.queueChunks(jobs)
+        queue.wakeChunkWorkers()
+      }
       // A message to the card's holders queued its wallet updates with its deliveries (it may have no web push).
       await queue.sendWalletUpdates()
     } finally {
@@ -96,5 +104,3 @@ export function createPushDispatcher(queue: DispatchQueue) {
     settled: () => Promise.all(running).then(() => {}),
   }
 }
-
-export type PushDispatcher = ReturnType<typeof createPushDispatcher>
