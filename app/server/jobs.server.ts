@@ -1,14 +1,12 @@
+import { AsyncResource } from 'node:async_hooks'
 import PgBoss from 'pg-boss'
 import { QueryTypes, type Transaction } from 'sequelize'
 import { AUTOMATIONS_QUEUE, registerAutomationJobs } from '#app/services/automations/automation-schedule.server.ts'
 import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
 import { rebuildOwnerPassDays } from '#app/services/insights/time-zone-rebuild.server.ts'
-import {
-  deliverChunk,
-  listUnfinishedNotifications,
-  prepareNotification,
-  type ChunkRange,
-} from '#app/services/push/push-delivery.server.ts'
+import { deliverChunk, listUnfinishedNotifications, type ChunkRange } from '#app/services/push/push-delivery.server.ts'
+import { createPushDispatcher } from '#app/services/push/push-dispatch.server.ts'
+import { warmEncryptPool } from '#app/services/push/push-encrypt-pool.server.ts'
 import {
   registerScheduledBroadcastJobs,
   SCHEDULED_BROADCAST_QUEUE,
@@ -45,19 +43,23 @@ const CHUNK_WORKERS = 2
 // The running queue of this process, kept on globalThis: a copy of this module Vite loads after an edit (development),
 // or vitest beside the build (tests), reaches the queue start() began (docs/decisions/001-process-and-module-graph.md).
 const RUNNING = Symbol.for('stampwise.jobs')
-type Global = { [RUNNING]?: PgBoss }
+/** Starts a push message in the running queue's process (same reason: the copy that started the queue owns it). */
+const START_PUSH = Symbol.for('stampwise.start-push-message')
+type Global = { [RUNNING]?: PgBoss; [START_PUSH]?: (notificationId: string) => void }
 
 /**
- * Asks for a queued push message to be sent now. Without a running job queue (a command, a test) nothing is lost:
- * the message is stored as queued, and the resume job sends it when the queue starts.
+ * Asks for a queued push message to be sent now: in a process running the job queue it starts here at once (its
+ * deliveries made, its first chunk sent, its chunk jobs queued: app/services/push/push-dispatch.server.ts), without
+ * waiting for a job queue poll. The caller does not wait for any of it (a Send, a stamp): errors are logged, and the
+ * resume job takes up a message left queued. Without a running job queue (a command, a test) nothing is lost: the
+ * message is stored as queued, and the resume job sends it when the queue starts.
  */
 export async function enqueuePushMessage(notificationId: string) {
-  const boss = (globalThis as Global)[RUNNING]
-  if (!boss) return
-  await boss
-    .send(PUSH_MESSAGE_QUEUE, { notificationId }, { singletonKey: notificationId })
-    .catch((err) => logger.warn({ err, notificationId }, 'push message not enqueued; the resume job will send it'))
+  ;(globalThis as Global)[START_PUSH]?.(notificationId)
 }
+
+/** A scheduled message became due (moved to 'queued'): it starts now, as a sent one does. */
+export const dispatchDuePushMessage = enqueuePushMessage
 
 /**
  * Asks for the queued wallet updates (Apple Wallet's APNs pushes, Google Wallet's calls) to be sent now, after the
@@ -214,21 +216,40 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
     if (result.applied || result.notices) logger.info(result, 'plan housekeeping')
   })
 
+  const chunkKey = (range: ChunkRange) => `${range.notificationId}:${range.fromId}`
   const sendChunk = (range: ChunkRange, startAfter?: number) =>
-    boss.send(PUSH_CHUNK_QUEUE, range, { singletonKey: `${range.notificationId}:${range.fromId}`, startAfter })
+    boss.send(PUSH_CHUNK_QUEUE, range, { singletonKey: chunkKey(range), startAfter })
+  // The encryption threads start with the queue: the first message does not wait for them.
+  warmEncryptPool()
+  const chunkWorkers: string[] = []
+  const wakeChunkWorkers = () => chunkWorkers.forEach((id) => boss.notifyWorker(id))
+  // A message starts in the process that queued it (enqueuePushMessage); the message job (the resume job's) only
+  // makes the deliveries and the chunk jobs, which this process's workers are woken for.
+  const dispatcher = createPushDispatcher({
+    // One statement for all of a message's chunk jobs; under the 'short' policy one already waiting is skipped.
+    queueChunks: (ranges) =>
+      boss.insert(ranges.map((range) => ({ name: PUSH_CHUNK_QUEUE, data: range, singletonKey: chunkKey(range) }))),
+    queueChunkLater: (range, inMs) => sendChunk(range, Math.ceil(inMs / 1000)),
+    wakeChunkWorkers,
+    sendWalletUpdates: enqueueWalletUpdates,
+    chunkDelivered: hooks.chunkDelivered,
+  })
   await boss.work<{ notificationId: string }>(PUSH_MESSAGE_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-    const ranges = await prepareNotification(job!.data.notificationId)
-    await Promise.all(ranges.map((range) => sendChunk(range)))
-    // A message to the card's holders queued its wallet updates with its deliveries.
-    await enqueueWalletUpdates()
+    await dispatcher.dispatch(job!.data.notificationId, { sendFirst: false })
   })
   for (let worker = 0; worker < CHUNK_WORKERS; worker++) {
-    await boss.work<ChunkRange>(PUSH_CHUNK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    const id: string = await boss.work<ChunkRange>(PUSH_CHUNK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      // Looks for the next chunk as soon as this one is done, not after the polling interval: a message's chunks
+      // follow each other without a pause (pg-boss waits only when the worker was not notified meanwhile).
+      boss.notifyWorker(id)
+      // Sent by this process outside the jobs right now: nothing left to claim here.
+      if (dispatcher.isSendingHere(job!.data)) return
       const { sent, retryLaterInMs } = await deliverChunk(job!.data)
       logger.info({ ...job!.data, sent, retryLaterInMs }, 'push chunk delivered')
       hooks.chunkDelivered?.(job!.data, sent)
       if (retryLaterInMs !== null) await sendChunk(job!.data, Math.ceil(retryLaterInMs / 1000))
     })
+    chunkWorkers.push(id)
   }
   // A job asked for later (a retry's time, a lease's end) has a key of its own: under the 'short' policy a waiting job
   // of the same key would turn away the wake-ups of new stamps and messages until then.
@@ -278,11 +299,22 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await boss.send(PUSH_RESUME_QUEUE, {})
   await boss.send(WALLET_HOUSEKEEPING_QUEUE, {}, { singletonKey: 'startup', singletonSeconds: 3600 })
   ;(globalThis as Global)[RUNNING] = boss
+  // Bound to the queue's start, outside any request: a Send's or a stamp's statement counts (Server-Timing) and its
+  // other request-scoped state do not take in the delivery that outlives it.
+  const startPushMessage = AsyncResource.bind((notificationId: string) => {
+    void dispatcher
+      .dispatch(notificationId)
+      .catch((err) => logger.warn({ err, notificationId }, 'push message not started; the resume job will send it'))
+  })
+  ;(globalThis as Global)[START_PUSH] = startPushMessage
   return {
     boss,
     stop: async () => {
       if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
       stopScheduledBroadcasts()
+      if ((globalThis as Global)[START_PUSH] === startPushMessage) delete (globalThis as Global)[START_PUSH]
+      // Chunks sent outside the jobs finish like the jobs do (their leases would otherwise hold the rows 30 s).
+      await Promise.race([dispatcher.settled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
       await closeApnsClient()
     },

@@ -27,6 +27,7 @@ import {
   type MessageContent,
 } from '#models/notification.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
+import { encryptPushRequest } from './push-encrypt-pool.server.ts'
 import { postToPushService } from './push-request.server.ts'
 import { retryBackoffMs } from './retry-backoff.server.ts'
 import { getVapidKeys } from './vapid.server.ts'
@@ -159,17 +160,20 @@ async function send(delivery: ClaimedDelivery, message: MessageContent, appUrl: 
   const url = normalPushEndpoint(delivery.endpoint)
   if (!url) return { status: 'gone', error: 'endpoint not in its normal form' }
   try {
-    const details = webpush.generateRequestDetails(
-      { endpoint: url.href, keys: { p256dh: delivery.p256dh, auth: delivery.auth } },
-      pushPayload(message, delivery.pass_id, appUrl),
-      {
+    // Encrypted on the pool's threads (push-encrypt-pool.server.ts); the VAPID token is this thread's, one per service.
+    const details = await encryptPushRequest({
+      endpoint: url.href,
+      p256dh: delivery.p256dh,
+      auth: delivery.auth,
+      payload: pushPayload(message, delivery.pass_id, appUrl),
+      options: {
         TTL: PUSH_TTL_SECONDS,
         urgency: 'normal',
         // A message's later delivery replaces an undelivered earlier one on the push service (32 characters).
         topic: message.id.replaceAll('-', ''),
         headers: { Authorization: await vapidAuthorization(url) },
       },
-    )
+    })
     const {
       statusCode: code,
       headers,
@@ -189,8 +193,11 @@ async function send(delivery: ClaimedDelivery, message: MessageContent, appUrl: 
 type Recorded = DeliveryOutcome
 
 /**
- * Writes outcomes in small groups (one statement for the requests that finished together) while each request's
- * slot waits for its own outcome to be stored before it sends again: fewer statements, same crash bound.
+ * Writes outcomes in groups (one statement for the requests that finished together) while each request's slot waits
+ * for its own outcome to be stored before it sends again: fewer statements, same crash bound. One writer for the
+ * process, with one group being written at a time: what finishes meanwhile, in any chunk, joins the next group, so
+ * the groups grow with the load and a message costs few commits (on the embedded database each is an fsync on the
+ * main thread).
  */
 function outcomeWriter() {
   let batch: { row: Recorded; done: (error?: unknown) => void }[] = []
@@ -229,6 +236,8 @@ function outcomeWriter() {
     })
 }
 
+const record = outcomeWriter()
+
 /** Sends a chunk's deliveries until none is pending; answers when a later retry was left to another job. */
 export async function deliverChunk(
   range: ChunkRange,
@@ -236,7 +245,6 @@ export async function deliverChunk(
 ): Promise<{ sent: number; retryLaterInMs: number | null }> {
   const message = await getMessageContent(range.notificationId)
   if (!message) return { sent: 0, retryLaterInMs: null }
-  const record = outcomeWriter()
   let sent = 0
   let queue: ClaimedDelivery[] = []
   let exhausted = false

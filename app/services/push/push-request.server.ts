@@ -1,25 +1,25 @@
 import { type IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
-import { type RequestDetails } from 'web-push'
 
 export type PushAnswer = { statusCode: number; headers: IncomingHttpHeaders; body: string }
 
 /**
- * Posts what web-push prepared (`generateRequestDetails`: encrypted body, TTL, VAPID…) to the endpoint's URL as
- * saved. web-push's own sendNotification reads the address again with the legacy `url.parse`, which can name
- * another host than the one checked when the subscription was saved; here the connection goes to the host of the
- * URL object the check accepted, and to nothing else (DECISIONS.md, "Hardening"). Resolves with any HTTP answer;
- * rejects on network errors and on `timeoutMs` without an answer ("Socket timeout", as web-push says).
+ * Posts what web-push prepared (`generateRequestDetails` on push-encrypt-pool.server.ts: encrypted body, TTL,
+ * VAPID…) to the endpoint's URL as saved. web-push's own sendNotification reads the address again with the legacy
+ * `url.parse`, which can name another host than the one checked when the subscription was saved; here the connection
+ * goes to the host of the URL object the check accepted, and to nothing else (DECISIONS.md, "Hardening"). Resolves
+ * with any HTTP answer; rejects on network errors and on `timeoutMs` without an answer ("Socket timeout", as web-push
+ * says).
  */
 export function postToPushService(
   url: URL,
-  details: RequestDetails,
+  details: { headers: Record<string, string | number>; body: Buffer | null },
   { agent, timeoutMs }: { agent: https.Agent; timeoutMs: number },
 ): Promise<PushAnswer> {
   return new Promise((resolve, reject) => {
     const request = https.request(
       url,
-      { method: 'POST', headers: details.headers as Record<string, string | number>, agent, timeout: timeoutMs },
+      { method: 'POST', headers: details.headers, agent, timeout: timeoutMs },
       (response) => {
         let body = ''
         response.setEncoding('utf8')
