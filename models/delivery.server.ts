@@ -27,9 +27,9 @@ export type ClaimedDelivery = {
 
 /**
  * Creates the message's deliveries, one per device of its target (an audience of the card's holders, or one
- * holder's pass); answers how many were created. A device holding two passes of the card has one endpoint, so one
- * delivery (DECISIONS.md). Runs inside the transaction that locked the notification row (lockNotificationStatus,
- * which reads the target).
+ * holder's pass); answers how many the message has (with those createFirstDeliveries made). A device holding two
+ * passes of the card has one endpoint, so one delivery (DECISIONS.md). Runs inside the transaction that locked the
+ * notification row (lockNotificationStatus, which reads the target).
  */
 export async function createNotificationDeliveries(
   notificationId: string,
@@ -37,20 +37,48 @@ export async function createNotificationDeliveries(
   target: MessageTarget,
 ): Promise<number> {
   const [inserted] = await select<{ count: number }>(
-    `with audience as (
-       select distinct on (s.endpoint) s.id
-       from (${targetPassIdsSql(target)}) t join push_subscriptions s on s.pass_id = t.id
-       order by s.endpoint, s.updated_at desc
-     ), created as (
+    `with audience as (${AUDIENCE_DEVICES(target)}), created as (
        insert into deliveries (notification_id, push_subscription_id)
        select :notificationId, id from audience order by id
        on conflict do nothing returning 1
      )
-     select count(*)::int as count from created`,
+     -- The statement's snapshot does not see its own inserts: the rows made before it (createFirstDeliveries) plus these.
+     select (select count(*) from created)::int
+       + (select count(*) from deliveries where notification_id = :notificationId)::int as count`,
     { notificationId, ...targetReplacements(target) },
     transaction,
   )
   return inserted!.count
+}
+
+/** One subscription per device (endpoint) of the target's passes: the newest, when a device holds two passes. */
+const AUDIENCE_DEVICES = (target: MessageTarget) => `
+  select distinct on (s.endpoint) s.id, s.endpoint
+  from (${targetPassIdsSql(target)}) t join push_subscriptions s on s.pass_id = t.id
+  order by s.endpoint, s.updated_at desc`
+
+/**
+ * The first `limit` deliveries of a message, by endpoint (the same devices however often it runs), in their own
+ * transaction ahead of the rest (push-delivery.server.ts prepareFirstChunk): answers the id range of those created
+ * here, or null when they existed already (another process made them).
+ */
+export async function createFirstDeliveries(
+  notificationId: string,
+  transaction: Transaction,
+  target: MessageTarget,
+  limit: number,
+): Promise<{ min: string; max: string } | null> {
+  const [row] = await select<{ min: string | null; max: string | null }>(
+    `with audience as (${AUDIENCE_DEVICES(target)} limit :limit), created as (
+       insert into deliveries (notification_id, push_subscription_id)
+       select :notificationId, id from audience order by id
+       on conflict do nothing returning id
+     )
+     select min(id)::text as min, max(id)::text as max from created`,
+    { notificationId, limit, ...targetReplacements(target) },
+    transaction,
+  )
+  return row?.min && row.max ? { min: row.min, max: row.max } : null
 }
 
 /** The lowest and highest id of the message's pending deliveries (both null: none pending), for the chunk ranges. */

@@ -83,6 +83,29 @@ export async function countAudienceReach(
   }
 }
 
+/**
+ * Whether a message to the audience of the owner's card would reach a device now: the Send's check, which stops at
+ * the first holder with one (counting a large audience first would hold the message back; the count follows).
+ */
+export async function audienceHasDevice(
+  { cardId, ownerId, audience }: { cardId: string; ownerId: string; audience: Audience },
+  transaction?: Transaction,
+): Promise<boolean> {
+  if (!isUuid(cardId) || !isUuid(ownerId)) return false
+  const [row] = await selectRows<{ reached: boolean }>(
+    `select exists (
+       select 1 from passes p join cards c on c.id = p.card_id and c.user_id = :ownerId
+       where p.card_id = :cardId and ${AUDIENCE_CONDITION[audience]}
+         and (exists (select 1 from push_subscriptions s where s.pass_id = p.id)
+              or exists (select 1 from apple_registrations r where r.pass_id = p.id)
+              or exists (select 1 from google_wallet_objects o where o.pass_id = p.id and o.state = 'active'))
+     ) as reached`,
+    { cardId, ownerId },
+    transaction,
+  )
+  return row!.reached
+}
+
 const EMPTY_REACH: PushReach = { web: 0, appleWallet: 0, googleWallet: 0 }
 
 /** A broadcast `n`'s audience as one condition on `p` and `c`, for statements over several messages. */

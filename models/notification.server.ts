@@ -317,7 +317,8 @@ export async function queueOwnedDraft(
     notificationId: string
     now: Date
     source: 'monthly' | 'additional'
-    recipients: number
+    /** Devices it will reach; null when not counted yet (setQueuedRecipients, or the deliveries, tell). */
+    recipients: number | null
     audience?: Audience
   },
   transaction?: Transaction,
@@ -329,6 +330,18 @@ export async function queueOwnedDraft(
     { replacements: { now, source, recipients, audience, notificationId, ownerId, cardId }, transaction },
   )) as [{ id: string }[], unknown]
   return queued.length > 0
+}
+
+/**
+ * The devices a queued message will reach, counted after it was queued (the Send starts it before counting), unless
+ * its deliveries said so already (markNotificationSending).
+ */
+export async function setQueuedRecipients(notificationId: string, recipients: number) {
+  await getSequelize().query(
+    `update notifications set recipients = :recipients
+     where id = :notificationId and status = 'queued' and recipients is null`,
+    { replacements: { notificationId, recipients } },
+  )
 }
 
 /*

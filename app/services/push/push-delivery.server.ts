@@ -7,6 +7,7 @@ import { normalPushEndpoint } from '#app/utils/push-subscription.ts'
 import { queueMessageApplePushes } from '#models/apple-pass.server.ts'
 import {
   claimDeliveries,
+  createFirstDeliveries,
   createNotificationDeliveries,
   markOrphanDeliveriesGone,
   pendingDeliveryBounds,
@@ -70,7 +71,10 @@ const agent = new https.Agent({ keepAlive: true, maxSockets: 256, timeout: PUSH_
  * (a broadcast's audience, or the one holder of an automatic message); their senders settle those rows and finish
  * the message (finishIfComplete) once no channel has one pending. A message nobody can receive is done at once.
  */
-export async function prepareNotification(notificationId: string): Promise<ChunkRange[]> {
+export async function prepareNotification(
+  notificationId: string,
+  { after }: { after?: string } = {},
+): Promise<ChunkRange[]> {
   const ranges = await withTransaction(async (transaction) => {
     const message = await lockNotificationStatus(notificationId, transaction)
     if (message?.status !== 'queued' && message?.status !== 'sending') return []
@@ -89,7 +93,9 @@ export async function prepareNotification(notificationId: string): Promise<Chunk
     const bounds = await pendingDeliveryBounds(notificationId, transaction)
     if (bounds?.min == null || bounds.max == null) return []
     const chunks: ChunkRange[] = []
-    for (let from = BigInt(bounds.min); from <= BigInt(bounds.max); from += BigInt(PUSH_CHUNK_SIZE)) {
+    // The first chunk, made and being sent already (prepareFirstChunk), is not a chunk job's.
+    const start = after !== undefined && BigInt(after) >= BigInt(bounds.min) ? BigInt(after) + 1n : BigInt(bounds.min)
+    for (let from = start; from <= BigInt(bounds.max); from += BigInt(PUSH_CHUNK_SIZE)) {
       const to = from + BigInt(PUSH_CHUNK_SIZE) - 1n
       chunks.push({
         notificationId,
@@ -101,6 +107,23 @@ export async function prepareNotification(notificationId: string): Promise<Chunk
   })
   if (ranges.length === 0) await finishIfComplete(notificationId)
   return ranges
+}
+
+/**
+ * A broadcast's first PUSH_CHUNK_SIZE deliveries, made and committed before the rest, so its first requests leave
+ * while the rows of a large audience are still being written (10,000 rows took 0.3–0.5 s: the first message left
+ * that late). The rest follow in prepareNotification({ after }); until then the message stays 'queued', so a crash
+ * between the two leaves it to the resume job, which makes the missing rows (the first ones exist: no conflict, no
+ * second delivery). Answers the range to send, or null: not a queued broadcast, or its first rows exist already.
+ */
+export async function prepareFirstChunk(notificationId: string): Promise<ChunkRange | null> {
+  return withTransaction(async (transaction) => {
+    const message = await lockNotificationStatus(notificationId, transaction)
+    // A holder's message has a handful of devices: one transaction makes them all.
+    if (message?.status !== 'queued' || message.target.passId) return null
+    const created = await createFirstDeliveries(notificationId, transaction, message.target, PUSH_CHUNK_SIZE)
+    return created ? { notificationId, fromId: created.min, toId: created.max } : null
+  })
 }
 
 /** Claims up to `limit` due, unleased pending rows of the range; each claim counts as an attempt. */

@@ -1,5 +1,11 @@
 import { logger } from '#app/server/logger.server.ts'
-import { deliverChunk, prepareNotification, PUSH_CONCURRENCY, type ChunkRange } from './push-delivery.server.ts'
+import {
+  deliverChunk,
+  prepareFirstChunk,
+  prepareNotification,
+  PUSH_CONCURRENCY,
+  type ChunkRange,
+} from './push-delivery.server.ts'
 
 /**
  * A message starts in the process that queued it (docs/decisions/041-push-fan-out-speed.md). pg-boss hands a job to
@@ -65,26 +71,36 @@ export function createPushDispatcher(queue: DispatchQueue) {
    */
   async function dispatch(notificationId: string, { sendFirst = true } = {}) {
     const started = performance.now()
-    const ranges = await prepareNotification(notificationId)
-    const preparedMs = Math.round(performance.now() - started)
-    const first = ranges[0]
-    const slots = first ? Math.min(rangeSize(first), PUSH_CONCURRENCY) : 0
-    // The first request leaves before the other chunks' jobs are stored: they are for other processes and a crash.
     let here: Promise<void> | undefined
-    if (first && sendFirst && !local.has(chunkKey(first)) && inFlight + slots <= LOCAL_IN_FLIGHT) {
-      local.set(chunkKey(first), slots)
+    const sendHere = (range: ChunkRange) => {
+      const slots = Math.min(rangeSize(range), PUSH_CONCURRENCY)
+      if (local.has(chunkKey(range)) || inFlight + slots > LOCAL_IN_FLIGHT) return false
+      local.set(chunkKey(range), slots)
       inFlight += slots
-      here = runHere(first, slots)
+      here = runHere(range, slots)
       const tracked = here
       running.add(tracked)
       void tracked.then(() => running.delete(tracked))
+      return true
     }
-    logger.info(
-      { notificationId, chunks: ranges.length, preparedMs, sendingHere: Boolean(here) },
-      'push message started',
-    )
     try {
-      const jobs = here ? ranges.slice(1) : ranges
+      // A broadcast's first rows are made ahead of the rest and start at once (a large audience's rows take a while).
+      const early = sendFirst ? await prepareFirstChunk(notificationId) : null
+      const sentEarly = early ? sendHere(early) : false
+      const rest = await prepareNotification(notificationId, early ? { after: early.toId } : {})
+      // A chunk this process could not take now (LOCAL_IN_FLIGHT) is a chunk job like the others.
+      let jobs = early && !sentEarly ? [early, ...rest] : rest
+      // The first request leaves before the other chunks' jobs are stored: they are for other processes and a crash.
+      if (!here && sendFirst && jobs[0] && sendHere(jobs[0])) jobs = jobs.slice(1)
+      logger.info(
+        {
+          notificationId,
+          chunks: jobs.length + (here ? 1 : 0),
+          preparedMs: Math.round(performance.now() - started),
+          sendingHere: Boolean(here),
+        },
+        'push message started',
+      )
       if (jobs.length > 0) {
         await queue.queueChunks(jobs)
         queue.wakeChunkWorkers()

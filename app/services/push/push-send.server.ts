@@ -7,11 +7,12 @@ import { DELIVERY_CHANNELS, totalReach, type PushReach } from '#app/utils/push-c
 import { countCardAppleWallet } from '#models/apple-registration.server.ts'
 import { countCardPushSubscribers } from '#models/card.server.ts'
 import { countCardGoogleWallet } from '#models/google-wallet.server.ts'
-import { countAudienceReach } from '#models/holder-audience.server.ts'
+import { audienceHasDevice, countAudienceReach } from '#models/holder-audience.server.ts'
 import {
   countQuotaPushesSince,
   getOwnedNotification,
   queueOwnedDraft,
+  setQueuedRecipients,
   type OwnedNotification,
 } from '#models/notification.server.ts'
 import { spendAdditionalPush } from '#models/push-quota.server.ts'
@@ -79,18 +80,22 @@ export async function sendOwnerNotification({
   const existing = await getOwnedNotification({ ownerId, cardId, notificationId })
   if (!existing || existing.kind !== 'message') return { ok: false, status: 404, message: NOTIFICATION_NOT_FOUND }
   if (existing.status !== 'draft') return { ok: true, notification: existing }
-  const recipients = totalReach((await countAudienceReach({ cardId, ownerId, audience })).reach)
-  if (recipients === 0) return { ok: false, status: 409, message: audience === 'all' ? NO_RECIPIENTS : NO_AUDIENCE }
+  if (!(await audienceHasDevice({ cardId, ownerId, audience }))) {
+    return { ok: false, status: 409, message: audience === 'all' ? NO_RECIPIENTS : NO_AUDIENCE }
+  }
 
   const refusal = await withTransaction((transaction) =>
     queueWithQuota(
       { ownerId, now },
-      (source) => queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients, audience }, transaction),
+      (source) =>
+        queueOwnedDraft({ ownerId, cardId, notificationId, now, source, recipients: null, audience }, transaction),
       transaction,
     ),
   )
   if (refusal) return REFUSALS[refusal]
+  // The message starts before its audience is counted: a large one's count would hold its first devices back.
   await enqueuePushMessage(notificationId)
+  await setQueuedRecipients(notificationId, totalReach((await countAudienceReach({ cardId, ownerId, audience })).reach))
   return { ok: true, notification: (await getOwnedNotification({ ownerId, cardId, notificationId }))! }
 }
 
