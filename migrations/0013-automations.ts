@@ -2,7 +2,7 @@ import { sqlMigration } from './sql-migration.ts'
 
 /*
  * Automatic and scheduled messages (issue 19; DECISIONS.md "Automatic and scheduled messages";
- * docs/decisions/042-automatic-and-scheduled-messages.md).
+ * docs/decisions/042-automatic-messages.md, 043-scheduled-broadcasts-and-audiences.md).
  *
  * 1. card_automations: per card and kind, whether the owner turned the message on, its words and, for the two that
  *    wait, after how many days. A card without a row for a kind uses the defaults (app/utils/automations.ts): every

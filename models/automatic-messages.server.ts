@@ -43,7 +43,7 @@ export const webDeviceSql = (pass: string) => `exists (select 1 from push_subscr
 
 /**
  * `cross join lateral … cap` with `cap.today` and `cap.week`: the pass's capped messages that went out on the local
- * calendar day (in `zone`) of `moment`, and on that day and the 6 before it (DESIGN-19.md).
+ * calendar day (in `zone`) of `moment`, and on that day and the 6 before it (docs/decisions/042-automatic-messages.md).
  */
 export const capCountsSql = (pass: string, moment: string, zone: string) => {
   const day = `((${moment}) at time zone ${zone})::date`
