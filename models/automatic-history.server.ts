@@ -46,7 +46,8 @@ const CHANNELS = [
  * Each channel's device rows of the shown messages, as (day, kind, channel, status). A join, not a count per message:
  * the planner picks index lookups or one pass over the table, whichever is cheaper for the day range, and a busy
  * card's tens of thousands of stamp pushes cost no aggregate each. A skipped message has no devices, and a stamp push
- * goes by web push alone (docs/decisions/043-scheduled-broadcasts-and-audiences.md), so the wallets' tables are searched only for the other kinds.
+ * goes by web push alone (docs/decisions/043-scheduled-broadcasts-and-audiences.md), so the wallets' tables are
+ * searched only for the other kinds.
  */
 const DEVICE_ROWS = CHANNELS.map(
   ([channel, table, prefix]) => `select s.day, s.kind, '${prefix}' as channel, x.status
