@@ -58,9 +58,6 @@ export async function enqueuePushMessage(notificationId: string) {
   ;(globalThis as Global)[START_PUSH]?.(notificationId)
 }
 
-/** A scheduled message became due (moved to 'queued'): it starts now, as a sent one does. */
-export const dispatchDuePushMessage = enqueuePushMessage
-
 /**
  * Asks for the queued wallet updates (Apple Wallet's APNs pushes, Google Wallet's calls) to be sent now, after the
  * transaction that queued them committed. Without a running job queue nothing is lost: the resume job sends them

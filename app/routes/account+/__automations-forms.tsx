@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link } from '@remix-run/react'
 import { FieldErrors, FormErrors } from '#app/components/forms.tsx'
@@ -24,8 +24,7 @@ import {
   WEEKLY_CAP_MAX,
   type AutomationSetting,
 } from '#app/utils/automations.ts'
-import { PUSH_BODY_MAX, PUSH_TITLE_MAX } from '#app/utils/push-message.ts'
-import { CharacterCount, NotificationPreview, type PushCard } from './__push-composer.tsx'
+import { MessageTextFields, NotificationPreview, textOf, type PushCard } from './__push-composer.tsx'
 
 /**
  * The forms of /account/{cardId}/automations; each posts its own `intent` (an automatic message's kind, the stamp
@@ -33,8 +32,6 @@ import { CharacterCount, NotificationPreview, type PushCard } from './__push-com
  * the stored words (or what came back with a 400), so they are right without JavaScript; with it they follow typing.
  */
 type LastResult = SubmissionResult<string[]> | null | undefined
-
-const textOf = (value: unknown) => (typeof value === 'string' ? value : '')
 
 export function AutomationForm({
   card,
@@ -64,11 +61,6 @@ export function AutomationForm({
   const title = textOf(fields.title.value)
   const body = textOf(fields.body.value)
   const { key: enabledKey, ...enabledProps } = getInputProps(fields.enabled, { type: 'checkbox' })
-  const { key: titleKey, ...titleProps } = getInputProps(fields.title, {
-    type: 'text',
-    ariaDescribedBy: `${fields.title.id}-count`,
-  })
-  const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body, { ariaDescribedBy: `${fields.body.id}-count` })
   const { key: daysKey, ...daysProps } = getInputProps(fields.days, {
     type: 'number',
     ariaDescribedBy: `${fields.days.id}-hint`,
@@ -95,18 +87,7 @@ export function AutomationForm({
             <FieldErrors id={fields.days.errorId} errors={fields.days.errors} />
           </div>
         ) : null}
-        <div className="field">
-          <label htmlFor={fields.title.id}>Title</label>
-          <input key={titleKey} {...titleProps} autoComplete="off" />
-          <CharacterCount id={`${fields.title.id}-count`} length={title.length} max={PUSH_TITLE_MAX} />
-          <FieldErrors id={fields.title.errorId} errors={fields.title.errors} />
-        </div>
-        <div className="field">
-          <label htmlFor={fields.body.id}>Message</label>
-          <textarea key={bodyKey} {...bodyProps} rows={3} />
-          <CharacterCount id={`${fields.body.id}-count`} length={body.length} max={PUSH_BODY_MAX} />
-          <FieldErrors id={fields.body.errorId} errors={fields.body.errors} />
-        </div>
+        <MessageTextFields title={fields.title} body={fields.body} rows={3} />
         <IntentButton intent={kind} pendingLabel="Saving…">
           Save “{words.name}”
         </IntentButton>

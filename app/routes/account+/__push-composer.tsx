@@ -1,4 +1,11 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { type z } from 'zod'
@@ -45,11 +52,6 @@ export function PushComposer({
   const title = textOf(fields.title.value)
   const body = textOf(fields.body.value)
   const link = textOf(fields.link.value)
-  const { key: titleKey, ...titleProps } = getInputProps(fields.title, {
-    type: 'text',
-    ariaDescribedBy: `${fields.title.id}-count`,
-  })
-  const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body, { ariaDescribedBy: `${fields.body.id}-count` })
   const { key: linkKey, ...linkProps } = getInputProps(fields.link, {
     type: 'url',
     ariaDescribedBy: `${fields.link.id}-hint`,
@@ -60,18 +62,7 @@ export function PushComposer({
       <Form method="POST" className="form push-compose__form" {...getFormProps(form)}>
         {draftId ? <input type="hidden" name="draft" value={draftId} /> : null}
         <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="field">
-          <label htmlFor={fields.title.id}>Title</label>
-          <input key={titleKey} {...titleProps} autoComplete="off" />
-          <CharacterCount id={`${fields.title.id}-count`} length={title.length} max={PUSH_TITLE_MAX} />
-          <FieldErrors id={fields.title.errorId} errors={fields.title.errors} />
-        </div>
-        <div className="field">
-          <label htmlFor={fields.body.id}>Message</label>
-          <textarea key={bodyKey} {...bodyProps} rows={4} />
-          <CharacterCount id={`${fields.body.id}-count`} length={body.length} max={PUSH_BODY_MAX} />
-          <FieldErrors id={fields.body.errorId} errors={fields.body.errors} />
-        </div>
+        <MessageTextFields title={fields.title} body={fields.body} rows={4} />
         <div className="field">
           <label htmlFor={fields.link.id}>Link (optional)</label>
           <p id={`${fields.link.id}-hint`} className="field-hint">
@@ -93,7 +84,7 @@ export function PushComposer({
 }
 
 /** 'n / max' under a field, red past the limit (also the automations page's words). */
-export function CharacterCount({ id, length, max }: { id: string; length: number; max: number }) {
+function CharacterCount({ id, length, max }: { id: string; length: number; max: number }) {
   return (
     <p id={id} className={length > max ? 'char-count char-count--over' : 'char-count'}>
       {`${length} / ${max}`}
@@ -101,7 +92,41 @@ export function CharacterCount({ id, length, max }: { id: string; length: number
   )
 }
 
-const textOf = (value: unknown) => (typeof value === 'string' ? value : '')
+/** A field's current text; a field sent twice comes back as a list, shown as empty (its error says why). */
+export const textOf = (value: unknown) => (typeof value === 'string' ? value : '')
+
+/**
+ * A message's title and body with their counters and errors: the composer's, and each automatic message's
+ * (/account/{cardId}/automations), which have the same limits.
+ */
+export function MessageTextFields<Form extends Record<string, unknown>>({
+  title,
+  body,
+  rows,
+}: {
+  title: FieldMetadata<string, Form, string[]>
+  body: FieldMetadata<string, Form, string[]>
+  rows: number
+}) {
+  const { key: titleKey, ...titleProps } = getInputProps(title, { type: 'text', ariaDescribedBy: `${title.id}-count` })
+  const { key: bodyKey, ...bodyProps } = getTextareaProps(body, { ariaDescribedBy: `${body.id}-count` })
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={title.id}>Title</label>
+        <input key={titleKey} {...titleProps} autoComplete="off" />
+        <CharacterCount id={`${title.id}-count`} length={textOf(title.value).length} max={PUSH_TITLE_MAX} />
+        <FieldErrors id={title.errorId} errors={title.errors} />
+      </div>
+      <div className="field">
+        <label htmlFor={body.id}>Message</label>
+        <textarea key={bodyKey} {...bodyProps} rows={rows} />
+        <CharacterCount id={`${body.id}-count`} length={textOf(body.value).length} max={PUSH_BODY_MAX} />
+        <FieldErrors id={body.errorId} errors={body.errors} />
+      </div>
+    </>
+  )
+}
 
 /** The notification as a holder's phone shows it: the business (its colours and initial as the icon), title, text. */
 export function NotificationPreview({
