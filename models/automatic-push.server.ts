@@ -29,9 +29,9 @@ const STAMP_PUSH_DUE = `(p.stamp_push_at is null or p.stamp_push_at <= now() - m
 /**
  * Queues the push for the stamp just given to a pass of the owner's card, locked by the caller (its counters already
  * updated in `transaction`), when the limits allow. A stamp that completes the card: 'reward earned' (the card's
- * card_automations row, or the default: on, with the words of `title` and `rewardBody`) once per round, to a pass
- * with a device on any channel, whatever the owner's plan (the card working). Any other stamp: the stamp push when the
- * card has it on (`auto_push`), once per interval, to web push only (the wallets show the stamp themselves). Which of
+ * card_automations row, or the default: on, with the words of `title` and `rewardBody`) once per round, whatever the
+ * owner's plan (the card working). Any other stamp: the stamp push when the card has it on (`auto_push`), once per
+ * interval. Both go by web push only: the wallets show the stamp, and announce an earned reward, themselves. Which of
  * the two is decided here, on the row as the stamp left it; answers the notification id.
  */
 export async function queueStampPush(transaction: Transaction, values: StampPushValues): Promise<string | null> {
@@ -48,7 +48,7 @@ export async function queueStampPush(transaction: Transaction, values: StampPush
        where c.id = :cardId and c.user_id = :ownerId and p.id = :passId
          and case when ${REWARD}
                   then coalesce(a.enabled, true) and p.reward_push_round is distinct from p.rewards_redeemed
-                       and ${anyDeviceSql('p.id')}
+                       and ${webDeviceSql('p.id')}
                   else c.auto_push and ${STAMP_PUSH_DUE} and ${webDeviceSql('p.id')} end
        returning id, kind
      ), remembered as (

@@ -81,9 +81,10 @@ export async function prepareNotification(
     if (message.status === 'queued') {
       // One delivery per device: a device holding two passes of the card has one endpoint (DECISIONS.md).
       const created = await createNotificationDeliveries(notificationId, transaction, message.target)
-      // Every message but the stamp push also goes to the wallets of its target (Apple on the back of the pass,
-      // Google as the pass's message); the wallets show a stamp through their own rows already.
-      const wallets = message.kind !== 'stamp'
+      // Every message but the stamp and reward-earned pushes also goes to the wallets of its target (Apple on the
+      // back of the pass, Google as the pass's message). The wallets show a stamp through their own rows, and announce
+      // an earned reward themselves (Apple's changed field, Google's notified update): a message would say it twice.
+      const wallets = message.kind !== 'stamp' && message.kind !== 'reward'
       const applePushes = wallets ? await queueMessageApplePushes(notificationId, transaction, message.target) : 0
       const googleCalls = wallets
         ? await queueMessageGoogleWalletUpdates(notificationId, transaction, message.target)
