@@ -253,11 +253,13 @@ test('a schedule survives a restart of the job queue and goes within a second of
   await jobs.stop()
   expect((await rowOf(id)).status).toBe('scheduled')
   jobs = await startJobs()
+  // On a loaded machine the restart itself may outlast the 4 s: then the message is due when the queue is back.
+  const restartedAt = Date.now()
   try {
     await waitUntilDone(id, 30_000)
     const row = await rowOf(id)
-    const lateMs = new Date(row.queued_at!).getTime() - due.getTime()
-    expect(lateMs).toBeGreaterThanOrEqual(0)
+    const lateMs = new Date(row.queued_at!).getTime() - Math.max(due.getTime(), restartedAt)
+    expect(new Date(row.queued_at!).getTime()).toBeGreaterThanOrEqual(due.getTime())
     expect(lateMs).toBeLessThan(1_000)
     expect(row.quota_source).toBe('monthly')
     const arrived = push.received().filter((request) => subscriptions.some((s) => s.endpoint === request.endpoint))
