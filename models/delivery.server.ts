@@ -1,6 +1,11 @@
 import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
-import { targetPassIdsSql, targetReplacements, type MessageTarget } from './holder-audience.server.ts'
+import {
+  targetPassConditionSql,
+  targetPassIdsSql,
+  targetReplacements,
+  type MessageTarget,
+} from './holder-audience.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -51,16 +56,26 @@ export async function createNotificationDeliveries(
   return inserted!.count
 }
 
-/** One subscription per device (endpoint) of the target's passes: the newest, when a device holds two passes. */
+/**
+ * One subscription per device (endpoint) of the target's passes: the newest (then the highest id), when a device
+ * holds two passes. DEVICE_IS_NEWEST says the same of one subscription `s`, so the first deliveries
+ * (createFirstDeliveries) pick the same subscription for a device as the rest do.
+ */
 const AUDIENCE_DEVICES = (target: MessageTarget) => `
   select distinct on (s.endpoint) s.id, s.endpoint
   from (${targetPassIdsSql(target)}) t join push_subscriptions s on s.pass_id = t.id
-  order by s.endpoint, s.updated_at desc`
+  order by s.endpoint, s.updated_at desc, s.id desc`
+// A join, not `d.pass_id in (target)`: the planner hashed the whole audience for that (1 s for 10,000 holders).
+const DEVICE_IS_NEWEST = (target: MessageTarget) => `not exists (
+    select 1 from push_subscriptions d join passes p on p.id = d.pass_id join cards c on c.id = p.card_id
+    where d.endpoint = s.endpoint and d.id <> s.id and (d.updated_at, d.id) > (s.updated_at, s.id)
+      and ${targetPassConditionSql(target)})`
 
 /**
- * The first `limit` deliveries of a message, by endpoint (the same devices however often it runs), in their own
- * transaction ahead of the rest (push-delivery.server.ts prepareFirstChunk): answers the id range of those created
- * here, or null when they existed already (another process made them).
+ * The first `limit` deliveries of a message, in their own transaction ahead of the rest (push-delivery.server.ts
+ * prepareFirstChunk): any `limit` devices of the target, found without reading (or sorting) the whole audience, each
+ * by the subscription the rest would pick for it. Answers the id range of those created here, or null when none was
+ * (the message has them already: another process made them).
  */
 export async function createFirstDeliveries(
   notificationId: string,
@@ -69,7 +84,13 @@ export async function createFirstDeliveries(
   limit: number,
 ): Promise<{ min: string; max: string } | null> {
   const [row] = await select<{ min: string | null; max: string | null }>(
-    `with audience as (${AUDIENCE_DEVICES(target)} limit :limit), created as (
+    `with audience as (
+       select s.id from (${targetPassIdsSql(target)}) t join push_subscriptions s on s.pass_id = t.id
+       where ${DEVICE_IS_NEWEST(target)}
+         and not exists (select 1 from deliveries x where x.notification_id = :notificationId
+                         and x.push_subscription_id = s.id)
+       limit :limit
+     ), created as (
        insert into deliveries (notification_id, push_subscription_id)
        select :notificationId, id from audience order by id
        on conflict do nothing returning id

@@ -28,8 +28,13 @@ export type MessageTarget = { cardId: string; passId: string | null; audience: A
  */
 export function targetPassIdsSql(target: MessageTarget): string {
   if (target.passId) return `select p.id from passes p where p.id = :targetPassId`
-  return `select p.id from passes p join cards c on c.id = p.card_id
-    where p.card_id = :targetCardId and ${AUDIENCE_CONDITION[target.audience] ?? 'false'}`
+  return `select p.id from passes p join cards c on c.id = p.card_id where ${targetPassConditionSql(target)}`
+}
+
+/** Whether a pass `p` of card `c` is in the message's target, as a condition (same replacements). */
+export function targetPassConditionSql(target: MessageTarget): string {
+  if (target.passId) return `p.id = :targetPassId`
+  return `p.card_id = :targetCardId and ${AUDIENCE_CONDITION[target.audience] ?? 'false'}`
 }
 
 export const targetReplacements = (target: MessageTarget) => ({

@@ -45,7 +45,7 @@ const CHUNK_WORKERS = 2
 const RUNNING = Symbol.for('stampwise.jobs')
 /** Starts a push message in the running queue's process (same reason: the copy that started the queue owns it). */
 const START_PUSH = Symbol.for('stampwise.start-push-message')
-type Global = { [RUNNING]?: PgBoss; [START_PUSH]?: (notificationId: string) => void }
+type Global = { [RUNNING]?: PgBoss; [START_PUSH]?: (notificationId: string) => Promise<void> }
 
 /**
  * Asks for a queued push message to be sent now: in a process running the job queue it starts here at once (its
@@ -55,7 +55,16 @@ type Global = { [RUNNING]?: PgBoss; [START_PUSH]?: (notificationId: string) => v
  * message is stored as queued, and the resume job sends it when the queue starts.
  */
 export async function enqueuePushMessage(notificationId: string) {
-  ;(globalThis as Global)[START_PUSH]?.(notificationId)
+  void (globalThis as Global)[START_PUSH]?.(notificationId)
+}
+
+/**
+ * enqueuePushMessage, answering once the message's first requests are on their way (or it had none to send here):
+ * for a caller with more to do that would hold them back, as the Send's count of the audience, on the embedded
+ * database's one engine, would. Never rejects.
+ */
+export async function startPushMessage(notificationId: string) {
+  await (globalThis as Global)[START_PUSH]?.(notificationId)
 }
 
 /**
@@ -298,18 +307,21 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   ;(globalThis as Global)[RUNNING] = boss
   // Bound to the queue's start, outside any request: a Send's or a stamp's statement counts (Server-Timing) and its
   // other request-scoped state do not take in the delivery that outlives it.
-  const startPushMessage = AsyncResource.bind((notificationId: string) => {
-    void dispatcher
-      .dispatch(notificationId)
-      .catch((err) => logger.warn({ err, notificationId }, 'push message not started; the resume job will send it'))
-  })
-  ;(globalThis as Global)[START_PUSH] = startPushMessage
+  const startHere = AsyncResource.bind(
+    (notificationId: string) =>
+      new Promise<void>((started) => {
+        void dispatcher
+          .dispatch(notificationId, { onStarted: started })
+          .catch((err) => logger.warn({ err, notificationId }, 'push message not started; the resume job will send it'))
+      }),
+  )
+  ;(globalThis as Global)[START_PUSH] = startHere
   return {
     boss,
     stop: async () => {
       if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
       stopScheduledBroadcasts()
-      if ((globalThis as Global)[START_PUSH] === startPushMessage) delete (globalThis as Global)[START_PUSH]
+      if ((globalThis as Global)[START_PUSH] === startHere) delete (globalThis as Global)[START_PUSH]
       // Chunks sent outside the jobs finish like the jobs do (their leases would otherwise hold the rows 30 s).
       await Promise.race([dispatcher.settled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })

@@ -265,7 +265,7 @@ const record = outcomeWriter()
 /** Sends a chunk's deliveries until none is pending; answers when a later retry was left to another job. */
 export async function deliverChunk(
   range: ChunkRange,
-  { appUrl = getEnv().APP_URL } = {},
+  { appUrl = getEnv().APP_URL, firstSent }: { appUrl?: string; firstSent?: () => void } = {},
 ): Promise<{ sent: number; retryLaterInMs: number | null }> {
   const message = await getMessageContent(range.notificationId)
   if (!message) return { sent: 0, retryLaterInMs: null }
@@ -274,11 +274,15 @@ export async function deliverChunk(
   let exhausted = false
   let refilling: Promise<void> | null = null
 
+  // `firstSent` is told once the push service answered the chunk's first request (or there was none to send).
   const refill = () =>
     (refilling ??= claim(range, PUSH_CONCURRENCY)
       .then((rows) => {
         queue = queue.concat(rows)
-        if (rows.length === 0) exhausted = true
+        if (rows.length === 0) {
+          exhausted = true
+          firstSent?.()
+        }
       })
       .finally(() => (refilling = null)))
 
@@ -293,6 +297,7 @@ export async function deliverChunk(
       // Keep one claim ahead of the slots, never more: rows wait little, and leases stay well ahead of the work.
       if (queue.length < PUSH_CONCURRENCY / 2 && !exhausted) void refill().catch(() => {})
       const outcome = await send(delivery, message!, appUrl)
+      firstSent?.()
       const retry = outcome.status === 'retry' && delivery.attempts < PUSH_MAX_ATTEMPTS
       const status = outcome.status === 'retry' ? (retry ? 'pending' : 'failed') : outcome.status
       await record({

@@ -49,9 +49,9 @@ export function createPushDispatcher(queue: DispatchQueue) {
   const running = new Set<Promise<void>>()
 
   /** Sends one chunk in this process; should that fail (the database went away), the chunk's job takes it up. */
-  async function runHere(range: ChunkRange, slots: number) {
+  async function runHere(range: ChunkRange, slots: number, firstSent?: () => void) {
     try {
-      const { sent, retryLaterInMs } = await deliverChunk(range)
+      const { sent, retryLaterInMs } = await deliverChunk(range, { firstSent })
       logger.info({ ...range, sent, retryLaterInMs }, 'push chunk delivered')
       queue.chunkDelivered?.(range, sent)
       if (retryLaterInMs !== null) await queue.queueChunkLater(range, retryLaterInMs)
@@ -69,15 +69,18 @@ export function createPushDispatcher(queue: DispatchQueue) {
    * Makes the message's deliveries, queues its chunk jobs and wakes this process's workers; with `sendFirst`, sends
    * its first chunk here meanwhile (when LOCAL_IN_FLIGHT allows). Resolves when that chunk is sent.
    */
-  async function dispatch(notificationId: string, { sendFirst = true } = {}) {
+  async function dispatch(
+    notificationId: string,
+    { sendFirst = true, onStarted }: { sendFirst?: boolean; onStarted?: () => void } = {},
+  ) {
     const started = performance.now()
     let here: Promise<void> | undefined
-    const sendHere = (range: ChunkRange) => {
+    const sendHere = (range: ChunkRange, firstSent?: () => void) => {
       const slots = Math.min(rangeSize(range), PUSH_CONCURRENCY)
       if (local.has(chunkKey(range)) || inFlight + slots > LOCAL_IN_FLIGHT) return false
       local.set(chunkKey(range), slots)
       inFlight += slots
-      here = runHere(range, slots)
+      here = runHere(range, slots, firstSent)
       const tracked = here
       running.add(tracked)
       void tracked.then(() => running.delete(tracked))
@@ -86,12 +89,22 @@ export function createPushDispatcher(queue: DispatchQueue) {
     try {
       // A broadcast's first rows are made ahead of the rest and start at once (a large audience's rows take a while).
       const early = sendFirst ? await prepareFirstChunk(notificationId) : null
-      const sentEarly = early ? sendHere(early) : false
+      let firstSent = () => {}
+      const firstAnswer = new Promise<void>((resolve) => (firstSent = resolve))
+      const sentEarly = early ? sendHere(early, firstSent) : false
+      if (sentEarly) {
+        // The rest of a large audience's rows is one long statement, and the caller may have more to ask (the Send
+        // counts the audience): on the embedded database, which runs in this process, such a statement holds the
+        // event loop, and the first requests with it. They go first (a push service that hangs: 300 ms at most).
+        await Promise.race([firstAnswer, here, new Promise((resolve) => setTimeout(resolve, 300).unref())])
+        onStarted?.()
+      }
       const rest = await prepareNotification(notificationId, early ? { after: early.toId } : {})
       // A chunk this process could not take now (LOCAL_IN_FLIGHT) is a chunk job like the others.
       let jobs = early && !sentEarly ? [early, ...rest] : rest
       // The first request leaves before the other chunks' jobs are stored: they are for other processes and a crash.
       if (!here && sendFirst && jobs[0] && sendHere(jobs[0])) jobs = jobs.slice(1)
+      onStarted?.()
       logger.info(
         {
           notificationId,
@@ -108,6 +121,7 @@ export function createPushDispatcher(queue: DispatchQueue) {
       // A message to the card's holders queued its wallet updates with its deliveries (it may have no web push).
       await queue.sendWalletUpdates()
     } finally {
+      onStarted?.()
       await here
     }
   }

@@ -1,5 +1,5 @@
 import { type Transaction } from 'sequelize'
-import { enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { startPushMessage } from '#app/server/jobs.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { type Audience } from '#app/utils/audience.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
@@ -94,7 +94,7 @@ export async function sendOwnerNotification({
   )
   if (refusal) return REFUSALS[refusal]
   // The message starts before its audience is counted: a large one's count would hold its first devices back.
-  await enqueuePushMessage(notificationId)
+  await startPushMessage(notificationId)
   await setQueuedRecipients(notificationId, totalReach((await countAudienceReach({ cardId, ownerId, audience })).reach))
   return { ok: true, notification: (await getOwnedNotification({ ownerId, cardId, notificationId }))! }
 }
