@@ -11,6 +11,12 @@ export const SCHEDULED_BROADCAST_QUEUE = 'scheduled-broadcasts'
 const TICK_MS = 60_000
 /** After a release, a row still overdue (another process holds it, or it failed) is looked at again this soon. */
 const OVERDUE_RETRY_MS = 1_000
+/**
+ * The timer fires this long after a due time, not at it: the clock the release compares with (Date.now() when it
+ * runs) can read a millisecond before the time the timer waited for, and a message not yet due then waited out
+ * OVERDUE_RETRY_MS (seen: released 1,001 ms late).
+ */
+const DUE_MARGIN_MS = 5
 
 /**
  * The release of scheduled broadcasts at their time (DECISIONS.md: the first message leaves within 1 s of it).
@@ -48,7 +54,7 @@ function startScheduledBroadcastTimer(): () => void {
       (next) => {
         if (stopped || mine !== generation) return
         const wait = next ? next.getTime() - Date.now() : TICK_MS
-        setTimer(afterRelease && wait <= 0 ? OVERDUE_RETRY_MS : wait)
+        setTimer(afterRelease && wait <= 0 ? OVERDUE_RETRY_MS : wait + DUE_MARGIN_MS)
       },
       (err: unknown) => {
         if (stopped || mine !== generation) return
