@@ -274,7 +274,7 @@ export async function deliverChunk(
   let exhausted = false
   let refilling: Promise<void> | null = null
 
-  // `firstSent` is told once the push service answered the chunk's first request (or there was none to send).
+  // `firstSent` is told once the chunk's first request was answered and its outcome stored (or none was to send).
   const refill = () =>
     (refilling ??= claim(range, PUSH_CONCURRENCY)
       .then((rows) => {
@@ -297,7 +297,6 @@ export async function deliverChunk(
       // Keep one claim ahead of the slots, never more: rows wait little, and leases stay well ahead of the work.
       if (queue.length < PUSH_CONCURRENCY / 2 && !exhausted) void refill().catch(() => {})
       const outcome = await send(delivery, message!, appUrl)
-      firstSent?.()
       const retry = outcome.status === 'retry' && delivery.attempts < PUSH_MAX_ATTEMPTS
       const status = outcome.status === 'retry' ? (retry ? 'pending' : 'failed') : outcome.status
       await record({
@@ -308,6 +307,8 @@ export async function deliverChunk(
         nextAttemptAt: retry ? new Date(Date.now() + retryBackoffMs(delivery.attempts, outcome.retryAfterMs)) : null,
       })
       if (status === 'sent') sent++
+      // After its outcome is stored: the statements that follow (the rest of a broadcast's rows) cannot hold it up.
+      firstSent?.()
     }
   }
 
