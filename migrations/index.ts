@@ -11,6 +11,7 @@ import * as appleWallet from './0010-apple-wallet.ts'
 import * as googleWallet from './0011-google-wallet.ts'
 import * as insights from './0012-insights.ts'
 import * as automations from './0013-automations.ts'
+import * as staffLocationsRules from './0014-staff-locations-rules.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -30,4 +31,5 @@ export const migrations = [
   { name: '0011-google-wallet', ...googleWallet },
   { name: '0012-insights', ...insights },
   { name: '0013-automations', ...automations },
+  { name: '0014-staff-locations-rules', ...staffLocationsRules },
 ]

@@ -55,14 +55,31 @@ export async function createSession(input: { userId: string; userAgent?: string 
   return { token, expiresAt }
 }
 
-/** The user id behind a session token, when the session is live and its user not disabled. */
-export async function findSessionUser(token: string): Promise<{ sessionId: string; userId: string } | null> {
-  const [row] = await getSequelize().query<{ session_id: string; user_id: string }>(
-    `select s.id as session_id, s.user_id from sessions s join users u on u.id = s.user_id
-     where s.token_hash = :hash and s.expires_at > now() and u.disabled_at is null`,
+export type SessionUser = {
+  sessionId: string
+  userId: string
+  role: 'owner' | 'admin' | 'staff'
+  /** Staff only: the owner whose cards they stamp. */
+  employerId: string | null
+}
+
+/**
+ * Who is behind a session token, when the session is live and its user neither disabled nor, for staff, suspended or
+ * removed (migration 0014): removing or suspending a staff member ends their sessions at once, whatever rows remain.
+ */
+export async function findSessionUser(token: string): Promise<SessionUser | null> {
+  const [row] = await getSequelize().query<{
+    session_id: string
+    user_id: string
+    role: SessionUser['role']
+    employer_id: string | null
+  }>(
+    `select s.id as session_id, s.user_id, u.role, u.employer_id from sessions s join users u on u.id = s.user_id
+     where s.token_hash = :hash and s.expires_at > now() and u.disabled_at is null
+       and u.suspended_at is null and u.removed_at is null`,
     { replacements: { hash: hashToken(token) }, type: 'SELECT' as never },
   )
-  return row ? { sessionId: row.session_id, userId: row.user_id } : null
+  return row ? { sessionId: row.session_id, userId: row.user_id, role: row.role, employerId: row.employer_id } : null
 }
 
 export async function deleteSessionByToken(token: string) {
@@ -88,7 +105,7 @@ export async function findSessionUserVersion(
   const [row] = await getSequelize().query<{ user_id: string; content_version: string; updated_at: Date }>(
     `select u.id as user_id, u.content_version, u.updated_at
      from sessions se join users u on u.id = se.user_id
-     where se.token_hash = :hash and se.expires_at > now() and u.disabled_at is null`,
+     where se.token_hash = :hash and se.expires_at > now() and u.disabled_at is null and u.role <> 'staff'`,
     { replacements: { hash: hashToken(token) }, type: 'SELECT' as never },
   )
   return row ? { userId: row.user_id, contentVersion: row.content_version, updatedAt: new Date(row.updated_at) } : null

@@ -21,11 +21,24 @@ export type LockedPass = {
   business_name: string
   title: string
   reward: string
+  /** The card's stamping rules (migration 0014) and what they are checked against. */
+  max_stamps_per_scan: number
+  /** The end of the pause after the pass's last stamp that stands; null when the card has no pause or none stands. */
+  pause_until: Date | null
+  daily_stamp_cap: number | null
+  /** With a daily cap: the pass's stamps today (the owner's local day) and when the next local day starts. */
+  stamps_today: number | null
+  next_day_at: Date | null
+  time_zone: string
 }
 
 export type PassReference = { passId: string } | { shortCode: string }
 
-/** The pass, locked for the transaction, when it belongs to the owner's card; else null. */
+/**
+ * The pass, locked for the transaction, when it belongs to the owner's card; else null. With the card's stamping
+ * rules and what they are checked against, in the same statement (the stamp's statements stay as few as before):
+ * today's stamps come from the pass's pass_days row (0012), kept in the owner's zone.
+ */
 export async function lockPassOfOwnedCard(
   transaction: Transaction,
   { ownerId, cardId, reference }: { ownerId: string; cardId: string; reference: PassReference },
@@ -34,8 +47,16 @@ export async function lockPassOfOwnedCard(
   if ('passId' in reference && !isUuid(reference.passId)) return null
   if ('shortCode' in reference && !/^[A-Z0-9]{1,32}$/.test(reference.shortCode)) return null
   const [row] = await getSequelize().query<LockedPass>(
-    `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required, c.business_name, c.title, c.reward
-     from passes p join cards c on c.id = p.card_id
+    `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required, c.business_name, c.title, c.reward,
+            c.max_stamps_per_scan, c.daily_stamp_cap, u.time_zone,
+            case when c.stamp_pause_minutes > 0 then p.last_stamped_at + make_interval(mins => c.stamp_pause_minutes)
+            end as pause_until,
+            case when c.daily_stamp_cap is not null then coalesce(
+              (select d.stamps from pass_days d
+               where d.pass_id = p.id and d.day = (now() at time zone u.time_zone)::date), 0) end as stamps_today,
+            case when c.daily_stamp_cap is not null
+              then ((now() at time zone u.time_zone)::date + 1)::timestamp at time zone u.time_zone end as next_day_at
+     from passes p join cards c on c.id = p.card_id join users u on u.id = c.user_id
      where ${'passId' in reference ? 'p.id = :passId' : 'p.short_code = :shortCode'} and p.card_id = :cardId
        and c.user_id = :ownerId
      for update of p`,
@@ -46,31 +67,39 @@ export async function lockPassOfOwnedCard(
 
 /**
  * The newest event of a pass the caller locked with lockPassOfOwnedCard (so its owner is checked), if it is a stamp
- * younger than `windowSeconds`: its count and the window's end.
+ * younger than `windowSeconds` (and, with `byActor`, given by that person: staff undo only their own stamps): its
+ * count and the window's end.
  */
 export async function undoableStampOfLockedPass(
   transaction: Transaction,
-  { passId, windowSeconds }: { passId: string; windowSeconds: number },
+  { passId, windowSeconds, byActor }: { passId: string; windowSeconds: number; byActor?: string },
 ): Promise<{ id: string; count: number; undo_until: Date } | null> {
   const [row] = await getSequelize().query<{
     id: string
     kind: string
     count: number
+    actor_id: string | null
     undo_until: Date
     open: boolean
   }>(
-    `select id, kind, count, created_at + make_interval(secs => :windowSeconds) as undo_until,
+    `select id, kind, count, actor_id, created_at + make_interval(secs => :windowSeconds) as undo_until,
             created_at + make_interval(secs => :windowSeconds) > now() as open
      from stamp_events where pass_id = :passId order by id desc limit 1`,
     { replacements: { passId, windowSeconds }, type: QueryTypes.SELECT, transaction },
   )
-  return row && row.kind === 'stamp' && row.open
+  return row && row.kind === 'stamp' && row.open && (byActor === undefined || row.actor_id === byActor)
     ? { id: row.id, count: row.count, undo_until: new Date(row.undo_until) }
     : null
 }
 
 export type StampEvent = {
   ownerId: string
+  /** Who did it: the owner, an admin, or a staff member of the owner (migration 0014). */
+  actorId: string
+  /** Where: one of the owner's locations, or null when the business has none. */
+  locationId: string | null
+  /** The owner stamped past a stamping rule with the override tick. */
+  overridden: boolean
   cardId: string
   kind: 'stamp' | 'undo' | 'redeem'
   count: number
@@ -85,13 +114,18 @@ export type StampEvent = {
 export async function applyEventToLockedPass(
   transaction: Transaction,
   passId: string,
-  { ownerId, cardId, kind, count, stampsDelta, rewardsDelta }: StampEvent,
+  { cardId, actorId, locationId, overridden, kind, count, stampsDelta, rewardsDelta }: StampEvent,
 ): Promise<{ stamps: number; rewards_redeemed: number; created_at: Date }> {
   const [row] = await getSequelize().query<{ stamps: number; rewards_redeemed: number; created_at: Date }>(
     `with updated as (
        update passes set stamps = greatest(stamps + :stampsDelta, 0),
          rewards_redeemed = rewards_redeemed + :rewardsDelta,
-         last_stamped_at = case when :kind = 'stamp' then now() else last_stamped_at end,
+         -- The pause rule counts from the last stamp that stands: an undo gives the one before it back.
+         last_stamped_at = case when :kind = 'stamp' then now()
+           when :kind = 'undo' then (select max(e.created_at) from stamp_events e
+              where e.pass_id = :passId and e.kind = 'stamp' and e.undone_at is null
+                and e.id < (select max(n.id) from stamp_events n where n.pass_id = :passId))
+           else last_stamped_at end,
          -- A visit is a stamp or a redemption; an undo takes the newest stamp back, so the last visit is the one
          -- before it (or the join). The statement sees the events as they were before it: the newest is that stamp.
          last_visit_at = case when :kind = 'undo' then coalesce(
@@ -102,13 +136,13 @@ export async function applyEventToLockedPass(
            else now() end
        where id = :passId returning stamps, rewards_redeemed
      ), event as (
-       insert into stamp_events (pass_id, card_id, actor_id, kind, count)
-         values (:passId, :cardId, :ownerId, :kind, :count)
+       insert into stamp_events (pass_id, card_id, actor_id, location_id, overridden, kind, count)
+         values (:passId, :cardId, :actorId, :locationId, :overridden, :kind, :count)
        returning created_at
      )
      select updated.stamps, updated.rewards_redeemed, event.created_at from updated, event`,
     {
-      replacements: { passId, cardId, ownerId, kind, count, stampsDelta, rewardsDelta },
+      replacements: { passId, cardId, actorId, locationId, overridden, kind, count, stampsDelta, rewardsDelta },
       type: QueryTypes.SELECT,
       transaction,
     },
@@ -116,7 +150,12 @@ export async function applyEventToLockedPass(
   return row!
 }
 
-export type PassWithUndoWindow = Omit<LockedPass, 'business_name' | 'title' | 'reward'> & { undo_until: Date | null }
+export type PassWithUndoWindow = Pick<
+  LockedPass,
+  'id' | 'short_code' | 'stamps' | 'rewards_redeemed' | 'stamps_required'
+> & {
+  undo_until: Date | null
+}
 
 /**
  * A pass of the owner's card with the end of its undo window (null when its newest event is not a stamp younger

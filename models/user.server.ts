@@ -10,7 +10,8 @@ import {
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
-export type Role = 'owner' | 'admin'
+/** Staff (migration 0014) stamp an owner's cards; the admin command gives only 'owner' or 'admin'. */
+export type Role = 'owner' | 'admin' | 'staff'
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<string>
@@ -27,6 +28,15 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare disabledAt: CreationOptional<Date | null>
   /** The business's IANA time zone (migration 0012): days, charts and "this month" on pages use it. */
   declare timeZone: CreationOptional<string>
+  /** Staff only (migration 0014): the owner who invited them, and what the owner calls them. */
+  declare employerId: CreationOptional<string | null>
+  declare staffName: CreationOptional<string | null>
+  /** A pending invitation (no password yet) holds a seat until then. */
+  declare invitationExpiresAt: CreationOptional<Date | null>
+  /** Over the seats after a downgrade: cannot sign in. */
+  declare suspendedAt: CreationOptional<Date | null>
+  /** Removed by the owner: kept for the activity, its address free again (unique among users not removed). */
+  declare removedAt: CreationOptional<Date | null>
   declare createdAt: CreationOptional<Date>
   declare updatedAt: CreationOptional<Date>
 }
@@ -46,6 +56,11 @@ User.init(
     isPremade: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     disabledAt: { type: DataTypes.DATE, allowNull: true },
     timeZone: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'UTC' },
+    employerId: { type: DataTypes.UUID, allowNull: true },
+    staffName: { type: DataTypes.TEXT, allowNull: true },
+    invitationExpiresAt: { type: DataTypes.DATE, allowNull: true },
+    suspendedAt: { type: DataTypes.DATE, allowNull: true },
+    removedAt: { type: DataTypes.DATE, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -58,20 +73,20 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 /** What sign-in needs: never leaves the server (it carries the password hash). */
 export type Credentials = Pick<
   InferAttributes<User>,
-  'id' | 'email' | 'role' | 'passwordHash' | 'emailConfirmedAt' | 'isPremade' | 'disabledAt'
+  'id' | 'email' | 'role' | 'passwordHash' | 'emailConfirmedAt' | 'isPremade' | 'disabledAt' | 'suspendedAt'
 >
 
 export async function findCredentialsByEmail(email: string, transaction?: Transaction): Promise<Credentials | null> {
   return User.findOne({
-    attributes: ['id', 'email', 'role', 'passwordHash', 'emailConfirmedAt', 'isPremade', 'disabledAt'],
-    where: { email: normalizeEmail(email) },
+    attributes: ['id', 'email', 'role', 'passwordHash', 'emailConfirmedAt', 'isPremade', 'disabledAt', 'suspendedAt'],
+    where: { email: normalizeEmail(email), removedAt: null },
     raw: true,
     transaction,
   }) as Promise<Credentials | null>
 }
 
 export async function findUserIdByEmail(email: string): Promise<string | null> {
-  const row = await User.findOne({ attributes: ['id'], where: { email: normalizeEmail(email) }, raw: true })
+  const row = await User.findOne({ attributes: ['id'], where: { email: normalizeEmail(email), removedAt: null }, raw: true })
   return row?.id ?? null
 }
 
@@ -262,7 +277,7 @@ export async function findCredentialsById(
 export async function isEmailTaken(email: string, exceptUserId?: string, transaction?: Transaction): Promise<boolean> {
   const row = await User.findOne({
     attributes: ['id'],
-    where: { email: normalizeEmail(email) },
+    where: { email: normalizeEmail(email), removedAt: null },
     raw: true,
     transaction,
   })
@@ -322,7 +337,8 @@ export async function getUserRole(userId: string): Promise<Role | null> {
  */
 export async function setRoleByEmail(email: string, role: Role): Promise<{ found: boolean; changed: boolean }> {
   const rows = await getSequelize().query<{ changed: boolean }>(
-    `with target as (select id, role from users where email = lower(trim(:email)))
+    `with target as (select id, role from users
+                     where email = lower(trim(:email)) and removed_at is null and role <> 'staff')
      update users u set role = :role from target where u.id = target.id
      returning target.role <> :role as changed`,
     { replacements: { email, role }, type: QueryTypes.SELECT },

@@ -31,11 +31,14 @@ import { consumeRateLimit, RATE_LIMITS, resetRateLimit } from './rate-limit.serv
 export const INVALID_CREDENTIALS = 'Invalid email or password'
 export const EMAIL_NOT_CONFIRMED = 'Please confirm your email first. We can send you a new confirmation link.'
 export const EMAIL_TAKEN = 'An account with this email already exists'
+export const STAFF_SUSPENDED =
+  "Your access is paused: the business's plan has fewer staff seats than its team. Please ask the owner."
+
 
 export type LoginResult =
   | { status: 'success'; userId: string }
   | { status: 'premaid'; token: string }
-  | { status: 'error'; code: 'invalid' | 'unconfirmed'; message: string }
+  | { status: 'error'; code: 'invalid' | 'unconfirmed' | 'suspended'; message: string }
 
 export async function logIn({
   email,
@@ -58,6 +61,8 @@ export async function logIn({
   const valid = await verifyPassword(password, user?.passwordHash)
   if (!user || !valid || user.disabledAt) return { status: 'error', code: 'invalid', message: INVALID_CREDENTIALS }
   await resetRateLimit(RATE_LIMITS.loginFailuresPerEmail, normalized)
+  // Told only after the right password, so it reveals nothing to a guesser.
+  if (user.suspendedAt) return { status: 'error', code: 'suspended', message: STAFF_SUSPENDED }
   if (user.isPremade) {
     // A pre-made account signs in once with the invitation's password, then must choose its own.
     await revokeTokens(user.id, 'password_reset')

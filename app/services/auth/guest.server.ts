@@ -1,9 +1,14 @@
 import { redirect } from '@remix-run/node'
 import { countOwnerCards } from '#models/card.server.ts'
-import { getUserId } from './session.server.ts'
+import { getUserRole } from '#models/user.server.ts'
+import { getSession } from './session.server.ts'
 
-/** Where a signed-in owner starts: the card designer until they have a card, the account home afterwards. */
-export async function landingPath(userId: string): Promise<'/main' | '/account'> {
+/**
+ * Where a signed-in user starts: staff at /staff (their cards' scan pages); an owner at the card designer until they
+ * have a card, the account home afterwards.
+ */
+export async function landingPath(userId: string): Promise<'/main' | '/account' | '/staff'> {
+  if ((await getUserRole(userId)) === 'staff') return '/staff'
   return (await countOwnerCards(userId)) === 0 ? '/main' : '/account'
 }
 
@@ -16,15 +21,18 @@ export async function landingAfterSignIn(userId: string, asked: string): Promise
   const landing = await landingPath(userId)
   if (!asked) return landing
   const askedPath = new URL(asked, 'http://stampwise.invalid').pathname.replace(/\/+$/, '')
+  // Staff asked for an owner page (a link kept from before) would only find 404 there: their start instead.
+  if (landing === '/staff') return askedPath === '/staff' || askedPath.startsWith('/staff/') ? asked : landing
   return askedPath === '/account' ? landing : asked
 }
 
 /**
- * Guest-only pages send a signed-in owner to /account. /login (with `toLanding`) sends an owner with no card to
- * /main instead, as the specification's section 2 asks.
+ * Guest-only pages send a signed-in owner to /account and staff to /staff. /login (with `toLanding`) sends an owner
+ * with no card to /main instead, as the specification's section 2 asks.
  */
 export async function requireAnonymous(request: Request, { toLanding = false }: { toLanding?: boolean } = {}) {
-  const userId = await getUserId(request)
-  if (!userId) return
-  throw redirect(toLanding ? await landingPath(userId) : '/account')
+  const session = await getSession(request)
+  if (!session) return
+  if (session.role === 'staff') throw redirect('/staff')
+  throw redirect(toLanding ? await landingPath(session.userId) : '/account')
 }

@@ -1,5 +1,6 @@
 import { createCookie, redirect } from '@remix-run/node'
 import { getEnv } from '#app/server/env.server.ts'
+import { notFound } from '#app/server/http-errors.server.ts'
 import { getSessionSecrets } from '#app/server/secrets.server.ts'
 import {
   createSession,
@@ -7,6 +8,7 @@ import {
   deleteUserSessions,
   findSessionUser,
   SESSION_TTL_MS,
+  type SessionUser,
 } from '#models/session.server.ts'
 
 let sessionCookie: ReturnType<typeof createCookie> | undefined
@@ -32,7 +34,7 @@ export async function readSessionToken(cookieHeader: string | null): Promise<str
 
 const readToken = (request: Request) => readSessionToken(request.headers.get('Cookie'))
 
-const memo = new WeakMap<Request, Promise<{ sessionId: string; userId: string } | null>>()
+const memo = new WeakMap<Request, Promise<SessionUser | null>>()
 
 /** The signed-in user's session, looked up once per request however many loaders ask. */
 export function getSession(request: Request) {
@@ -51,23 +53,45 @@ export async function getUserId(request: Request): Promise<string | null> {
 // The one check of redirectTo for every caller (login, social sign-in, notifications, contact-us).
 export { safeRedirectPath } from './safe-redirect.server.ts'
 
-/** Pages: a guest is sent to /login and brought back afterwards. */
-export async function requireUserId(request: Request): Promise<string> {
-  const userId = await getUserId(request)
-  if (userId) return userId
+function loginRedirect(request: Request): Response {
   const url = new URL(request.url)
   const redirectTo = `${url.pathname}${url.search}`
-  throw redirect(`/login?${new URLSearchParams({ redirectTo })}`)
+  return redirect(`/login?${new URLSearchParams({ redirectTo })}`)
 }
 
-/** JSON calls: a guest gets 401 (the specification's clients redirect to /login themselves). */
+/**
+ * Pages of owners (and admins): a guest is sent to /login and brought back afterwards. A staff member gets 404, as
+ * for another owner's record (DECISIONS.md, "Staff, locations and stamping rules"): every owner page asks this, so no
+ * page can forget to refuse them.
+ */
+export async function requireUserId(request: Request): Promise<string> {
+  const session = await getSession(request)
+  if (!session) throw loginRedirect(request)
+  if (session.role === 'staff') throw notFound()
+  return session.userId
+}
+
+/** JSON calls: a guest gets 401 (the specification's clients redirect to /login themselves); staff get 404. */
 export async function requireApiUserId(request: Request): Promise<string> {
-  const userId = await getUserId(request)
-  if (userId) return userId
+  const session = await getSession(request)
+  if (session?.role === 'staff') {
+    throw Response.json({ status: 'error', message: 'Not found', msg: 'Not found', errors: {} }, { status: 404 })
+  }
+  if (session) return session.userId
   throw Response.json(
     { status: 'error', message: 'Please sign in', msg: 'Please sign in', errors: {} },
     { status: 401 },
   )
+}
+
+export type StaffMember = { staffId: string; ownerId: string }
+
+/** The staff pages (/staff...): a guest is sent to /login; an owner or admin gets 404 (they stamp at /account). */
+export async function requireStaff(request: Request): Promise<StaffMember> {
+  const session = await getSession(request)
+  if (!session) throw loginRedirect(request)
+  if (session.role !== 'staff' || !session.employerId) throw notFound()
+  return { staffId: session.userId, ownerId: session.employerId }
 }
 
 export async function signIn(request: Request, userId: string): Promise<string> {

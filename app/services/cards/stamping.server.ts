@@ -1,6 +1,7 @@
 import { type Transaction } from 'sequelize'
 import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { queueHolderStampPush } from '#app/services/push/stamp-push.server.ts'
+import { formatLocalDate, formatLocalDateTime } from '#app/utils/local-time.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import {
   applyEventToLockedPass,
@@ -41,7 +42,19 @@ export type PassStampState = {
   undoUntil: Date | null
 }
 
-export type StampingRefusal = { ok: false; status: 400 | 404 | 409; field: 'code' | 'count' | 'form'; message: string }
+/** The stamping rules of a card (migration 0014; DECISIONS.md "Staff, locations and stamping rules"). */
+export type StampingRule = 'per_scan' | 'pause' | 'daily_cap'
+
+export type StampingRefusal = {
+  ok: false
+  status: 400 | 404 | 409
+  field: 'code' | 'count' | 'form'
+  message: string
+  /** A stamping rule refused: the owner (never staff) may tick 'override' and stamp anyway. */
+  rule?: StampingRule
+  /** When the next stamp is possible under that rule (null: now, with fewer stamps). */
+  nextStampAt?: Date | null
+}
 export type StampingResult = { ok: true; pass: PassStampState } | StampingRefusal
 
 const refuse = (
@@ -63,6 +76,48 @@ export function parsePassReference(value: string): { passId: string } | { shortC
   const address = /\/p\/([^/?#]+)(?:[/?#]|$)/.exec(value.trim())?.[1]
   if (isUuid(address)) return { passId: address.toLowerCase() }
   return { shortCode: value.toUpperCase().replace(/[\s-]+/g, '') }
+}
+
+/** '14:35' when `at` is later today in the business's zone, else '28 Nov 2026, 09:00'. */
+function whenText(at: Date, timeZone: string, now = new Date()): string {
+  const day = (date: Date) => formatLocalDate(date, timeZone)
+  return day(at) === day(now) ? formatLocalDateTime(at, timeZone).split(', ').pop()! : formatLocalDateTime(at, timeZone)
+}
+
+export const perScanMessage = (max: number) =>
+  max === 1 ? 'This card allows 1 stamp per scan' : `This card allows at most ${max} stamps per scan`
+export const pauseMessage = (at: string) => `This card was stamped recently: the next stamp is possible at ${at}`
+export const dailyCapMessage = (cap: number, left: number, at: string) =>
+  left <= 0
+    ? `Daily limit reached (${cap} ${cap === 1 ? 'stamp' : 'stamps'} a day): the next stamp is possible at ${at}`
+    : `Daily limit of ${cap} stamps: only ${left} more today (more at ${at})`
+
+/**
+ * The card's stamping rules against this scan: the first that refuses, with why and when the next stamp is possible,
+ * or null. The caller checked the count against the stamps left first.
+ */
+export function ruleRefusal(pass: LockedPass, count: number, now = new Date()): StampingRefusal | null {
+  if (count > pass.max_stamps_per_scan) {
+    return { ...refuse(409, 'count', perScanMessage(pass.max_stamps_per_scan)), rule: 'per_scan', nextStampAt: null }
+  }
+  if (pass.pause_until && new Date(pass.pause_until) > now) {
+    const at = new Date(pass.pause_until)
+    return { ...refuse(409, 'code', pauseMessage(whenText(at, pass.time_zone, now))), rule: 'pause', nextStampAt: at }
+  }
+  if (pass.daily_stamp_cap !== null && pass.next_day_at && (pass.stamps_today ?? 0) + count > pass.daily_stamp_cap) {
+    const at = new Date(pass.next_day_at)
+    const left = pass.daily_stamp_cap - (pass.stamps_today ?? 0)
+    return {
+      ...refuse(
+        409,
+        left > 0 ? 'count' : 'code',
+        dailyCapMessage(pass.daily_stamp_cap, left, whenText(at, pass.time_zone, now)),
+      ),
+      rule: 'daily_cap',
+      nextStampAt: left > 0 ? null : at,
+    }
+  }
+  return null
 }
 
 type PassCounters = Pick<LockedPass, 'id' | 'short_code' | 'stamps' | 'rewards_redeemed' | 'stamps_required'>
@@ -110,18 +165,30 @@ async function applyEvent(
   return { state: stateOf({ ...pass, stamps: row.stamps, rewards_redeemed: row.rewards_redeemed }, undoUntil), pushId }
 }
 
+/**
+ * Who stamps and where (migration 0014): the owner themself (the default), an admin, or a staff member of the owner
+ * (`staff`: they may undo only their own stamps and never override a rule). `locationId` must already be checked as
+ * one of the owner's locations the actor may use (or null when the business has none).
+ */
+export type StampActor = { actorId?: string; locationId?: string | null; staff?: boolean }
+
 /** Gives `count` stamps (1–20) to the pass with this code on the owner's card. */
 export async function stampPass({
   ownerId,
   cardId,
   code,
   count = 1,
+  actorId = ownerId,
+  locationId = null,
+  override = false,
 }: {
   ownerId: string
   cardId: string
   code: string
   count?: number
-}): Promise<StampingResult> {
+  /** The owner's tick past a stamping rule; ignored for staff (their callers never pass it). */
+  override?: boolean
+} & Omit<StampActor, 'staff'>): Promise<StampingResult> {
   if (!Number.isInteger(count) || count < 1 || count > MAX_STAMPS_AT_ONCE) {
     return refuse(400, 'count', `Give between 1 and ${MAX_STAMPS_AT_ONCE} stamps at once`)
   }
@@ -132,8 +199,14 @@ export async function stampPass({
     const left = pass.stamps_required - pass.stamps
     if (left <= 0) return refuse(409, 'code', CARD_FULL)
     if (count > left) return refuse(409, 'count', stampsLeftMessage(left))
+    // The owner's tick stamps past a rule, and is recorded only when a rule would have refused.
+    const refusal = ruleRefusal(pass, count)
+    if (refusal && !override) return refusal
     const { state, pushId } = await applyEvent(transaction, pass, {
       ownerId,
+      actorId,
+      locationId,
+      overridden: refusal !== null,
       cardId,
       kind: 'stamp',
       count,
@@ -150,7 +223,13 @@ export async function stampPass({
   return { ok: true, pass: result.pass }
 }
 
-type PassAction = { ownerId: string; cardId: string; passId: string }
+type PassAction = { ownerId: string; cardId: string; passId: string } & StampActor
+
+const actorOf = (action: PassAction) => ({
+  actorId: action.actorId ?? action.ownerId,
+  locationId: action.locationId ?? null,
+  overridden: false,
+})
 
 /** Runs an action on one pass of the owner's card, locked for the transaction; 404 when it is not theirs. */
 async function withLockedPass(
@@ -169,10 +248,15 @@ async function withLockedPass(
 /** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */
 export function undoLastStamp(action: PassAction): Promise<StampingResult> {
   return withLockedPass(action, async (transaction, pass) => {
-    const stamp = await undoableStampOfLockedPass(transaction, { passId: pass.id, windowSeconds: UNDO_WINDOW_SECONDS })
+    const stamp = await undoableStampOfLockedPass(transaction, {
+      passId: pass.id,
+      windowSeconds: UNDO_WINDOW_SECONDS,
+      byActor: action.staff ? action.actorId : undefined,
+    })
     if (!stamp) return refuse(409, 'form', UNDO_EXPIRED)
     const { state } = await applyEvent(transaction, pass, {
       ownerId: action.ownerId,
+      ...actorOf(action),
       cardId: action.cardId,
       kind: 'undo',
       count: stamp.count,
@@ -189,6 +273,7 @@ export function redeemReward(action: PassAction): Promise<StampingResult> {
     if (pass.stamps < pass.stamps_required) return refuse(409, 'form', REWARD_NOT_EARNED)
     const { state } = await applyEvent(transaction, pass, {
       ownerId: action.ownerId,
+      ...actorOf(action),
       cardId: action.cardId,
       kind: 'redeem',
       count: 1,
