@@ -84,6 +84,15 @@ function ProfileMenu({ header }: { header: AccountHeaderData }) {
             </li>
           )}
           <li>
+            <Link to="/account/team">Team</Link>
+          </li>
+          <li>
+            <Link to="/account/locations">Locations</Link>
+          </li>
+          <li>
+            <Link to="/account/activity">Activity</Link>
+          </li>
+          <li>
             <Link to="/account/help">FAQ</Link>
           </li>
           <li>
