@@ -86,7 +86,11 @@ export async function findCredentialsByEmail(email: string, transaction?: Transa
 }
 
 export async function findUserIdByEmail(email: string): Promise<string | null> {
-  const row = await User.findOne({ attributes: ['id'], where: { email: normalizeEmail(email), removedAt: null }, raw: true })
+  const row = await User.findOne({
+    attributes: ['id'],
+    where: { email: normalizeEmail(email), removedAt: null },
+    raw: true,
+  })
   return row?.id ?? null
 }
 
@@ -207,13 +211,14 @@ export async function findUserBySubject(
   provider: SocialProvider,
   subject: string,
   transaction?: Transaction,
-): Promise<{ id: string; disabledAt: Date | null } | null> {
+): Promise<{ id: string; disabledAt: Date | null; suspendedAt: Date | null } | null> {
   return User.findOne({
-    attributes: ['id', 'disabledAt'],
-    where: { [SUBJECT_ATTRIBUTE[provider]]: subject },
+    attributes: ['id', 'disabledAt', 'suspendedAt'],
+    // A removed staff member's row stays for the activity; it signs nobody in.
+    where: { [SUBJECT_ATTRIBUTE[provider]]: subject, removedAt: null },
     raw: true,
     transaction,
-  }) as Promise<{ id: string; disabledAt: Date | null } | null>
+  }) as Promise<{ id: string; disabledAt: Date | null; suspendedAt: Date | null } | null>
 }
 
 /** Links a provider's subject to an account; false when the account is already linked to another subject. */

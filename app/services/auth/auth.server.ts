@@ -34,7 +34,6 @@ export const EMAIL_TAKEN = 'An account with this email already exists'
 export const STAFF_SUSPENDED =
   "Your access is paused: the business's plan has fewer staff seats than its team. Please ask the owner."
 
-
 export type LoginResult =
   | { status: 'success'; userId: string }
   | { status: 'premaid'; token: string }

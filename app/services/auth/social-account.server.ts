@@ -9,6 +9,7 @@ import {
   linkSubject,
   normalizeEmail,
 } from '#models/user.server.ts'
+import { STAFF_SUSPENDED } from './auth.server.ts'
 import { type IdTokenClaims, type OidcProviderSettings } from './oidc-provider.server.ts'
 import { OidcSignInError } from './oidc-strategy.server.ts'
 
@@ -41,6 +42,7 @@ async function resolveAccount(
   const linked = await findUserBySubject(name, claims.sub, transaction)
   if (linked) {
     if (linked.disabledAt) throw disabled()
+    if (linked.suspendedAt) throw suspended()
     return { userId: linked.id, created: false }
   }
 
@@ -62,6 +64,7 @@ async function resolveAccount(
   const existing = await findCredentialsByEmail(email, transaction)
   if (existing) {
     if (existing.disabledAt) throw disabled()
+    if (existing.suspendedAt) throw suspended()
     if (!existing.emailConfirmedAt) {
       throw new OidcSignInError(
         'An account with this e-mail address exists but the address is not confirmed yet. Please confirm it first (use the link we e-mailed you) or sign in with your password.',
@@ -89,6 +92,8 @@ async function resolveAccount(
   await startTrial(user.id, transaction, `account created with ${label}`)
   return { userId: user.id, created: true }
 }
+
+const suspended = () => new OidcSignInError(STAFF_SUSPENDED, 'staff member suspended over the seats')
 
 const disabled = () =>
   new OidcSignInError('This account has been disabled. Please contact support.', 'account disabled')
