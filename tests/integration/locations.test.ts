@@ -283,7 +283,7 @@ describe('scoping', () => {
     const owner = await signedInOwner(server)
     const other = await createOwner()
     const theirs = await createLocation(other.id, { name: 'Their shop' })
-    for (const form of [
+    for (const form of <Record<string, string>[]>[
       { ...VALID, intent: 'edit', locationId: theirs.id },
       { intent: 'remove', locationId: theirs.id },
       { intent: 'remove', locationId: 'not-a-uuid' },
