@@ -1,5 +1,6 @@
 import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { APPLE_PASS_LOCATIONS_MAX } from '#app/utils/location-schemas.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { targetPassIdsSql, targetReplacements, type MessageTarget } from './holder-audience.server.ts'
 import { selectRows } from './transaction.server.ts'
@@ -34,6 +35,8 @@ export type ApplePassRow = {
   latestMessage: string | null
   /** The later of the pass's and its card's modification times, to the second. */
   modifiedAt: Date
+  /** Where the pass comes up on the lock screen: the owner's oldest located locations, at most 10. */
+  locations: { latitude: number; longitude: number }[]
 }
 
 /**
@@ -54,6 +57,17 @@ const LATEST_MESSAGE = `(select latest.body from (
 
 const EFFECTIVE_MODIFIED = `greatest(p.wallet_modified_at, c.wallet_modified_at)`
 
+/**
+ * The locations the pass of card `c` carries (PassKit takes up to 10): the owner's that have a position and are not
+ * removed, oldest first, as /account/locations says. A change to them moves cards.locations_changed_at (migration
+ * 0014), which moves the card's wallet time and pushes its devices, so a pass kept by time is never stale.
+ */
+const PASS_LOCATIONS = `coalesce((select json_agg(json_build_object('latitude', l.latitude, 'longitude', l.longitude)
+       order by l.created_at, l.id)
+     from (select latitude, longitude, created_at, id from locations
+           where owner_id = c.user_id and removed_at is null and latitude is not null and longitude is not null
+           order by created_at, id limit ${APPLE_PASS_LOCATIONS_MAX}) l), '[]')`
+
 /** Everything a pass needs to be built; null for an unknown pass. */
 export async function getApplePassRow(passId: string): Promise<ApplePassRow | null> {
   if (!isUuid(passId)) return null
@@ -64,11 +78,24 @@ export async function getApplePassRow(passId: string): Promise<ApplePassRow | nu
             c.reward, c.terms, c.auto_push as "stampPushOn", (extract(epoch from c.updated_at) * 1000)::float8
               as "cardVersion",
             c.logo, c.logo_content_type as "logoContentType", ${LATEST_MESSAGE} as "latestMessage",
-            ${EFFECTIVE_MODIFIED} as "modifiedAt"
+            ${EFFECTIVE_MODIFIED} as "modifiedAt", ${PASS_LOCATIONS} as locations
      from passes p join cards c on c.id = p.card_id where p.id = :passId`,
     { passId },
   )
-  return row ? { ...row, modifiedAt: new Date(row.modifiedAt) } : null
+  if (!row) return null
+  // json comes back parsed from node-postgres, as text from some drivers: accept both.
+  const locations = (typeof row.locations === 'string' ? JSON.parse(row.locations) : row.locations) as {
+    latitude: number | string
+    longitude: number | string
+  }[]
+  return {
+    ...row,
+    modifiedAt: new Date(row.modifiedAt),
+    locations: locations.map(({ latitude, longitude }) => ({
+      latitude: Number(latitude),
+      longitude: Number(longitude),
+    })),
+  }
 }
 
 /**

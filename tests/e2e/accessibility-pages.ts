@@ -97,6 +97,8 @@ export const PAGES: PageRow[] = [
   owner('/account/limits'),
   owner('/account/limits_trial'),
   owner('/account/notifications'),
+  // Locations (issue 20).
+  owner('/account/locations'),
   owner('/account/qr_code/:cardId', (r) => `/account/qr_code/${r.card}`),
   cardPage(''),
   owner('/account/:cardId', () => `/account/${NO_CARD}`, {

@@ -169,6 +169,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/limits', get: signedIn() },
   { route: '/account/limits_trial', get: signedIn() },
   { route: '/account/notifications', get: signedIn(), post: signedIn(400) },
+  // Locations (issue 20): each owner sees and changes only their own; an empty form is 400.
+  { route: '/account/locations', get: signedIn(), post: signedIn(400) },
   { route: '/account/plan', get: signedIn(), post: signedIn(400) },
   { route: '/account/profile', get: signedIn(), post: signedIn(400) },
   { route: '/account/tariffs', get: signedIn(), post: signedIn(400) },

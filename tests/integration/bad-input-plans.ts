@@ -127,6 +127,12 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     intents: ['inline'],
     base: { subject: 'Hello', message: 'Hi there' },
   },
+  // Locations (issue 20): add, edit and remove. The base adds one (owner A may have 50; a refused body adds none).
+  '/account/locations': {
+    fields: ['intent', 'locationId', 'name', 'address', 'latitude', 'longitude', 'staffIds'],
+    intents: ['add', 'edit', 'remove'],
+    base: { intent: 'add', name: 'Main Street', address: '1 Main Street', latitude: '38.7223', longitude: '-9.1393' },
+  },
   '/account/notifications': {
     fields: ['intent', 'noticeId', 'redirectTo'],
     intents: ['mark-all-read', 'mark-read'],

@@ -80,13 +80,28 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
       automatic as (insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota,
           occasion, scheduled_for, skipped_reason)
         select pass.card_id, owner.id, pass.id, 'we_miss_you', 'Wir vermissen dich', 'Komm bald wieder', 'skipped', false,
-          'we_miss_you:1700000000000', now(), 'daily_cap' from pass, owner returning id)
+          'we_miss_you:1700000000000', now(), 'daily_cap' from pass, owner returning id),
+      location_staff as (insert into users (role, email, password_hash, email_confirmed_at, employer_id, staff_name)
+        select 'staff', $1 || '-staff@seed.test', 'hash-staff', now(), id, 'Zoë at the till' from owner returning id),
+      shop as (insert into locations (owner_id, name, address, latitude, longitude)
+        select id, 'Café «Baixa»', E'Rua Augusta 1\u00a0— 1100-048 Lisboa', 38.7101234567891, -9.1370987654321
+        from owner returning id),
+      closed_shop as (insert into locations (owner_id, name, address, removed_at)
+        select id, 'Old kiosk', 'Praça do Comércio', now() from owner returning id),
+      works_at as (insert into staff_locations (staff_id, location_id)
+        select location_staff.id, shop.id from location_staff, shop returning staff_id),
+      worked_at as (insert into staff_locations (staff_id, location_id)
+        select location_staff.id, closed_shop.id from location_staff, closed_shop returning staff_id),
+      stamp_there as (insert into stamp_events (pass_id, card_id, actor_id, kind, count, location_id)
+        select pass.id, pass.card_id, location_staff.id, 'stamp', 1, shop.id from pass, location_staff, shop
+        returning id)
     select (select count(*) from s1) + (select count(*) from t1) + (select count(*) from sub2) + (select count(*) from changes)
       + (select count(*) from invoice) + (select count(*) from draft) + (select count(*) from delivery)
       + (select count(*) from feedback) + (select count(*) from mail) + (select count(*) from audit)
       + (select count(*) from counter) + (select count(*) from setting) + (select count(*) from oauth)
       + (select count(*) from notice) + (select count(*) from stamp) + (select count(*) from automation)
-      + (select count(*) from cancelled) + (select count(*) from automatic) as inserted`,
+      + (select count(*) from cancelled) + (select count(*) from automatic) + (select count(*) from works_at)
+      + (select count(*) from worked_at) + (select count(*) from stamp_there) as inserted`,
     [tag, shortCode],
   )
 }

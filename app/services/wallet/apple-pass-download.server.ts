@@ -39,6 +39,8 @@ function contentOf(row: ApplePassRow, voided: boolean): ApplePassContent {
       logo: row.logo ? { data: row.logo, contentType: row.logoContentType ?? 'image/png' } : null,
     },
     latestMessage: row.latestMessage,
+    // A voided pass is no longer worth showing near the shop.
+    locations: voided ? [] : row.locations,
     voided,
   }
 }

@@ -21,6 +21,7 @@ function content(changes: Partial<ApplePassContent> = {}, card: Partial<ApplePas
     stamps: 3,
     stampsRequired: 8,
     latestMessage: null,
+    locations: [],
     voided: false,
     ...changes,
     card: {
@@ -180,6 +181,21 @@ describe('buildApplePass', () => {
     })
     const plain = await build(content())
     expect(plain.passJson.voided).toBeUndefined()
+  })
+
+  test('locations: each with the lock-screen text, at most 10, none when there are none', async () => {
+    const places = Array.from({ length: 12 }, (_, index) => ({ latitude: 38.7 + index / 100, longitude: -9.14 }))
+    const { passJson } = await build(content({ locations: places }))
+    expect(passJson.locations).toHaveLength(10)
+    expect(passJson.locations[0]).toEqual({
+      latitude: 38.7,
+      longitude: -9.14,
+      relevantText: 'Bean There is nearby — show your card',
+    })
+    expect(passJson.locations[9].latitude).toBeCloseTo(38.79)
+    expect((await build(content())).passJson.locations).toBeUndefined()
+    const untitled = await build(content({ locations: places.slice(0, 1) }, { businessName: '' }))
+    expect(untitled.passJson.locations[0].relevantText).toBe('Coffee card is nearby — show your card')
   })
 
   test('without a business name the organisation is the card title; a passphrase-protected key signs too', async () => {

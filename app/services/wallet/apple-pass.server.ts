@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { PKPass } from 'passkit-generator'
 import { type AppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
+import { APPLE_PASS_LOCATIONS_MAX } from '#app/utils/location-schemas.ts'
 import { applePassImages } from './apple-pass-images.server.ts'
 import { storedZip } from './stored-zip.server.ts'
 
@@ -29,6 +30,8 @@ export type ApplePassContent = {
     logo: { data: Buffer; contentType: string } | null
   }
   latestMessage: string | null
+  /** Where Wallet brings the pass to the lock screen (at most APPLE_PASS_LOCATIONS_MAX are used). */
+  locations: { latitude: number; longitude: number }[]
   voided: boolean
 }
 
@@ -79,16 +82,25 @@ export function storeCardFields(content: ApplePassContent, appUrl: string) {
   }
 }
 
+/** What the lock screen says near one of the business's locations. */
+export const nearbyText = (organizationName: string) => `${organizationName} is nearby — show your card`
+
 /** pass.json for the content (without the images and the signature). */
 export function applePassJson(content: ApplePassContent, config: AppleWalletConfig, options: ApplePassOptions) {
   const { card } = content
+  // Wallet refuses empty texts here; a card in the middle of onboarding may not have both yet.
+  const organizationName = card.businessName.trim() || card.title.trim() || 'Stampwise'
+  const locations = content.locations.slice(0, APPLE_PASS_LOCATIONS_MAX).map(({ latitude, longitude }) => ({
+    latitude,
+    longitude,
+    relevantText: nearbyText(organizationName),
+  }))
   return {
     formatVersion: 1,
     passTypeIdentifier: config.passTypeId,
     teamIdentifier: config.teamId,
     serialNumber: content.passId,
-    // Wallet refuses empty texts here; a card in the middle of onboarding may not have both yet.
-    organizationName: card.businessName.trim() || card.title.trim() || 'Stampwise',
+    organizationName,
     description: card.title.trim() || card.businessName.trim() || 'Stamp card',
     backgroundColor: walletColor(card.backgroundColor),
     foregroundColor: walletColor(card.textColor),
@@ -104,6 +116,7 @@ export function applePassJson(content: ApplePassContent, config: AppleWalletConf
     webServiceURL: `${options.appUrl}/wallet/apple`,
     authenticationToken: options.authenticationToken,
     ...(content.voided ? { voided: true } : {}),
+    ...(locations.length ? { locations } : {}),
     storeCard: storeCardFields(content, options.appUrl),
   }
 }
@@ -137,6 +150,7 @@ export async function buildApplePass(
   const { primaryFields, secondaryFields, backFields } = passJson.storeCard
   const refused =
     pass.type !== 'storeCard' ||
+    (pass.props.locations?.length ?? 0) !== (passJson.locations?.length ?? 0) ||
     pass.primaryFields.length + pass.secondaryFields.length + pass.backFields.length !==
       primaryFields.length + secondaryFields.length + backFields.length
   if (refused) throw new Error(`passkit-generator refused the pass.json of pass ${content.passId}`)
