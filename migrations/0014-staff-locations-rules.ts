@@ -77,15 +77,24 @@ alter table cards add column daily_stamp_cap integer
   constraint cards_daily_stamp_cap_check check (daily_stamp_cap between 1 and 100);
 alter table cards add column locations_changed_at timestamptz;
 
--- A change to the owner's locations (added, edited, removed) is a change to every pass of their cards in Apple Wallet.
+-- A change to the owner's located locations (one with a position added, moved or removed) is a change to every pass
+-- of their cards in Apple Wallet, which carry the positions; a name, an address or a location without a position is
+-- not on the pass, and pushes no device.
 create function locations_touch_cards() returns trigger language plpgsql as $$
 begin
   update cards set locations_changed_at = clock_timestamp()
     where user_id = case when tg_op = 'DELETE' then old.owner_id else new.owner_id end;
   return null;
 end $$;
-create trigger locations_touch_cards after insert or update or delete on locations
-  for each row execute function locations_touch_cards();
+create trigger locations_touch_cards_insert after insert on locations
+  for each row when (new.latitude is not null and new.removed_at is null) execute function locations_touch_cards();
+create trigger locations_touch_cards_update after update on locations
+  for each row when ((old.latitude, old.longitude, old.removed_at) is distinct from
+                     (new.latitude, new.longitude, new.removed_at)
+                     and (old.latitude is not null or new.latitude is not null))
+  execute function locations_touch_cards();
+create trigger locations_touch_cards_delete after delete on locations
+  for each row when (old.latitude is not null and old.removed_at is null) execute function locations_touch_cards();
 
 -- 0010's card triggers, with the locations: what a pass in Wallet shows of its card.
 drop trigger cards_wallet_touch on cards;
@@ -127,7 +136,9 @@ create trigger cards_wallet_push after update on cards for each row
          new.reward, new.terms, new.auto_push, new.logo_content_type)
         or old.logo is distinct from new.logo)
   execute function cards_wallet_push();
-drop trigger if exists locations_touch_cards on locations;
+drop trigger if exists locations_touch_cards_insert on locations;
+drop trigger if exists locations_touch_cards_update on locations;
+drop trigger if exists locations_touch_cards_delete on locations;
 drop function if exists locations_touch_cards();
 alter table cards drop column if exists locations_changed_at, drop column if exists daily_stamp_cap,
   drop column if exists stamp_pause_minutes, drop column if exists max_stamps_per_scan;
