@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { type DayRange } from '#app/utils/insight-range.ts'
+import { eventFilterSql, type EventFilter } from './activity.server.ts'
 
 /**
  * The figures of the card page and the account home (DECISIONS.md, "Insights, holders and exports"), read from the
@@ -142,8 +143,9 @@ export type VisitHour = { weekday: number; hour: number; visits: number }
  */
 export async function visitsByHour(
   scope: InsightScope,
-  { timeZone, range }: { timeZone: string; range: DayRange },
+  { timeZone, range, filter = {} }: { timeZone: string; range: DayRange; filter?: Who },
 ): Promise<VisitHour[]> {
+  const who = eventFilterSql(filter)
   return getSequelize().query<VisitHour>(
     // One time-zone conversion per visit (to its local hour), the weekday and hour taken from the few hundred hours;
     // the visits come from the (card_id, created_at) index, which carries kind and undone_at (migration 0012).
@@ -154,7 +156,7 @@ export async function visitsByHour(
        where e.card_id in (select id from scope)
          and e.created_at >= :from::date::timestamp at time zone :timeZone
          and e.created_at < :to::date::timestamp at time zone :timeZone
-         and e.kind in ('stamp', 'redeem') and e.undone_at is null
+         and e.kind in ('stamp', 'redeem') and e.undone_at is null ${who.sql}
        group by 1
      )
      select (extract(isodow from local_hour)::int - 1) as weekday, extract(hour from local_hour)::int as hour,
@@ -162,7 +164,126 @@ export async function visitsByHour(
      from hours
      group by 1, 2`,
     {
-      replacements: { userId: scope.userId, cardId: scope.cardId ?? null, timeZone, from: range.from, to: range.to },
+      replacements: {
+        userId: scope.userId,
+        ownerId: scope.userId,
+        cardId: scope.cardId ?? null,
+        timeZone,
+        from: range.from,
+        to: range.to,
+        ...who.replacements,
+      },
+      type: QueryTypes.SELECT,
+    },
+  )
+}
+
+/*
+ * The figures filtered by who and where (the card page's location and person filter). pass_days and pass_rounds
+ * know neither, so these come from the events themselves, by the (card_id, created_at) index (which carries kind and
+ * undone_at), or the actor's or location's (…, created_at) index when the planner prefers them. Only the figures an
+ * event makes are filtered: a visit (stamp or redemption not undone) and its stamps. New holders (a holder joins by
+ * themself), rewards earned and the time to reward (a round's stamps may come from several people and places) are
+ * not anyone's at a place, and are left out by the page (docs/decisions/047-activity-and-filtered-insights.md).
+ */
+export type Who = Pick<EventFilter, 'person' | 'location'>
+
+export type FilteredFigures = Pick<
+  InsightFigures,
+  'activeHolders' | 'stamps' | 'rewardsRedeemed' | 'stampedHolders' | 'returningHolders'
+>
+
+/** The event figures by `filter` for each range, in the order given. One statement. */
+export async function filteredInsightFigures(
+  scope: InsightScope,
+  { timeZone, ranges, filter }: { timeZone: string; ranges: DayRange[]; filter: Who },
+): Promise<FilteredFigures[]> {
+  const who = eventFilterSql(filter)
+  const values = ranges.map((_, index) => `(${index}, :from${index}::date, :to${index}::date)`).join(', ')
+  const replacements: Record<string, unknown> = {
+    userId: scope.userId,
+    ownerId: scope.userId,
+    cardId: scope.cardId ?? null,
+    timeZone,
+    ...who.replacements,
+  }
+  ranges.forEach((range, index) => {
+    replacements[`from${index}`] = range.from
+    replacements[`to${index}`] = range.to
+  })
+  const rows = await getSequelize().query<{
+    active_holders: number
+    stamps: number
+    redeemed: number
+    stamped_holders: number
+    returning_holders: number
+  }>(
+    // A removed holder's events have no pass: their stamps count, they are no holder (as pass_days counts them).
+    `with scope as (${cardsOf(scope)}),
+     ranges as (
+       select i, from_day::timestamp at time zone :timeZone as from_at, to_day::timestamp at time zone :timeZone as to_at
+       from (values ${values}) as v (i, from_day, to_day)
+     )
+     select r.i,
+            coalesce(count(x.pass_id), 0)::int as active_holders,
+            coalesce(sum(x.stamps), 0)::int as stamps,
+            coalesce(sum(x.redemptions), 0)::int as redeemed,
+            coalesce(count(x.pass_id) filter (where x.stamp_days > 0), 0)::int as stamped_holders,
+            coalesce(count(x.pass_id) filter (where x.stamp_days > 1), 0)::int as returning_holders
+     from ranges r
+     left join lateral (
+       select e.pass_id,
+              coalesce(sum(e.count) filter (where e.kind = 'stamp'), 0) as stamps,
+              count(*) filter (where e.kind = 'redeem') as redemptions,
+              count(distinct (e.created_at at time zone :timeZone)::date) filter (where e.kind = 'stamp') as stamp_days
+       from stamp_events e
+       where e.card_id in (select id from scope) and e.created_at >= r.from_at and e.created_at < r.to_at
+         and e.kind in ('stamp', 'redeem') and e.undone_at is null ${who.sql}
+       group by e.pass_id
+     ) x on true
+     group by r.i
+     order by r.i`,
+    { replacements, type: QueryTypes.SELECT },
+  )
+  return rows.map((row) => ({
+    activeHolders: row.active_holders,
+    stamps: row.stamps,
+    rewardsRedeemed: row.redeemed,
+    stampedHolders: row.stamped_holders,
+    returningHolders: row.returning_holders,
+  }))
+}
+
+/** Stamps by `filter` on each day of the range (the chart's bars), oldest first, days without any included. */
+export async function filteredStampDays(
+  scope: InsightScope,
+  { timeZone, range, filter }: { timeZone: string; range: DayRange; filter: Who },
+): Promise<{ day: string; stamps: number }[]> {
+  const who = eventFilterSql(filter)
+  return getSequelize().query<{ day: string; stamps: number }>(
+    `with scope as (${cardsOf(scope)})
+     select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(s.stamps, 0)::int as stamps
+     from generate_series(:from::date, :to::date - 1, interval '1 day') as g (day)
+     left join (
+       select (e.created_at at time zone :timeZone)::date as day, sum(e.count) as stamps
+       from stamp_events e
+       where e.card_id in (select id from scope)
+         and e.created_at >= :from::date::timestamp at time zone :timeZone
+         and e.created_at < :to::date::timestamp at time zone :timeZone
+         and e.kind = 'stamp' and e.undone_at is null ${who.sql}
+       group by 1
+     ) s on s.day = g.day
+     order by g.day`,
+    {
+      replacements: {
+        userId: scope.userId,
+        ownerId: scope.userId,
+        cardId: scope.cardId ?? null,
+        timeZone,
+        from: range.from,
+        to: range.to,
+        ...who.replacements,
+      },
       type: QueryTypes.SELECT,
     },
   )

@@ -24,8 +24,17 @@ const fullDate = (day: string) => `${shortDate(day)}, ${day.slice(0, 4)}`
  * the dates) are HTML placed by percentage, so they keep their shape at 360 px and at 1280 px instead of being
  * squeezed or stretched with the bars, and one week apart they cannot overlap.
  */
-export function ActivityChart({ days, label }: { days: InsightDay[]; label: string }) {
-  const max = Math.max(1, ...days.map((day) => Math.max(day.stamps, day.newHolders)))
+export function ActivityChart({
+  days,
+  label,
+  newHolders = true,
+}: {
+  days: InsightDay[]
+  label: string
+  /** False: stamps only (the card page filtered by who and where: joining is nobody's and nowhere's). */
+  newHolders?: boolean
+}) {
+  const max = Math.max(1, ...days.map((day) => Math.max(day.stamps, newHolders ? day.newHolders : 0)))
   const width = SLOT * Math.max(1, days.length)
   const bar = SLOT * 0.38
   const y = (value: number) => HEIGHT - (Math.max(0, value) / max) * HEIGHT
@@ -48,7 +57,9 @@ export function ActivityChart({ days, label }: { days: InsightDay[]; label: stri
           aria-labelledby="activity-chart-title"
           preserveAspectRatio="none"
         >
-          <title id="activity-chart-title">{`${label}: ${totalStamps} stamps and ${totalHolders} new holders`}</title>
+          <title id="activity-chart-title">
+            {newHolders ? `${label}: ${totalStamps} stamps and ${totalHolders} new holders` : `${label}: ${totalStamps} stamps`}
+          </title>
           {days.map((day, index) => {
             const x = index * SLOT + SLOT / 2
             return (
@@ -60,13 +71,15 @@ export function ActivityChart({ days, label }: { days: InsightDay[]; label: stri
                   height={HEIGHT - y(day.stamps)}
                   className="activity-chart__stamps"
                 />
-                <rect
-                  x={x}
-                  y={y(day.newHolders)}
-                  width={bar}
-                  height={HEIGHT - y(day.newHolders)}
-                  className="activity-chart__holders"
-                />
+                {newHolders ? (
+                  <rect
+                    x={x}
+                    y={y(day.newHolders)}
+                    width={bar}
+                    height={HEIGHT - y(day.newHolders)}
+                    className="activity-chart__holders"
+                  />
+                ) : null}
               </g>
             )
           })}
@@ -96,7 +109,9 @@ export function ActivityChart({ days, label }: { days: InsightDay[]; label: stri
       </div>
       <figcaption className="activity-chart__legend">
         <span className="activity-chart__key activity-chart__key--stamps">Stamps ({totalStamps})</span>
-        <span className="activity-chart__key activity-chart__key--holders">New holders ({totalHolders})</span>
+        {newHolders ? (
+          <span className="activity-chart__key activity-chart__key--holders">New holders ({totalHolders})</span>
+        ) : null}
       </figcaption>
       <table className="visually-hidden">
         <caption>{label}, per day</caption>
@@ -104,7 +119,7 @@ export function ActivityChart({ days, label }: { days: InsightDay[]; label: stri
           <tr>
             <th scope="col">Day</th>
             <th scope="col">Stamps</th>
-            <th scope="col">New holders</th>
+            {newHolders ? <th scope="col">New holders</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -112,7 +127,7 @@ export function ActivityChart({ days, label }: { days: InsightDay[]; label: stri
             <tr key={day.day}>
               <th scope="row">{fullDate(day.day)}</th>
               <td>{day.stamps}</td>
-              <td>{day.newHolders}</td>
+              {newHolders ? <td>{day.newHolders}</td> : null}
             </tr>
           ))}
         </tbody>

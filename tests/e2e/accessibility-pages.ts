@@ -128,6 +128,12 @@ export const PAGES: PageRow[] = [
     state: 'a filter not in the list',
   }),
   owner('/account/:cardId/holders/:passId', (r) => `/account/${r.card}/holders/${r.pass}`),
+  // The activity (issue 20), and a filter the form could not send (400 with the form).
+  owner('/account/activity'),
+  owner('/account/activity', () => '/account/activity?person=nobody', {
+    status: 400,
+    state: 'a person not in the list',
+  }),
   cardPage('/push_notification/template'),
   owner(
     '/account/:cardId/push_notification/template/:templateId/create',

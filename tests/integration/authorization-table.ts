@@ -164,6 +164,9 @@ export const AUTHORIZATION_TABLE: Row[] = [
     get: ownerA(),
     post: ownerA(409),
   },
+  // The activity (issue 20): each owner's own events, filtered from the address; the CSV with the same filters.
+  { route: '/account/activity', get: signedIn() },
+  { route: '/account/activity.csv', get: signedIn() },
   { route: '/account/contact-us', get: signedIn(), post: signedIn(400) },
   { route: '/account/help', get: signedIn() },
   { route: '/account/limits', get: signedIn() },

@@ -1,3 +1,4 @@
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
@@ -6,10 +7,12 @@ import { ActivityChart } from '#app/components/activity-chart.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { FormErrors, SubmitButton, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { InsightFigures } from '#app/components/insight-figures.tsx'
+import { SelectField } from '#app/components/select-field.tsx'
 import { VisitHeatMap } from '#app/components/visit-heat-map.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { activityChoices, parseActivityFilter } from '#app/services/activity/activity-filter.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { deleteCard } from '#app/services/cards/card-delete.server.ts'
@@ -18,6 +21,7 @@ import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card
 import { cardInsights } from '#app/services/insights/card-insights.server.ts'
 import { cardWalletStatus } from '#app/services/wallet/wallet-links.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { ActivityFilterSchema, type ActivityFilter } from '#app/utils/activity-query.ts'
 import {
   DEFAULT_INSIGHT_RANGE,
   INSIGHT_RANGES,
@@ -25,6 +29,7 @@ import {
   type InsightRangeKey,
 } from '#app/utils/insight-range.ts'
 import { formatDay } from '#app/utils/local-time.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { cardTotals } from '#models/card-stats.server.ts'
 import { setOwnedCardArchived, setOwnedCardAutoPush } from '#models/card.server.ts'
 
@@ -38,16 +43,32 @@ export const CardActionSchema = z.discriminatedUnion('intent', [
 
 export const handle: AccountHandle = { title: 'Reward Card', back: 'account' }
 
+/** The card page's address with its range and its insights filter (defaults left out). */
+function insightsHref(cardId: string, range: InsightRangeKey, filter: ActivityFilter) {
+  const params = new URLSearchParams()
+  if (range !== DEFAULT_INSIGHT_RANGE) params.set('range', range)
+  if (filter.person) params.set('person', filter.person)
+  if (filter.location) params.set('location', filter.location)
+  const search = params.toString()
+  return `/account/${cardId}${search ? `?${search}` : ''}`
+}
+
 /**
  * One card: its design, holders, what it did for the business over a range (`?range=7d|30d|90d|12m`, 30 days unless
  * said; DECISIONS.md "Insights, holders and exports"), and what the owner can do with it. A range that is not one of
- * those shows the default with a 400 and a line saying so.
+ * those shows the default with a 400 and a line saying so. The insights may be narrowed to a person and a location
+ * (`?person=&location=`, the activity's filters): a value that is not one of the owner's shows them unfiltered with
+ * a 400 and the field's message.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
   const owned = { cardId: card.id, userId }
-  const asked = new URL(request.url).searchParams.get('range')
+  const searchParams = new URL(request.url).searchParams
+  const choices = await activityChoices(userId)
+  const filterSubmission = parseActivityFilter(searchParams, ActivityFilterSchema, choices)
+  const filter: ActivityFilter = filterSubmission.status === 'success' ? filterSubmission.value : {}
+  const asked = searchParams.get('range')
   const rangeKey: InsightRangeKey = asked !== null && isInsightRangeKey(asked) ? asked : DEFAULT_INSIGHT_RANGE
   const rangeError =
     asked !== null && asked !== rangeKey
@@ -55,14 +76,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : null
   const [totals, insights, wallets] = await Promise.all([
     cardTotals(owned),
-    cardInsights(owned, rangeKey),
+    cardInsights(owned, rangeKey, undefined, filter),
     cardWalletStatus(owned),
   ])
   // Deleted between the two reads: the same answer as a card that is not there.
   if (!totals) throw notFound(CARD_NOT_FOUND)
+  const labelOf = (options: readonly (readonly [string, string])[], value: string | undefined) =>
+    options.find(([option]) => option === value)?.[1] ?? null
+  const insightsFilter = {
+    // Only a business with staff or locations has anything to filter by (a filter in the address shows it too).
+    shown: choices.hasTeamOrPlaces || searchParams.has('person') || searchParams.has('location'),
+    people: choices.people,
+    locations: choices.locations,
+    result: filterSubmission.reply(),
+    value: filter,
+    person: labelOf(choices.people, filter.person),
+    location: labelOf(choices.locations, filter.location),
+  }
   return data(
-    { card, totals, insights, rangeError, wallets, joinUrl: joinUrl(card.slug) },
-    rangeError ? { status: 400 } : undefined,
+    { card, totals, insights, insightsFilter, rangeError, wallets, joinUrl: joinUrl(card.slug) },
+    rangeError || filterSubmission.status !== 'success' ? { status: 400 } : undefined,
   )
 }
 
@@ -104,7 +137,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RewardCard() {
-  const { card, totals, insights, rangeError, wallets, joinUrl } = useLoaderData<typeof loader>()
+  const { card, totals, insights, insightsFilter, rangeError, wallets, joinUrl } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const errors = actionData?.result?.error ?? {}
   const deleteWord = card.title || card.businessName || 'delete'
@@ -169,7 +202,7 @@ export default function RewardCard() {
           {(Object.keys(INSIGHT_RANGES) as (keyof typeof INSIGHT_RANGES)[]).map((key) => (
             <Link
               key={key}
-              to={key === DEFAULT_INSIGHT_RANGE ? `/account/${card.id}` : `/account/${card.id}?range=${key}`}
+              to={insightsHref(card.id, key, insightsFilter.value)}
               aria-current={insights.range.key === key ? 'page' : undefined}
               className="range-switch__option"
               preventScrollReset
@@ -187,9 +220,18 @@ export default function RewardCard() {
           {formatDay(insights.range.first)} to {formatDay(insights.range.last)}, days in {insights.timeZone} (
           <Link to="/account/profile">change</Link>), compared with the {insights.range.label} before.
         </p>
+        {insightsFilter.shown ? (
+          <InsightsFilterForm cardId={card.id} rangeKey={insights.range.key} filter={insightsFilter} />
+        ) : null}
+        {insights.filtered ? (
+          <p className="field-hint" role="status">
+            {filteredLine(insightsFilter)} New holders, rewards earned, the redemption rate and the time to reward
+            belong to a holder’s whole card, not to one person or place, so they are left out here.
+          </p>
+        ) : null}
         <InsightFigures items={insights.items} previousLabel={insights.range.label} />
-        <h3>Stamps and new holders per day</h3>
-        <ActivityChart days={insights.days} label={`Last ${insights.range.label}`} />
+        <h3>{insights.filtered ? 'Stamps per day' : 'Stamps and new holders per day'}</h3>
+        <ActivityChart days={insights.days} label={`Last ${insights.range.label}`} newHolders={!insights.filtered} />
         <h3>Visits by weekday and hour</h3>
         <VisitHeatMap
           hours={insights.hours}
@@ -220,6 +262,9 @@ export default function RewardCard() {
         </Link>
         <Link to={`/account/${card.id}/holders`} className="button button--ghost">
           Holders
+        </Link>
+        <Link to={`/account/activity?card=${card.id}`} className="button button--ghost">
+          Activity
         </Link>
       </nav>
       {/* Only the delete form's confirmation has a place of its own; an unknown intent has none. */}
@@ -283,6 +328,50 @@ export default function RewardCard() {
         </Form>
       </details>
     </>
+  )
+}
+
+type LoadedFilter = ReturnType<typeof useLoaderData<typeof loader>>['insightsFilter']
+
+function filteredLine({ person, location }: Pick<LoadedFilter, 'person' | 'location'>) {
+  const by = person ? ` by ${person === 'You' ? 'you' : person}` : ''
+  const at = location ? (location === 'No location' ? ' with no location' : ` at ${location}`) : ''
+  return `Showing the visits, stamps and redemptions${by}${at}.`
+}
+
+/** The insights by person and location: a GET form (works without JavaScript), keeping the range. */
+function InsightsFilterForm({
+  cardId,
+  rangeKey,
+  filter,
+}: {
+  cardId: string
+  rangeKey: InsightRangeKey
+  filter: LoadedFilter
+}) {
+  const [form, fields] = useSchemaForm(ActivityFilterSchema, { id: 'insights-filter', lastResult: filter.result })
+  return (
+    <Form
+      method="GET"
+      action={`/account/${cardId}`}
+      className="holders-search insights-filter"
+      preventScrollReset
+      {...getFormProps(form)}
+    >
+      {rangeKey !== DEFAULT_INSIGHT_RANGE ? <input type="hidden" name="range" value={rangeKey} /> : null}
+      <SelectField meta={fields.location} label="Location" anyLabel="All locations" options={filter.locations} />
+      <SelectField meta={fields.person} label="Person" anyLabel="Everyone" options={filter.people} />
+      <div className="holders-search__actions">
+        <button type="submit" className="button button--ghost">
+          Filter insights
+        </button>
+        {filter.value.person || filter.value.location ? (
+          <Link to={insightsHref(cardId, rangeKey, {})} preventScrollReset>
+            All
+          </Link>
+        ) : null}
+      </div>
+    </Form>
   )
 }
 
