@@ -3,12 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { hashToken } from './session.server.ts'
 
-export type TokenKind =
-  | 'email_verification'
-  | 'password_reset'
-  | 'premade_login'
-  | 'email_change'
-  | 'staff_invitation'
+export type TokenKind = 'email_verification' | 'password_reset' | 'premade_login' | 'email_change' | 'staff_invitation'
 
 /** How long each kind of link stays valid (DECISIONS.md, "Tokens and e-mail"). */
 export const TOKEN_TTL_MS: Record<TokenKind, number> = {

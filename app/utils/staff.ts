@@ -3,9 +3,10 @@ import { NewPasswordSchema, TokenSchema } from './auth-schemas.ts'
 import { isUuid } from './uuid.ts'
 
 /**
- * Staff seats and invitations (DECISIONS.md, "Staff, locations and stamping rules"; docs/decisions/047-team.md),
- * shared by the team page, its action and the invitee's page. Each paid plan's seats are stored with the plan
- * (tariffs.staff_seats: Basic 2, Standard 5, Premium 20); the trial's are here.
+ * Staff seats and invitations (DECISIONS.md, "Staff, locations and stamping rules";
+ * docs/decisions/044-staff-accounts.md), shared by the team page, its action and the invitee's page.
+ * Each paid plan's seats are stored with the plan (tariffs.staff_seats: Basic 2, Standard 5, Premium 20); the
+ * trial's are here.
  */
 export const TRIAL_STAFF_SEATS = 2
 export const INVITATION_DAYS = 7

@@ -21,7 +21,7 @@ import { normalizeEmail } from '#models/user.server.ts'
 import { inviterName } from './invitation.server.ts'
 
 /**
- * The owner's team (DECISIONS.md, "Staff, locations and stamping rules"; docs/decisions/047-team.md): invite,
+ * The owner's team (DECISIONS.md, "Staff, locations and stamping rules"; docs/decisions/044-staff-accounts.md): invite,
  * resend, remove, and fitting the team to the plan's seats. Each change runs in one transaction on the owner's
  * locked row, re-fitting the team first, so the seat count it checks is today's. Mail goes after the commit.
  *
