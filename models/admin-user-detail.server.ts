@@ -11,7 +11,7 @@ const select = selectRows
 export type AdminUserProfile = {
   id: string
   email: string
-  role: 'owner' | 'admin'
+  role: 'owner' | 'admin' | 'staff'
   emailConfirmedAt: Date | null
   isPremade: boolean
   disabledAt: Date | null

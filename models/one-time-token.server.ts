@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { hashToken } from './session.server.ts'
 
-export type TokenKind = 'email_verification' | 'password_reset' | 'premade_login' | 'email_change'
+export type TokenKind = 'email_verification' | 'password_reset' | 'premade_login' | 'email_change' | 'staff_invitation'
 
 /** How long each kind of link stays valid (DECISIONS.md, "Tokens and e-mail"). */
 export const TOKEN_TTL_MS: Record<TokenKind, number> = {
@@ -11,6 +11,8 @@ export const TOKEN_TTL_MS: Record<TokenKind, number> = {
   password_reset: 60 * 60 * 1000,
   premade_login: 7 * 24 * 60 * 60 * 1000,
   email_change: 48 * 60 * 60 * 1000,
+  // As long as the invitation holds its seat (users.invitation_expires_at, app/utils/staff.ts).
+  staff_invitation: 7 * 24 * 60 * 60 * 1000,
 }
 
 /** Issues a 256-bit random token; only its hash is stored. Returns the token for the link. */

@@ -219,7 +219,7 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await boss.schedule(PLAN_HOUSEKEEPING_QUEUE, PLAN_HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   await boss.work(PLAN_HOUSEKEEPING_QUEUE, async () => {
     const result = await runPlanHousekeeping()
-    if (result.applied || result.notices) logger.info(result, 'plan housekeeping')
+    if (result.applied || result.notices || result.refitted) logger.info(result, 'plan housekeeping')
   })
 
   const chunkKey = (range: ChunkRange) => `${range.notificationId}:${range.fromId}`

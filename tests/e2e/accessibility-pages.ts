@@ -69,6 +69,7 @@ export const PAGES: PageRow[] = [
     path: (r) => `/change-password?token=${r.resetToken}`,
     state: 'with a valid token',
   },
+  guest('/join-team', '/join-team', { status: 400, state: 'without a token' }),
   guest('/email-confirmed'),
   owner('/logout'),
 
@@ -92,6 +93,7 @@ export const PAGES: PageRow[] = [
   owner('/account/profile'),
   owner('/account/plan'),
   owner('/account/tariffs'),
+  owner('/account/team'),
   owner('/account/contact-us'),
   owner('/account/help'),
   owner('/account/limits'),

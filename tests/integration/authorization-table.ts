@@ -102,6 +102,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/verify-email', get: guestOnly(), post: guestOnly(400) },
   // Without the mailed token: 400 for a guest.
   { route: '/change-password', get: guestOnly(400), post: guestOnly(400) },
+  // A staff invitation's page (issue 20): without the mailed token, 400 for a guest.
+  { route: '/join-team', get: guestOnly(400), post: guestOnly(400) },
   // Confirms on load, signed in or not (DECISIONS.md); without a token it only shows the page.
   { route: '/email-confirmed', get: OK },
   { route: '/logout', get: { ...signedIn(), guest: to('/login') }, post: everyone(to('/login')), fresh: 'session' },
@@ -177,6 +179,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/plan', get: signedIn(), post: signedIn(400) },
   { route: '/account/profile', get: signedIn(), post: signedIn(400) },
   { route: '/account/tariffs', get: signedIn(), post: signedIn(400) },
+  // The signed-in owner's own team (issue 20): every owner has one; an empty form is 400.
+  { route: '/account/team', get: signedIn(), post: signedIn(400) },
 
   // Admin area: the admin role, checked by every loader and action (a guest goes to /login, an owner gets 403).
   { route: '/admin', get: adminOnly() },

@@ -60,6 +60,10 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     fields: ['password', 'confirmPassword', 'token'],
     base: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, token: TOKEN },
   },
+  '/join-team': {
+    fields: ['password', 'confirmPassword', 'token'],
+    base: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, token: TOKEN },
+  },
   '/logout': { fields: [] },
   '/auth_apple': {
     fields: ['code', 'state', 'user', 'error'],
@@ -151,6 +155,13 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     },
   },
   '/account/tariffs': { fields: ['tier', 'periodMonths'], base: { tier: '1', periodMonths: '1' } },
+  // Invites owner A's staff until the trial's 2 seats are taken (then 409 with the upgrade path); resend and remove
+  // name a member by id (anyone else's, or nobody's: 404).
+  '/account/team': {
+    fields: ['intent', 'name', 'email', 'staffId'],
+    intents: ['invite', 'resend', 'remove'],
+    base: { intent: 'invite', name: 'Anna', email: 'fuzz-staff@example.com' },
+  },
 
   '/admin/feedback': {
     fields: ['intent', 'messageId'],

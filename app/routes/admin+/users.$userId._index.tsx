@@ -35,6 +35,7 @@ import {
   listStatusChanges,
 } from '#models/admin-user-detail.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
+import { getEmployerForAdmin, getStaffSeats, listStaffForAdmin } from '#models/staff.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import {
@@ -53,6 +54,7 @@ import {
   StatusHistory,
   SubscriptionFacts,
 } from './__user-sections.tsx'
+import { EmployerFacts, StaffTable, staffStateText } from './__user-staff.tsx'
 
 /**
  * /admin/users/{userId}: one account with its subscription, cards, pushes and audit log, and the admin's actions
@@ -69,7 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request)
   const user = await requireUser(params.userId)
   const now = new Date()
-  const [stored, invoice, history, cards, pushes, audit, tariffs] = await Promise.all([
+  const [stored, invoice, history, cards, pushes, audit, tariffs, staff, seats, employer] = await Promise.all([
     getOwnerSubscription(user.id),
     getOpenInvoiceForUser(user.id),
     listStatusChanges(user.id),
@@ -77,6 +79,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listRecentPushes(user.id),
     listAuditForUser(user.id),
     listTariffs(),
+    listStaffForAdmin(user.id),
+    getStaffSeats(user.id),
+    user.role === 'staff' ? getEmployerForAdmin(user.id) : null,
   ])
   const state = stored && planState(stored, now)
   const quota = state && (await getPushQuota(user.id, state, now))
@@ -106,6 +111,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     pushes,
     audit,
     tariffs: tariffs.map(({ tier, name }) => ({ tier, name })),
+    staff: staff.map((member) => ({ ...member, state: staffStateText(member, now.getTime()) })),
+    seats,
+    employer,
   }
 }
 
@@ -159,7 +167,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminUser() {
-  const { user, subscription, invoice, history, cards, pushes, audit, tariffs } = useLoaderData<typeof loader>()
+  const { user, subscription, invoice, history, cards, pushes, audit, tariffs, staff, seats, employer } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   // Each form shows only the answer to its own submission.
   const resultFor = (intent: UserActionIntent) => (actionData?.intent === intent ? actionData.result : undefined)
@@ -188,6 +197,20 @@ export default function AdminUser() {
           )}
         </div>
       </section>
+
+      {employer ? (
+        <section className="panel" aria-labelledby="employer-title">
+          <h2 id="employer-title">Staff member</h2>
+          <EmployerFacts employer={employer} />
+        </section>
+      ) : (
+        <section className="panel" aria-labelledby="staff-title">
+          <h2 id="staff-title">Staff</h2>
+          <TableScroll label="Staff">
+            <StaffTable staff={staff} seats={seats} />
+          </TableScroll>
+        </section>
+      )}
 
       <section className="panel" aria-labelledby="subscription-title">
         <h2 id="subscription-title">Subscription</h2>

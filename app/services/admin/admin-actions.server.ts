@@ -1,6 +1,7 @@
 import { type Transaction } from 'sequelize'
 import { resendConfirmation as mailConfirmationLink } from '#app/services/auth/auth.server.ts'
 import { applyDueTransitions, choosePlan, confirmPayment, PlanError } from '#app/services/billing/billing.server.ts'
+import { reconcileStaffSeats } from '#app/services/team/team.server.ts'
 import { formatDate, periodText } from '#app/utils/plan-format.ts'
 import { lockFeedbackHandling, setFeedbackHandling } from '#models/admin-feedback.server.ts'
 import { getAdminUserProfile, getSubscriptionSnapshot } from '#models/admin-user-detail.server.ts'
@@ -144,6 +145,7 @@ export async function extendTrial({ actorId, userId, days, now = new Date() }: T
         transaction,
       )
     }
+    await reconcileStaffSeats(userId, transaction)
     const after = await getSubscriptionSnapshot(userId, transaction)
     await writeAudit(
       {
@@ -207,6 +209,8 @@ export async function endSubscription({ actorId, userId, now = new Date() }: Tar
       },
       transaction,
     )
+    // A plan that ends keeps its seats: staff keep stamping (DECISIONS.md). Fitting again changes nothing then.
+    await reconcileStaffSeats(userId, transaction)
     const after = await getSubscriptionSnapshot(userId, transaction)
     await writeAudit(
       { actorId, action: 'subscription.end', targetType: 'subscription', targetId: subscription.id, before, after },

@@ -1,4 +1,5 @@
 import { type Transaction } from 'sequelize'
+import { reconcileStaffSeats } from '#app/services/team/team.server.ts'
 import { addMonths, dueTransitions, planState, type SubscriptionStatus } from '#app/utils/plan-status.ts'
 import {
   getInvoiceForPayment,
@@ -147,6 +148,7 @@ export async function choosePlan({
         tx,
       )
     }
+    await reconcileStaffSeats(userId, tx.transaction)
     return invoice
   })
 }
@@ -201,6 +203,8 @@ export async function confirmPayment({
       },
       tx.transaction,
     )
+    // The plan paid for sets the staff seats: a downgrade suspends the newest beyond them, an upgrade restores.
+    await reconcileStaffSeats(invoice.userId, tx.transaction)
     return { userId: invoice.userId, periodEndsAt: endsAt }
   })
 }
@@ -216,11 +220,17 @@ export async function cancelPlan({ userId, now = new Date() }: { userId: string;
       { to: 'cancelled', at: now, cause: 'cancelled by the owner', fields: { cancelled_at: now } },
       tx,
     )
+    await reconcileStaffSeats(userId, tx.transaction)
     return { periodEndsAt: subscription.periodEndsAt }
   })
 }
 
 /** Applies one owner's due transitions (the scheduled job's unit of work; also safe to call at any time). */
 export async function applyDueTransitions(userId: string, now = new Date()) {
-  return withTransaction(async (tx) => applyDue(await lockedSubscription(userId, tx), now, tx))
+  return withTransaction(async (tx) => {
+    const subscription = await applyDue(await lockedSubscription(userId, tx), now, tx)
+    // An end keeps the seats (staff keep stamping); fitting again changes nothing then, and is cheap.
+    await reconcileStaffSeats(userId, tx.transaction)
+    return subscription
+  })
 }

@@ -1,10 +1,13 @@
+import { reconcileStaffSeats } from '#app/services/team/team.server.ts'
 import { formatDate } from '#app/utils/plan-format.ts'
 import { raiseNotices } from '#models/notice.server.ts'
+import { listOwnersWithSuspendedStaff } from '#models/staff.server.ts'
 import {
   listSubscriptionsEndingBy,
   listSubscriptionsWithDueTransitions,
   type EndingSubscription,
 } from '#models/subscription.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 import { applyDueTransitions } from './billing.server.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -26,7 +29,13 @@ export async function runPlanHousekeeping(now = new Date()) {
     if (due.length < 500) break
   }
   const notices = await raiseDueEndingNotices(now)
-  return { applied, notices }
+  // An invitation that ran out frees its seat: a member suspended for want of one gets it back.
+  let refitted = 0
+  for (const ownerId of await listOwnersWithSuspendedStaff()) {
+    const { restored } = await withTransaction((transaction) => reconcileStaffSeats(ownerId, transaction))
+    refitted += restored.length
+  }
+  return { applied, notices, refitted }
 }
 
 /** What the notice says and links to, for each kind of end. */

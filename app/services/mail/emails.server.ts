@@ -123,3 +123,16 @@ export function supportMessageEmail(input: {
     paragraphs: [`From: ${input.from ?? 'not given'}`, input.message],
   })
 }
+
+/** A staff invitation (app/services/team/team.server.ts): the link sets the member's password (/join-team). */
+export function staffInvitationEmail({ token, name, from }: { token: string; name: string; from: string }): Email {
+  return email(`${from} invited you to stamp loyalty cards on Stampwise`, {
+    heading: `Hello ${name}, join ${from} on Stampwise`,
+    paragraphs: [
+      `${from} invited you to their team on Stampwise, to stamp their customers’ loyalty cards at the counter.`,
+      'Choose a password to accept. The link works for 7 days and only once; then sign in with this e-mail address.',
+      'If you did not expect this e-mail, ignore it: nothing happens without you.',
+    ],
+    action: { label: 'Choose my password', href: appLink('/join-team', { token }) },
+  })
+}

@@ -1,0 +1,132 @@
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import {
+  FormErrors,
+  HIDDEN_FIELDS,
+  NEW_PASSWORD_HINT,
+  PasswordField,
+  ShowPasswordToggle,
+  useShowPassword,
+} from '#app/components/auth-form.tsx'
+import { SubmitButton } from '#app/components/forms.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
+import {
+  passRetryAfter,
+  rateLimitedFormReply,
+  tooManyRequests,
+  unlessRateLimited,
+} from '#app/server/rate-limit-reply.server.ts'
+import { requireAnonymous } from '#app/services/auth/guest.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { clientAddress, signIn } from '#app/services/auth/session.server.ts'
+import { checkInvitation, JOIN_MESSAGES, joinTeam } from '#app/services/team/invitation.server.ts'
+import { TokenSchema } from '#app/utils/auth-schemas.ts'
+import { JoinTeamSchema } from '#app/utils/staff.ts'
+import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { type AuthHandle } from './_layout.tsx'
+
+export const handle: AuthHandle = { backTo: '/login' }
+
+type Invited = { token: string; name: string; email: string; businessName: string }
+
+/**
+ * /join-team?token=: the page a staff invitation's link opens (app/services/team/invitation.server.ts). The invitee
+ * chooses a password under the sign-up policy; that accepts the invitation, confirms the address, signs them in and
+ * lands them on /staff. Guests only: a signed-in owner or staff member is sent to their own start.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request)
+  const parsed = TokenSchema.safeParse({ token: new URL(request.url).searchParams.get('token') ?? undefined })
+  if (!parsed.success) return data({ invited: null, error: JOIN_MESSAGES.unknown }, { status: 400 })
+  const invitation = await unlessRateLimited(checkInvitation({ token: parsed.data.token, ip: clientAddress(request) }))
+  if (invitation instanceof RateLimitedError) {
+    return data({ invited: null, error: invitation.message }, tooManyRequests(invitation))
+  }
+  if (invitation.state !== 'valid') return data({ invited: null, error: invitation.message }, { status: 400 })
+  const { name, email, businessName } = invitation
+  return data({ invited: { token: parsed.data.token, name, email, businessName } as Invited, error: null })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request)
+  const formData = await readFormData(request)
+  const submission = parseWithZod(formData, { schema: JoinTeamSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
+  }
+  const { token, password } = submission.value
+  const outcome = await unlessRateLimited(joinTeam({ token, password, ip: clientAddress(request) }))
+  if (outcome instanceof RateLimitedError)
+    return rateLimitedFormReply(submission, outcome, { hideFields: HIDDEN_FIELDS })
+  if (outcome.status === 'error') {
+    return data(
+      { result: submission.reply({ formErrors: [outcome.message], hideFields: HIDDEN_FIELDS }) },
+      { status: 400 },
+    )
+  }
+  return redirect('/staff', { headers: { 'Set-Cookie': await signIn(request, outcome.staffId) } })
+}
+
+export default function JoinTeam() {
+  const { invited, error } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  // After a refused post the page keeps the form, with the answer above it.
+  const postedToken = actionData?.result.initialValue?.token
+  const token = invited?.token ?? (typeof postedToken === 'string' ? postedToken : null)
+  if (!token) {
+    return (
+      <>
+        <h1>This invitation does not work</h1>
+        <p role="alert" className="form-message form-message--error">
+          {error}
+        </p>
+        <Link to="/login" className="button button--block">
+          Go to login
+        </Link>
+      </>
+    )
+  }
+  return <JoinForm token={token} invited={invited} />
+}
+
+function JoinForm({ token, invited }: { token: string; invited: Invited | null }) {
+  const actionData = useActionData<typeof action>()
+  const { shown, setShown } = useShowPassword(actionData?.result)
+  const [form, fields] = useSchemaForm(JoinTeamSchema, { id: 'join-team-form', lastResult: actionData?.result })
+  return (
+    <>
+      <h1>Join the team</h1>
+      {invited ? (
+        <p className="auth-lead">
+          {invited.name}, {invited.businessName} invited you to stamp their loyalty cards. Choose a password: you will
+          sign in with {invited.email}.
+        </p>
+      ) : null}
+      <Form method="POST" className="form" {...getFormProps(form)}>
+        <input type="hidden" name="token" value={token} />
+        <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.token.errors ?? [])]} />
+        <PasswordField
+          meta={fields.password}
+          label="Password"
+          shown={shown}
+          autoComplete="new-password"
+          hint={NEW_PASSWORD_HINT}
+        />
+        <PasswordField
+          meta={fields.confirmPassword}
+          label="Confirm password"
+          shown={shown}
+          autoComplete="new-password"
+        />
+        <ShowPasswordToggle shown={shown} onToggle={setShown} />
+        <SubmitButton pendingLabel="Joining…">Join the team</SubmitButton>
+      </Form>
+    </>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Join the team — Stampwise' }]
+
+export const headers = passRetryAfter

@@ -1,0 +1,96 @@
+import { hashPassword } from '#app/services/auth/password.server.ts'
+import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
+import { consumeToken, inspectToken, type TokenState } from '#models/one-time-token.server.ts'
+import { acceptInvitation, getInvitee } from '#models/staff.server.ts'
+import { selectRows, withTransaction } from '#models/transaction.server.ts'
+
+/**
+ * The invitee's side (/join-team?token=): the link shows who invited them; choosing a password under the sign-up
+ * policy accepts it, confirms the address (the link came to it) and the page signs them in, landing on /staff.
+ */
+export const JOIN_MESSAGES = {
+  unknown: 'This invitation link is invalid. Please ask the business to send a new invitation.',
+  expired: 'This invitation has expired. Please ask the business to send a new one.',
+  used: 'This invitation has already been accepted. Log in with your e-mail and password.',
+  withdrawn: 'This invitation was withdrawn by the business.',
+  paused: "This invitation is paused: the business's plan has fewer staff seats than its team. Please ask the owner.",
+} as const
+
+export type Invitation =
+  | { state: 'valid'; staffId: string; name: string; email: string; businessName: string }
+  | { state: 'refused'; message: string }
+
+/** Who invited the member, as the mail and the page name them: the business on their first card, else the owner. */
+export async function inviterName(ownerId: string): Promise<string> {
+  const [row] = await selectRows<{ name: string }>(
+    `select coalesce((select business_name from cards where user_id = u.id and business_name <> ''
+                      order by created_at limit 1), u.email) as name
+     from users u where u.id = cast(:ownerId as uuid)`,
+    { ownerId },
+  )
+  return row?.name ?? 'A Stampwise business'
+}
+
+async function invitationOf(state: TokenState): Promise<Invitation> {
+  if (state.state !== 'valid' && state.state !== 'used')
+    return { state: 'refused', message: JOIN_MESSAGES[state.state] }
+  const invitee = await getInvitee(state.userId)
+  if (!invitee || invitee.removed) return { state: 'refused', message: JOIN_MESSAGES.withdrawn }
+  if (state.state === 'used' || invitee.hasPassword) return { state: 'refused', message: JOIN_MESSAGES.used }
+  if (invitee.suspended) return { state: 'refused', message: JOIN_MESSAGES.paused }
+  return {
+    state: 'valid',
+    staffId: state.userId,
+    name: invitee.name,
+    email: invitee.email,
+    businessName: await inviterName(invitee.employerId),
+  }
+}
+
+/** What the link is, without using it (the page checks it on load). */
+export async function checkInvitation({ token, ip }: { token: string; ip: string }): Promise<Invitation> {
+  await consumeRateLimit(RATE_LIMITS.tokenChecksPerIp, ip)
+  return invitationOf(await inspectToken(token, 'staff_invitation'))
+}
+
+/**
+ * Accepts the invitation: the link is used once (however many requests race with it), the password set and the
+ * address confirmed in one transaction. A paused or withdrawn invitation is refused without using the link.
+ */
+export async function joinTeam({
+  token,
+  password,
+  ip,
+}: {
+  token: string
+  password: string
+  ip: string
+}): Promise<{ status: 'success'; staffId: string } | { status: 'error'; message: string }> {
+  await consumeRateLimit(RATE_LIMITS.tokenChecksPerIp, ip)
+  const before = await invitationOf(await inspectToken(token, 'staff_invitation'))
+  if (before.state !== 'valid') return { status: 'error', message: before.message }
+  const passwordHash = await hashPassword(password)
+  return withTransaction(async (transaction) => {
+    const state = await consumeToken(token, 'staff_invitation', transaction)
+    if (state.state !== 'valid') {
+      return {
+        status: 'error' as const,
+        message: state.state === 'used' ? JOIN_MESSAGES.used : JOIN_MESSAGES[state.state],
+      }
+    }
+    // Suspended or removed between the check and now: the update below finds no row to change for a removed one.
+    const invitee = await getInvitee(state.userId, transaction)
+    if (!invitee || invitee.removed) throw new InvitationWithdrawn()
+    if (invitee.suspended) throw new InvitationPaused()
+    await acceptInvitation({ staffId: state.userId, passwordHash }, transaction)
+    return { status: 'success' as const, staffId: state.userId }
+  }).catch((error: unknown) => {
+    // Thrown to roll the link's use back: it works again once the owner has a seat for them.
+    if (error instanceof InvitationPaused) return { status: 'error' as const, message: JOIN_MESSAGES.paused }
+    if (error instanceof InvitationWithdrawn) return { status: 'error' as const, message: JOIN_MESSAGES.withdrawn }
+    throw error
+  })
+}
+
+class InvitationPaused extends Error {}
+class InvitationWithdrawn extends Error {}
