@@ -1,13 +1,14 @@
-import { QueryTypes, type Transaction } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
 import { anyDeviceSql, capCountsSql, ownerHasAccessSql, webDeviceSql } from './automatic-messages.server.ts'
+import { type Statement } from './transaction.server.ts'
 
 /**
  * The holder's automatic push after a stamp (issue #6, issue 19); its words and limits are in
  * app/services/push/stamp-push.server.ts. The pass remembers the last ones (`stamp_push_at`, `reward_push_round`:
  * the round, counted by `rewards_redeemed`, whose reward was pushed), so the limits hold across processes; the pass
  * row is locked by the stamping transaction, so two stamps at once cannot both pass. Each stamp takes one of the two
- * statements here, so the automatic messages of issue 19 add no statement to a stamp.
+ * statements here, sent in the round trip of the stamp's own statement and its COMMIT (models/stamping.server.ts), so
+ * the automatic messages of issue 19 add neither a statement nor a round trip to a stamp. Each answers the id of the
+ * notification it queued, if any, as `id`.
  */
 
 export type StampPushValues = {
@@ -27,16 +28,16 @@ const REWARD = 'p.stamps >= c.stamps_required'
 const STAMP_PUSH_DUE = `(p.stamp_push_at is null or p.stamp_push_at <= now() - make_interval(secs => :intervalSeconds))`
 
 /**
- * Queues the push for the stamp just given to a pass of the owner's card, locked by the caller (its counters already
- * updated in `transaction`), when the limits allow. A stamp that completes the card: 'reward earned' (the card's
- * card_automations row, or the default: on, with the words of `title` and `rewardBody`) once per round, whatever the
- * owner's plan (the card working). Any other stamp: the stamp push when the card has it on (`auto_push`), once per
- * interval. Both go by web push only: the wallets show the stamp, and announce an earned reward, themselves. Which of
- * the two is decided here, on the row as the stamp left it; answers the notification id.
+ * The statement that queues the push for the stamp just given to a pass of the owner's card, locked by the caller
+ * (its counters already updated by the statement before this one), when the limits allow. A stamp that completes the
+ * card: 'reward earned' (the card's card_automations row, or the default: on, with the words of `title` and
+ * `rewardBody`) once per round, whatever the owner's plan (the card working). Any other stamp: the stamp push when
+ * the card has it on (`auto_push`), once per interval. Both go by web push only: the wallets show the stamp, and
+ * announce an earned reward, themselves. Which of the two is decided here, on the row as the stamp left it.
  */
-export async function queueStampPush(transaction: Transaction, values: StampPushValues): Promise<string | null> {
-  const [row] = await getSequelize().query<{ id: string }>(
-    `with push as (
+export function stampPushStatement(values: StampPushValues): Statement {
+  return {
+    sql: `with push as (
        insert into notifications (card_id, user_id, pass_id, kind, title, body, status, counts_toward_quota, queued_at)
        select c.id, c.user_id, p.id,
               case when ${REWARD} then 'reward' else 'stamp' end,
@@ -58,25 +59,21 @@ export async function queueStampPush(transaction: Transaction, values: StampPush
        from push where p.id = :passId
      )
      select id from push`,
-    { replacements: values, type: QueryTypes.SELECT, transaction },
-  )
-  return row?.id ?? null
+    replacements: values,
+  }
 }
 
 /**
- * For a stamp that left exactly one stamp to the reward, instead of queueStampPush: 'one stamp to go' when the card
+ * For a stamp that left exactly one stamp to the reward, instead of stampPushStatement: 'one stamp to go' when the card
  * has it on, the owner has access, the pass has a device on any channel and has not had this round's yet (occasion
  * 'one_to_go:{rewards_redeemed}'). It goes at once (no quiet hours) and counts toward the caps: over one, it is
  * recorded 'skipped' with its reason and the occasion is spent (once per occasion, sent or not). It replaces the
  * visit's stamp push and counts as one for the interval; when it does not go, the stamp push goes as
- * queueStampPush would send it. Answers the id of the message queued, if any.
+ * stampPushStatement would send it. Answers the id of the message queued, if any.
  */
-export async function queueOneToGoOrStampPush(
-  transaction: Transaction,
-  values: Omit<StampPushValues, 'rewardBody'>,
-): Promise<string | null> {
-  const [row] = await getSequelize().query<{ id: string | null }>(
-    `with target as materialized (
+export function oneToGoOrStampPushStatement(values: Omit<StampPushValues, 'rewardBody'>): Statement {
+  return {
+    sql: `with target as materialized (
        select c.id as card_id, c.user_id, p.id as pass_id, p.rewards_redeemed, a.title, a.body, u.time_zone,
               c.automatic_daily_cap, c.automatic_weekly_cap
        from cards c join passes p on p.card_id = c.id
@@ -113,7 +110,6 @@ export async function queueOneToGoOrStampPush(
        update passes p set stamp_push_at = now() from (select 1 from sent limit 1) any_sent where p.id = :passId
      )
      select (select id from sent limit 1) as id`,
-    { replacements: values, type: QueryTypes.SELECT, transaction },
-  )
-  return row?.id ?? null
+    replacements: values,
+  }
 }

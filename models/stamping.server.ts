@@ -1,12 +1,14 @@
-import { QueryTypes, type Transaction } from 'sequelize'
+import { QueryTypes } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from './card.server.ts'
+import { type BatchedTransaction, type Statement } from './transaction.server.ts'
 
 /**
  * Stamping's statements (issue #5, item 5); the rules — limits, refusals, the holder's push — are in
  * app/services/cards/stamping.server.ts. Each operation runs in one transaction that locks the pass row
- * (`for update`), so parallel requests on one pass queue instead of losing or doubling a stamp, and every statement
- * here names the transaction (the embedded database serves one connection at a time: a second connection inside an
+ * (`for update`), so parallel requests on one pass queue instead of losing or doubling a stamp; its statements go in
+ * batches (withBatchedTransaction: BEGIN with the lock, COMMIT with the change), and every statement here names the
+ * transaction (the embedded database serves one connection at a time: a second connection inside an
  * open transaction would wait for ever). Every action is a stamp_events row with the owner and the time. Every
  * function is scoped by the card's owner: the pass is found through a card of theirs.
  */
@@ -30,39 +32,54 @@ export type LockedPass = {
   stamps_today: number | null
   next_day_at: Date | null
   time_zone: string
+  /** The database's clock at the start of the transaction: the rules are checked against it. */
+  now: Date
 }
 
 export type PassReference = { passId: string } | { shortCode: string }
 
+const OWNED_PASS = (reference: PassReference) =>
+  `${'passId' in reference ? 'p.id = :passId' : 'p.short_code = :shortCode'} and p.card_id = :cardId
+   and c.user_id = :ownerId`
+
 /**
- * The pass, locked for the transaction, when it belongs to the owner's card; else null. With the card's stamping
- * rules and what they are checked against, in the same statement (the stamp's statements stay as few as before):
- * today's stamps come from the pass's pass_days row (0012), kept in the owner's zone.
+ * Opens the transaction and locks the pass when it belongs to the owner's card (else answers null), with the card's
+ * stamping rules and what they are checked against, in one round trip: the lock, then a read of the locked pass.
+ * The read is a statement of its own so its snapshot is taken once the lock is held: under READ COMMITTED a
+ * statement that waited for the lock sees only the locked row as the other stamp left it, not that stamp's pass_days
+ * row, and a daily cap read there could let two parallel stamps past it. Today's stamps come from the pass's
+ * pass_days row (0012), kept in the owner's zone.
  */
 export async function lockPassOfOwnedCard(
-  transaction: Transaction,
+  transaction: BatchedTransaction,
   { ownerId, cardId, reference }: { ownerId: string; cardId: string; reference: PassReference },
 ): Promise<LockedPass | null> {
   if (!isUuid(cardId) || !isUuid(ownerId)) return null
   if ('passId' in reference && !isUuid(reference.passId)) return null
   if ('shortCode' in reference && !/^[A-Z0-9]{1,32}$/.test(reference.shortCode)) return null
-  const [row] = await getSequelize().query<LockedPass>(
-    `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required, c.business_name, c.title, c.reward,
-            c.max_stamps_per_scan, c.daily_stamp_cap, u.time_zone,
-            case when c.stamp_pause_minutes > 0 then p.last_stamped_at + make_interval(mins => c.stamp_pause_minutes)
-            end as pause_until,
-            case when c.daily_stamp_cap is not null then coalesce(
-              (select d.stamps from pass_days d
-               where d.pass_id = p.id and d.day = (now() at time zone u.time_zone)::date), 0) end as stamps_today,
-            case when c.daily_stamp_cap is not null
-              then ((now() at time zone u.time_zone)::date + 1)::timestamp at time zone u.time_zone end as next_day_at
-     from passes p join cards c on c.id = p.card_id join users u on u.id = c.user_id
-     where ${'passId' in reference ? 'p.id = :passId' : 'p.short_code = :shortCode'} and p.card_id = :cardId
-       and c.user_id = :ownerId
-     for update of p`,
-    { replacements: { ...reference, cardId, ownerId }, type: QueryTypes.SELECT, transaction },
-  )
-  return row ?? null
+  const replacements = { ...reference, cardId, ownerId }
+  const [, locked] = await transaction.run<LockedPass>([
+    {
+      sql: `select p.id from passes p join cards c on c.id = p.card_id where ${OWNED_PASS(reference)} for update of p`,
+      replacements,
+    },
+    {
+      sql: `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required, c.business_name, c.title,
+                   c.reward, c.max_stamps_per_scan, c.daily_stamp_cap, u.time_zone, now() as now,
+                   case when c.stamp_pause_minutes > 0
+                     then p.last_stamped_at + make_interval(mins => c.stamp_pause_minutes) end as pause_until,
+                   case when c.daily_stamp_cap is not null then coalesce(
+                     (select d.stamps from pass_days d
+                      where d.pass_id = p.id and d.day = (now() at time zone u.time_zone)::date), 0) end as stamps_today,
+                   case when c.daily_stamp_cap is not null
+                     then ((now() at time zone u.time_zone)::date + 1)::timestamp at time zone u.time_zone
+                   end as next_day_at
+            from passes p join cards c on c.id = p.card_id join users u on u.id = c.user_id
+            where ${OWNED_PASS(reference)}`,
+      replacements,
+    },
+  ])
+  return locked?.[0] ?? null
 }
 
 /**
@@ -71,22 +88,25 @@ export async function lockPassOfOwnedCard(
  * count and the window's end.
  */
 export async function undoableStampOfLockedPass(
-  transaction: Transaction,
+  transaction: BatchedTransaction,
   { passId, windowSeconds, byActor }: { passId: string; windowSeconds: number; byActor?: string },
 ): Promise<{ id: string; count: number; undo_until: Date } | null> {
-  const [row] = await getSequelize().query<{
+  const [rows] = await transaction.run<{
     id: string
     kind: string
     count: number
     actor_id: string | null
     undo_until: Date
     open: boolean
-  }>(
-    `select id, kind, count, actor_id, created_at + make_interval(secs => :windowSeconds) as undo_until,
-            created_at + make_interval(secs => :windowSeconds) > now() as open
-     from stamp_events where pass_id = :passId order by id desc limit 1`,
-    { replacements: { passId, windowSeconds }, type: QueryTypes.SELECT, transaction },
-  )
+  }>([
+    {
+      sql: `select id, kind, count, actor_id, created_at + make_interval(secs => :windowSeconds) as undo_until,
+                   created_at + make_interval(secs => :windowSeconds) > now() as open
+            from stamp_events where pass_id = :passId order by id desc limit 1`,
+      replacements: { passId, windowSeconds },
+    },
+  ])
+  const row = rows?.[0]
   return row && row.kind === 'stamp' && row.open && (byActor === undefined || row.actor_id === byActor)
     ? { id: row.id, count: row.count, undo_until: new Date(row.undo_until) }
     : null
@@ -109,15 +129,19 @@ export type StampEvent = {
 
 /**
  * Changes the counters of a pass the caller locked with lockPassOfOwnedCard (its owner checked) and records the
- * event, in one statement; answers the counters as they now are and the event's time.
+ * event, in one statement, then runs `then` (the holder's push: it sees the pass as the event left it) and commits,
+ * all in one round trip; answers the counters as they now are, the event's time and the rows `then` answered.
  */
-export async function applyEventToLockedPass(
-  transaction: Transaction,
+export async function applyEventAndCommit(
+  transaction: BatchedTransaction,
   passId: string,
   { cardId, actorId, locationId, overridden, kind, count, stampsDelta, rewardsDelta }: StampEvent,
-): Promise<{ stamps: number; rewards_redeemed: number; created_at: Date }> {
-  const [row] = await getSequelize().query<{ stamps: number; rewards_redeemed: number; created_at: Date }>(
-    `with updated as (
+  then: Statement[] = [],
+): Promise<{ stamps: number; rewards_redeemed: number; created_at: Date; then: Record<string, unknown>[][] }> {
+  const [applied, ...rest] = await transaction.run<{ stamps: number; rewards_redeemed: number; created_at: Date }>(
+    [
+      {
+        sql: `with updated as (
        update passes set stamps = greatest(stamps + :stampsDelta, 0),
          rewards_redeemed = rewards_redeemed + :rewardsDelta,
          -- The pause rule counts from the last stamp that stands: an undo gives the one before it back.
@@ -141,13 +165,13 @@ export async function applyEventToLockedPass(
        returning created_at
      )
      select updated.stamps, updated.rewards_redeemed, event.created_at from updated, event`,
-    {
-      replacements: { passId, cardId, actorId, locationId, overridden, kind, count, stampsDelta, rewardsDelta },
-      type: QueryTypes.SELECT,
-      transaction,
-    },
+        replacements: { passId, cardId, actorId, locationId, overridden, kind, count, stampsDelta, rewardsDelta },
+      },
+      ...then,
+    ],
+    { commit: true },
   )
-  return row!
+  return { ...applied![0]!, then: rest }
 }
 
 export type PassWithUndoWindow = Pick<

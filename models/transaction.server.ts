@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize'
+import { QueryTypes, Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
 /**
@@ -15,3 +15,108 @@ export const selectRows = <Row extends object>(
   replacements: Record<string, unknown>,
   transaction?: Transaction,
 ) => getSequelize().query<Row>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+/** One SQL statement with its named replacements. */
+export type Statement = { sql: string; replacements: Record<string, unknown> }
+
+/**
+ * A transaction that costs no round trip of its own: its BEGIN travels with its first statements and its COMMIT
+ * with its last ones, each group sent as one query string (docs/decisions/047-stamp-round-trips.md). The simple
+ * query protocol runs a string's statements in order, each with its own snapshot under READ COMMITTED (so a
+ * statement after a `for update` sees what was committed while it waited for the lock), and stops at the first
+ * error.
+ */
+export type BatchedTransaction = {
+  /** Runs `statements` in one round trip (opening the transaction first, or committing it after, with `commit`). */
+  run: <Row extends object = Record<string, unknown>>(
+    statements: Statement[],
+    options?: { commit?: boolean },
+  ) => Promise<Row[][]>
+  /** The transaction, opened, for model functions that take one (each of their statements is a round trip). */
+  opened: () => Promise<Transaction>
+}
+
+type PooledConnection = { uuid?: string }
+type TransactionInternals = {
+  id: string
+  connection: PooledConnection
+  finished?: string
+  cleanup: () => void
+  forceCleanup: () => Promise<void>
+}
+
+/** Named replacements of several statements in one object: a name shared by two must mean the same value. */
+function mergedReplacements(statements: Statement[]): Record<string, unknown> {
+  const merged: Record<string, unknown> = {}
+  for (const { replacements } of statements) {
+    for (const [name, value] of Object.entries(replacements)) {
+      if (name in merged && merged[name] !== value) throw new Error(`Replacement :${name} differs between statements`)
+      merged[name] = value
+    }
+  }
+  return merged
+}
+
+/**
+ * Runs `work` in one transaction whose statements go in batches (BatchedTransaction): committed with the last batch
+ * that asks for it, else when `work` resolves; rolled back when it throws or a batch fails.
+ */
+export async function withBatchedTransaction<T>(work: (transaction: BatchedTransaction) => Promise<T>): Promise<T> {
+  const sequelize = getSequelize()
+  const transaction = new Transaction(sequelize, {})
+  const internals = transaction as unknown as TransactionInternals
+  const connection = (await sequelize.connectionManager.getConnection({
+    uuid: internals.id,
+  } as never)) as PooledConnection
+  connection.uuid = internals.id
+  internals.connection = connection
+  let open = false
+  let done = false
+  const send = async (sql: string, replacements: Record<string, unknown> = {}) => {
+    const [, result] = await sequelize.query(sql, { replacements, type: QueryTypes.RAW, transaction })
+    return (Array.isArray(result) ? result : [result]) as { rows?: object[] }[]
+  }
+  const batched: BatchedTransaction = {
+    run: async <Row extends object>(statements: Statement[], { commit = false } = {}) => {
+      if (done) throw new Error('The transaction is finished')
+      const sql = [
+        ...(open ? [] : ['START TRANSACTION']),
+        ...statements.map((statement) => statement.sql),
+        ...(commit ? ['COMMIT'] : []),
+      ].join(';\n')
+      const begins = !open
+      open = true
+      const results = await send(sql, mergedReplacements(statements))
+      if (commit) done = true
+      return results
+        .slice(begins ? 1 : 0)
+        .slice(0, statements.length)
+        .map((result) => (result.rows ?? []) as Row[])
+    },
+    opened: async () => {
+      if (!open) await batched.run([])
+      return transaction
+    },
+  }
+  try {
+    const result = await work(batched)
+    if (open && !done) {
+      done = true
+      await send('COMMIT')
+    }
+    internals.finished = 'commit'
+    internals.cleanup()
+    return result
+  } catch (error) {
+    internals.finished = 'rollback'
+    try {
+      // Also after a failed COMMIT (the transaction is over then, and this only warns).
+      if (open) await send('ROLLBACK')
+      internals.cleanup()
+    } catch {
+      // The connection's state is unknown: it does not go back to the pool.
+      await internals.forceCleanup()
+    }
+    throw error
+  }
+}

@@ -33,7 +33,11 @@ function cpuMs(pid: number) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }
 
-/** An owner on a trial with one card (20 stamps needed) and PASSES holders, made in SQL. */
+/**
+ * An owner on a trial with one card (20 stamps needed) and PASSES holders, made in SQL. The card's stamping rules are
+ * on (issue 20: at most 5 stamps a scan, 100 a day per pass), so each stamp checks them and reads the pass's day; a
+ * pause is not set, as the run stamps each pass about twice within seconds and every answer must be a stamp.
+ */
 async function seed(client: pg.Client) {
   const email = `bench-stamp-${Date.now()}@example.com`
   const { rows } = await client.query<{ id: string }>(
@@ -46,8 +50,9 @@ async function seed(client: pg.Client) {
     [userId],
   )
   const card = await client.query<{ id: string }>(
-    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
-     values ($1, $2, 'active', 'Bench card', 'Bench Bakery', 20, 'A free pastry') returning id`,
+    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, max_stamps_per_scan,
+                        daily_stamp_cap)
+     values ($1, $2, 'active', 'Bench card', 'Bench Bakery', 20, 'A free pastry', 5, 100) returning id`,
     [userId, `bench-${crypto.randomBytes(6).toString('hex')}`],
   )
   const codes = [...new Set(Array.from({ length: PASSES * 2 }, shortCode))].slice(0, PASSES)

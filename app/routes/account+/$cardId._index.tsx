@@ -257,6 +257,9 @@ export default function RewardCard() {
         <Link to={`/account/${card.id}/automations`} className="button button--ghost">
           Automatic messages
         </Link>
+        <Link to={`/account/${card.id}/rules`} className="button button--ghost">
+          Stamping rules
+        </Link>
         <Link to={`/account/${card.id}/push_notification/history`} className="button button--ghost">
           History
         </Link>

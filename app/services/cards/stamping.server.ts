@@ -1,17 +1,16 @@
-import { type Transaction } from 'sequelize'
 import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/jobs.server.ts'
-import { queueHolderStampPush } from '#app/services/push/stamp-push.server.ts'
+import { holderStampPushStatement } from '#app/services/push/stamp-push.server.ts'
 import { formatLocalDate, formatLocalDateTime } from '#app/utils/local-time.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import {
-  applyEventToLockedPass,
+  applyEventAndCommit,
   getPassOfOwnedCard,
   lockPassOfOwnedCard,
   undoableStampOfLockedPass,
   type LockedPass,
   type StampEvent,
 } from '#models/stamping.server.ts'
-import { withTransaction } from '#models/transaction.server.ts'
+import { withBatchedTransaction, type BatchedTransaction } from '#models/transaction.server.ts'
 
 /**
  * Stamping (issue #5, item 5): the owner stamps a pass of one of their cards by its short code, undoes the last
@@ -96,7 +95,7 @@ export const dailyCapMessage = (cap: number, left: number, at: string) =>
  * The card's stamping rules against this scan: the first that refuses, with why and when the next stamp is possible,
  * or null. The caller checked the count against the stamps left first.
  */
-export function ruleRefusal(pass: LockedPass, count: number, now = new Date()): StampingRefusal | null {
+export function ruleRefusal(pass: LockedPass, count: number, now = new Date(pass.now)): StampingRefusal | null {
   if (count > pass.max_stamps_per_scan) {
     return { ...refuse(409, 'count', perScanMessage(pass.max_stamps_per_scan)), rule: 'per_scan', nextStampAt: null }
   }
@@ -135,26 +134,25 @@ function stateOf(pass: PassCounters, undoUntil: Date | null): PassStampState {
 }
 
 /**
- * Records the event on the locked pass; answers the pass as it now is and, for a stamp, until when it can be undone,
- * with the holder's automatic push it queued.
+ * Records the event on the locked pass and commits; answers the pass as it now is and, for a stamp, until when it can
+ * be undone, with the holder's automatic push it queued (in the same round trip: stamp-push.server.ts).
  */
 async function applyEvent(
-  transaction: Transaction,
+  transaction: BatchedTransaction,
   pass: LockedPass,
   event: StampEvent,
 ): Promise<{ state: PassStampState; pushId: string | null }> {
-  const row = await applyEventToLockedPass(transaction, pass.id, event)
-  const undoUntil = event.kind === 'stamp' ? new Date(new Date(row.created_at).getTime() + UNDO_WINDOW_MS) : null
-  // The holder's automatic push: only for a stamp, and within its limits (stamp-push.server.ts).
-  const pushId =
+  // The holder's automatic push: only for a stamp, and within its limits. The pass is locked, so the stamps this
+  // stamp leaves are known before it runs.
+  const push =
     event.kind === 'stamp'
-      ? await queueHolderStampPush(transaction, {
+      ? holderStampPushStatement({
           ownerId: event.ownerId,
           cardId: event.cardId,
           passId: pass.id,
           count: event.count,
           pass: {
-            stamps: row.stamps,
+            stamps: pass.stamps + event.stampsDelta,
             stampsRequired: pass.stamps_required,
             businessName: pass.business_name,
             cardTitle: pass.title,
@@ -162,6 +160,9 @@ async function applyEvent(
           },
         })
       : null
+  const row = await applyEventAndCommit(transaction, pass.id, event, push ? [push] : [])
+  const undoUntil = event.kind === 'stamp' ? new Date(new Date(row.created_at).getTime() + UNDO_WINDOW_MS) : null
+  const pushId = (row.then[0]?.[0]?.id as string | null | undefined) ?? null
   return { state: stateOf({ ...pass, stamps: row.stamps, rewards_redeemed: row.rewards_redeemed }, undoUntil), pushId }
 }
 
@@ -192,7 +193,7 @@ export async function stampPass({
   if (!Number.isInteger(count) || count < 1 || count > MAX_STAMPS_AT_ONCE) {
     return refuse(400, 'count', `Give between 1 and ${MAX_STAMPS_AT_ONCE} stamps at once`)
   }
-  const result = await withTransaction(async (transaction) => {
+  const result = await withBatchedTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: parsePassReference(code) })
     // Unknown, or a pass of another card (this owner's or not): the same answer, so no code reveals another holder.
     if (!pass) return refuse(404, 'code', NO_CARD_WITH_THIS_CODE)
@@ -234,9 +235,9 @@ const actorOf = (action: PassAction) => ({
 /** Runs an action on one pass of the owner's card, locked for the transaction; 404 when it is not theirs. */
 async function withLockedPass(
   { ownerId, cardId, passId }: PassAction,
-  work: (transaction: Transaction, pass: LockedPass) => Promise<StampingResult>,
+  work: (transaction: BatchedTransaction, pass: LockedPass) => Promise<StampingResult>,
 ): Promise<StampingResult> {
-  const result = await withTransaction(async (transaction) => {
+  const result = await withBatchedTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
     return pass ? work(transaction, pass) : refuse(404, 'form', PASS_NOT_FOUND)
   })

@@ -1,5 +1,5 @@
-import { type Transaction } from 'sequelize'
-import { queueOneToGoOrStampPush, queueStampPush } from '#models/automatic-push.server.ts'
+import { oneToGoOrStampPushStatement, stampPushStatement } from '#models/automatic-push.server.ts'
+import { type Statement } from '#models/transaction.server.ts'
 
 /**
  * The holder's automatic push after a stamp (issue #6): "You got a stamp…", or "Reward earned…" when the stamp
@@ -37,24 +37,28 @@ export function stampPushTexts(pass: StampedPass, count: number) {
 }
 
 /**
- * Queues the push for a stamp just given to a pass of the owner's card, inside the stamping transaction that locked
- * the pass; answers the notification id, or null when the card has them off, no device listens or a limit holds.
- * A stamp that leaves one stamp to the reward may send 'one stamp to go' instead (issue 19): the same single
- * statement decides which, so no stamp takes an extra statement.
+ * The statement that queues the push for a stamp just given to a pass of the owner's card, to run in the stamping
+ * transaction that locked the pass, right after the stamp's own statement; it answers the notification id as `id`
+ * (no row, or null, when the card has them off, no device listens or a limit holds). `pass.stamps` is the count the
+ * stamp leaves (known before it runs: the pass is locked). A stamp that leaves one stamp to the reward may send
+ * 'one stamp to go' instead (issue 19): the same single statement decides which, so no stamp takes an extra one.
  */
-export function queueHolderStampPush(
-  transaction: Transaction,
-  {
-    ownerId,
-    cardId,
-    passId,
-    count,
-    pass,
-  }: { ownerId: string; cardId: string; passId: string; count: number; pass: StampedPass },
-): Promise<string | null> {
+export function holderStampPushStatement({
+  ownerId,
+  cardId,
+  passId,
+  count,
+  pass,
+}: {
+  ownerId: string
+  cardId: string
+  passId: string
+  count: number
+  pass: StampedPass
+}): Statement {
   const { title, stampBody, rewardBody } = stampPushTexts(pass, count)
   const values = { ownerId, cardId, passId, title, stampBody, intervalSeconds: STAMP_PUSH_INTERVAL_MS / 1000 }
   return pass.stamps === pass.stampsRequired - 1
-    ? queueOneToGoOrStampPush(transaction, values)
-    : queueStampPush(transaction, { ...values, rewardBody })
+    ? oneToGoOrStampPushStatement(values)
+    : stampPushStatement({ ...values, rewardBody })
 }
