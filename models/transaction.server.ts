@@ -21,7 +21,7 @@ export type Statement = { sql: string; replacements: Record<string, unknown> }
 
 /**
  * A transaction that costs no round trip of its own: its BEGIN travels with its first statements and its COMMIT
- * with its last ones, each group sent as one query string (docs/decisions/047-stamp-round-trips.md). The simple
+ * with its last ones, each group sent as one query string (docs/decisions/049-stamp-round-trips.md). The simple
  * query protocol runs a string's statements in order, each with its own snapshot under READ COMMITTED (so a
  * statement after a `for update` sees what was committed while it waited for the lock), and stops at the first
  * error.

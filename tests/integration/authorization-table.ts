@@ -148,6 +148,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/:cardId/push_notification/history', fill: { cardId: 'card' }, get: ownerA() },
   // Automatic messages (issue 19): the card's settings page, its forms told apart by intent (none: 400).
   { route: '/account/:cardId/automations', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
+  // Stamping rules (issue 20): one form; an empty one is 400.
+  { route: '/account/:cardId/rules', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Scheduled messages (issue 19): the list and its Cancel, never gated.
   { route: '/account/:cardId/push_notification/scheduled', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Holders (issue 18): the list and one holder's history.

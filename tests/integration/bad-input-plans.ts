@@ -114,6 +114,11 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     intents: ['welcome', 'one_to_go', 'reward_earned', 'reward_waiting', 'we_miss_you', 'stamp-push', 'delivery-rules'],
     base: { intent: 'we_miss_you', enabled: 'on', title: 'We miss you', body: 'Come back soon', days: '30' },
   },
+  // Stamping rules (issue 20): most stamps a scan, the pause (a preset or custom) and the daily cap.
+  '/account/:cardId/rules': {
+    fields: ['maxPerScan', 'pause', 'customAmount', 'customUnit', 'dailyCap'],
+    base: { maxPerScan: '5', pause: 'custom', customAmount: '2', customUnit: 'hours', dailyCap: '3' },
+  },
   // Send and Schedule (issue 19): the audience and the local time. No valid time in the base: the draft stays one.
   '/account/:cardId/push_notification/confirm/:notificationId': {
     fields: ['intent', 'audience', 'when'],
