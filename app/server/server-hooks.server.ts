@@ -46,7 +46,8 @@ async function start(env: Env): Promise<Started> {
       // eslint-disable-next-line no-console
       console.log(
         `\n  Demo account created — sign in at ${env.APP_URL}/login\n` +
-          `  e-mail: ${demo.email}\n  password: ${demo.password}\n`,
+          `  e-mail: ${demo.email}\n  password: ${demo.password}\n` +
+          `  (its staff member, for the counter at /staff: ${demo.staffEmail}, same password)\n`,
       )
     }
   }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, test } from 'vitest'
 import { embeddedSocketPath, readLockHolder, startEmbeddedDatabase } from '#app/server/embedded-db.server.ts'
-import { DEMO_EMAIL, DEMO_PASSWORD } from '#app/services/accounts/demo-account.server.ts'
+import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_STAFF_EMAIL } from '#app/services/accounts/demo-account.server.ts'
 import { usingServer } from '#tests/setup/test-database.ts'
 import { makeAppleCerts, makeOtherKey } from '#tests/support/apple-certs.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
@@ -115,6 +115,7 @@ describe.skipIf(usingServer())('the server process', () => {
       expect(first.stdout()).toContain('Demo account created')
       expect(first.stdout()).toContain(`e-mail: ${DEMO_EMAIL}`)
       expect(first.stdout()).toContain(`password: ${DEMO_PASSWORD}`)
+      expect(first.stdout()).toContain(`counter at /staff: ${DEMO_STAFF_EMAIL}, same password`)
       first.process.kill('SIGTERM')
       expect(await first.exited).toEqual({ code: 0, signal: null })
 

@@ -1,11 +1,14 @@
 import { hashPassword } from '#app/services/auth/password.server.ts'
 import { createReadyCard } from '#models/ready-card.server.ts'
+import { acceptInvitation, insertInvitedStaff } from '#models/staff.server.ts'
 import { startTrial } from '#models/subscription.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
 import { countUsers, createConfirmedUserUnlessTaken } from '#models/user.server.ts'
 
 export const DEMO_EMAIL = 'demo@stampwise.test'
 export const DEMO_PASSWORD = 'Stampwise1!'
+/** The demo owner's staff member (issue 20), to try the counter at /staff: same password, same loopback rule. */
+export const DEMO_STAFF_EMAIL = 'staff@stampwise.test'
 
 const DEMO_CARD = {
   businessName: 'Corner Coffee',
@@ -19,10 +22,13 @@ const DEMO_CARD = {
 }
 
 /**
- * Outside production, an empty database gets one confirmed owner on a trial with one card, so a newcomer can
- * sign in and look around at once. Returns the credentials when it created them (the server prints them).
+ * Outside production, an empty database gets one confirmed owner on a trial with one card and one staff member, so a
+ * newcomer can sign in and look around at once. Returns the credentials when it created them (the server prints
+ * them).
  */
-export async function ensureDemoAccount(): Promise<{ email: string; password: string } | undefined> {
+export async function ensureDemoAccount(): Promise<
+  { email: string; staffEmail: string; password: string } | undefined
+> {
   return withTransaction(async (transaction) => {
     if ((await countUsers(transaction)) > 0) return undefined
     const passwordHash = await hashPassword(DEMO_PASSWORD)
@@ -32,6 +38,11 @@ export async function ensureDemoAccount(): Promise<{ email: string; password: st
     await startTrial(user.id, transaction, 'demo account created')
     const card = { userId: user.id, slug: 'demo-corner-coffee', premade: false, design: DEMO_CARD }
     await createReadyCard(card, transaction)
-    return { email: DEMO_EMAIL, password: DEMO_PASSWORD }
+    const staffId = await insertInvitedStaff(
+      { ownerId: user.id, name: 'Sam', email: DEMO_STAFF_EMAIL, expiresAt: new Date() },
+      transaction,
+    )
+    await acceptInvitation({ staffId, passwordHash }, transaction)
+    return { email: DEMO_EMAIL, staffEmail: DEMO_STAFF_EMAIL, password: DEMO_PASSWORD }
   })
 }

@@ -1,7 +1,7 @@
 import { getEnv } from '#app/server/env.server.ts'
 import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
 import { queueMail } from '#app/server/mail.server.ts'
-import { DEMO_EMAIL } from '#app/services/accounts/demo-account.server.ts'
+import { DEMO_EMAIL, DEMO_STAFF_EMAIL } from '#app/services/accounts/demo-account.server.ts'
 import { confirmationEmail, passwordResetEmail } from '#app/services/mail/emails.server.ts'
 import { DEFAULT_TIME_ZONE } from '#app/utils/local-time.ts'
 import { consumeToken, inspectToken, issueToken, revokeTokens, type TokenState } from '#models/one-time-token.server.ts'
@@ -77,9 +77,11 @@ export async function logIn({
 
 export const DEMO_ACCOUNT_LOCAL_ONLY = 'The demo account signs in only on the computer Stampwise runs on.'
 
-/** The demo account's password is published (README): it signs in from this computer only, and never in production. */
+/**
+ * The demo accounts' password is published (README): they sign in from this computer only, and never in production.
+ */
 function refuseDemoAccount(normalizedEmail: string, ip: string): LoginResult | null {
-  if (normalizedEmail !== DEMO_EMAIL) return null
+  if (normalizedEmail !== DEMO_EMAIL && normalizedEmail !== DEMO_STAFF_EMAIL) return null
   const { isProduction } = getEnv()
   if (servesDevelopmentTools({ isProduction, clientAddress: ip })) return null
   return { status: 'error', code: 'invalid', message: isProduction ? INVALID_CREDENTIALS : DEMO_ACCOUNT_LOCAL_ONLY }
