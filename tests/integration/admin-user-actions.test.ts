@@ -9,6 +9,7 @@ import {
   STRONG_PASSWORD,
   uniqueEmail,
 } from '#tests/support/auth-api.ts'
+import { createStaffMember } from '#tests/support/staff-member.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -239,6 +240,27 @@ describe('/admin/users/{userId}', () => {
     )
     expect(await subscriptionOf(paying.id)).toMatchObject({ status: 'active', tier: 1 })
     expect(await openInvoice(paying.id)).toMatchObject({ tier: 2, reason: 'change' })
+  })
+
+  test('a staff member has no plan of their own: the page shows their employer, and every plan action is refused', async () => {
+    const owner = await createOwner()
+    const staff = await createStaffMember(owner.id, { name: 'Robin' })
+    const shown = await text(await get(page(staff.id), admin.cookie))
+    expect(shown).toContain('Staff member')
+    expect(shown).not.toContain('id="subscription-title"')
+    const forms: Record<string, string>[] = [
+      { intent: 'extend-trial', days: '30', confirm: 'on' },
+      { intent: 'change-plan', tier: '3', periodMonths: '12', confirm: 'on' },
+      { intent: 'grant-quota', messages: '10', confirm: 'on' },
+      { intent: 'end-subscription', confirm: 'on' },
+    ]
+    for (const form of forms) {
+      await expectRefused(
+        await asAdmin(staff.id, form),
+        'A staff member has no plan of their own: their employer&#x27;s plan applies.',
+      )
+    }
+    expect(await sql(`select id from subscriptions where user_id = :id`, { id: staff.id })).toEqual([])
   })
 
   test('extend a trial: days added to its end, or from now when it ended unpaid (back to trial)', async () => {

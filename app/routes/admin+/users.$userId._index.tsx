@@ -121,6 +121,15 @@ type ActionData = { intent: UserActionIntent | null; result: SubmissionResult<st
 const answer = (intent: UserActionIntent | null, result: SubmissionResult<string[]> | null) =>
   data<ActionData>({ intent, result }, { status: 400 })
 
+const PLAN_INTENTS = new Set<UserActionIntent>([
+  'confirm-payment',
+  'change-plan',
+  'extend-trial',
+  'grant-quota',
+  'end-subscription',
+])
+const STAFF_HAS_NO_PLAN = "A staff member has no plan of their own: their employer's plan applies."
+
 type UserAction = z.output<(typeof USER_ACTION_SCHEMAS)[UserActionIntent]>
 
 function runAction(target: { actorId: string; userId: string }, value: UserAction): Promise<string> {
@@ -152,6 +161,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!isUserActionIntent(intent)) return answer(null, null)
   const submission = parseWithZod(formData, { schema: USER_ACTION_SCHEMAS[intent] })
   if (submission.status !== 'success') return answer(intent, submission.reply())
+  // A staff member has no plan of their own (their employer's seats and plan apply): a plan action would start one.
+  if (user.role === 'staff' && PLAN_INTENTS.has(intent)) {
+    return answer(intent, submission.reply({ formErrors: [STAFF_HAS_NO_PLAN] }))
+  }
   try {
     const message = await runAction({ actorId, userId: user.id }, submission.value as UserAction)
     return redirectWithToast(`/admin/users/${user.id}`, { message, durationMs: 8000 })
@@ -181,6 +194,10 @@ export default function AdminUser() {
       {/* A refused submission of none of the forms (no intent, or a body that is no form). */}
       {actionData && actionData.intent === null ? (
         <FormErrors id="user-action-errors" errors={[UNREADABLE_SUBMISSION]} />
+      ) : null}
+      {/* A staff member's page has no plan forms to show a plan action's refusal beside. */}
+      {employer && actionData?.intent && PLAN_INTENTS.has(actionData.intent) ? (
+        <FormErrors id="user-action-errors" errors={[STAFF_HAS_NO_PLAN]} />
       ) : null}
 
       <section className="panel" aria-labelledby="profile-title">
@@ -212,37 +229,39 @@ export default function AdminUser() {
         </section>
       )}
 
-      <section className="panel" aria-labelledby="subscription-title">
-        <h2 id="subscription-title">Subscription</h2>
-        {subscription ? (
-          <SubscriptionFacts subscription={subscription} />
-        ) : (
-          <p>No subscription yet: one starts with the first action below.</p>
-        )}
-        {invoice ? <InvoiceFacts invoice={invoice} /> : <p>No open invoice.</p>}
-        <div className="admin-actions">
-          {invoice ? (
-            <ConfirmPaymentForm
-              invoice={{
-                id: invoice.id,
-                number: invoice.number,
-                label: `${invoice.tariffName}, ${periodText(invoice.periodMonths)}`,
-              }}
-              lastResult={resultFor('confirm-payment')}
-            />
-          ) : null}
-          <ChangePlanForm tariffs={tariffs} lastResult={resultFor('change-plan')} />
-          {subscription?.periodStartsAt ? null : <ExtendTrialForm lastResult={resultFor('extend-trial')} />}
-          <GrantQuotaForm lastResult={resultFor('grant-quota')} />
-          {subscription && subscription.status !== 'ended' ? (
-            <SimpleActionForm intent="end-subscription" lastResult={resultFor('end-subscription')} />
-          ) : null}
-        </div>
-        <h3>Status history</h3>
-        <TableScroll label="Status history">
-          <StatusHistory changes={history} />
-        </TableScroll>
-      </section>
+      {employer ? null : (
+        <section className="panel" aria-labelledby="subscription-title">
+          <h2 id="subscription-title">Subscription</h2>
+          {subscription ? (
+            <SubscriptionFacts subscription={subscription} />
+          ) : (
+            <p>No subscription yet: one starts with the first action below.</p>
+          )}
+          {invoice ? <InvoiceFacts invoice={invoice} /> : <p>No open invoice.</p>}
+          <div className="admin-actions">
+            {invoice ? (
+              <ConfirmPaymentForm
+                invoice={{
+                  id: invoice.id,
+                  number: invoice.number,
+                  label: `${invoice.tariffName}, ${periodText(invoice.periodMonths)}`,
+                }}
+                lastResult={resultFor('confirm-payment')}
+              />
+            ) : null}
+            <ChangePlanForm tariffs={tariffs} lastResult={resultFor('change-plan')} />
+            {subscription?.periodStartsAt ? null : <ExtendTrialForm lastResult={resultFor('extend-trial')} />}
+            <GrantQuotaForm lastResult={resultFor('grant-quota')} />
+            {subscription && subscription.status !== 'ended' ? (
+              <SimpleActionForm intent="end-subscription" lastResult={resultFor('end-subscription')} />
+            ) : null}
+          </div>
+          <h3>Status history</h3>
+          <TableScroll label="Status history">
+            <StatusHistory changes={history} />
+          </TableScroll>
+        </section>
+      )}
 
       <section className="panel" aria-labelledby="cards-title">
         <h2 id="cards-title">Cards</h2>
