@@ -46,6 +46,13 @@ export default function StaffHome() {
           ))}
         </ul>
       )}
+      {/* A location form this page does not show (one location or none): its refusal still needs saying. */}
+      {locations.length < 2 && actionData ? (
+        <FormErrors
+          id="location-errors"
+          errors={Object.values(actionData.result.error ?? {}).flatMap((messages) => messages ?? [])}
+        />
+      ) : null}
       {locations.length > 1 ? (
         <section className="panel" aria-labelledby="staff-location-title">
           <h2 id="staff-location-title">Where are you?</h2>

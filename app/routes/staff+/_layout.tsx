@@ -4,6 +4,7 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, Outlet, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { Logo } from '#app/components/logo.tsx'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
@@ -42,7 +43,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const staff = await requireStaff(request)
   const formData = await request.formData().catch(() => new FormData())
   const submission = parseWithZod(formData, { schema: LocationChoiceSchema })
-  if (submission.status !== 'success') return data<LocationActionData>({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') {
+    // No location form was sent (no intent, or a body that is no form): said as the form's error.
+    const formErrors = submission.error?.intent ? [UNREADABLE_SUBMISSION] : undefined
+    return data<LocationActionData>({ result: submission.reply({ formErrors }) }, { status: 400 })
+  }
   const where = await resolveLocation(staff, submission.value.locationId)
   if (!where.ok || !where.location) {
     const message = where.ok ? STAMP_MESSAGES.notYourLocation : where.message
