@@ -60,6 +60,8 @@ export type ScanActionData = {
   result: SubmissionResult<string[]>
   /** A stamping rule refused the stamp: the owner may tick 'override'; when the next stamp is possible. */
   rule?: StampingRule
+  /** That rule's refusal: why, and when the next stamp is possible. */
+  refusal?: string
   nextStampAt?: string | null
 }
 
@@ -102,14 +104,22 @@ export async function scanAction(request: Request, actor: ScanActor, cardIdParam
       // Only the owner may stamp past a rule (DECISIONS.md); a staff member's tick is ignored.
       override: actor.kind === 'owner' && submission.value.override === true,
     })
-    if (!outcome.ok)
+    if (!outcome.ok && outcome.rule)
+      // A stamping rule refused: the message (why and when) stands beside the form rather than as a field's error,
+      // which the browser's own check would clear as soon as the owner ticks the override (and move the button).
       return refuse(
         {
           intent,
-          result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }),
+          result: submission.reply(),
           rule: outcome.rule,
+          refusal: outcome.message,
           nextStampAt: outcome.nextStampAt?.toISOString() ?? null,
         },
+        outcome.status,
+      )
+    if (!outcome.ok)
+      return refuse(
+        { intent, result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) },
         outcome.status,
       )
     return afterSuccess(actor, cardId, outcome, `${stampWord(count)} given`, where.location?.id)

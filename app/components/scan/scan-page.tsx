@@ -29,6 +29,7 @@ export type ScanActionAnswer = {
   intent: StampIntent
   result: SubmissionResult<string[]>
   rule?: string
+  refusal?: string
   nextStampAt?: string | null
 }
 
@@ -44,7 +45,7 @@ export function ScanPage({
   const { card, pass, confirmRedeem, locations, locationId, mayOverride } = data
   const resultFor = (intent: StampIntent) => (actionData?.intent === intent ? actionData.result : undefined)
   // A rule refused the stamp just sent: the owner may send it again past the rule.
-  const offerOverride = mayOverride && actionData?.intent === 'stamp' && Boolean(actionData.rule)
+  const refusal = actionData?.intent === 'stamp' ? actionData.refusal : undefined
   return (
     <div className="scan-page">
       <h1>Scan</h1>
@@ -57,7 +58,8 @@ export function ScanPage({
             lastResult={resultFor('stamp')}
             locations={locations}
             locationId={locationId}
-            offerOverride={offerOverride}
+            refusal={refusal}
+            mayOverride={mayOverride}
           />
         </section>
         {pass ? (
@@ -91,12 +93,15 @@ function StampForm({
   lastResult,
   locations,
   locationId,
-  offerOverride,
+  refusal,
+  mayOverride,
 }: {
   lastResult: SubmissionResult<string[]> | undefined
   locations: LocationOption[]
   locationId: string | null
-  offerOverride: boolean
+  /** A stamping rule's refusal of the last stamp (why and when); the owner may then override it. */
+  refusal: string | undefined
+  mayOverride: boolean
 }) {
   const [form, fields] = useSchemaForm(StampSchema, { id: 'stamp-form', lastResult })
   const { key: countKey, ...countProps } = getInputProps(fields.count, { type: 'number' })
@@ -112,7 +117,12 @@ function StampForm({
         <input key={countKey} {...countProps} inputMode="numeric" placeholder="1" />
         <FieldErrors id={fields.count.errorId} errors={fields.count.errors} />
       </div>
-      {offerOverride ? <OverrideField meta={fields.override} /> : null}
+      {refusal ? (
+        <div id="stamp-form-refusal" role="alert" className="form-message form-message--error">
+          <p>{refusal}</p>
+        </div>
+      ) : null}
+      {refusal && mayOverride ? <OverrideField meta={fields.override} /> : null}
       <SubmitButton pendingLabel="Stamping…">Give stamp</SubmitButton>
     </Form>
   )
