@@ -1,7 +1,8 @@
 import { z } from 'zod'
 
 /**
- * The scan pages' forms (/account/{cardId}/scan and the staff's /staff/{cardId}/scan), checked with the same schemas in the browser and on the server.
+ * The scan pages' forms (/account/{cardId}/scan and the staff's /staff/{cardId}/scan), checked with the same
+ * schemas in the browser and on the server.
  * `code` and `count` are the field names DECISIONS.md ("Contracts the specification leaves open") fixes. The code
  * is only checked for presence and length here: whether a pass has it is the server's answer ('No card with this
  * code'), and a code is accepted in any case, with spaces or dashes, or as the pass's address read from its QR.

@@ -39,7 +39,10 @@ test('a staff member stamps at the counter, is refused by the pause with its end
   const card = await createCard(owner.id, { title: 'Coffee card', stampsRequired: 5 })
   await sql(`update cards set stamp_pause_minutes = 120 where id = $1`, [card.id])
   const pass = await createPass(card.id)
-  const [mainStreet, harbour] = [await createLocation(owner.id, 'Main Street'), await createLocation(owner.id, 'Harbour')]
+  const [mainStreet, harbour] = [
+    await createLocation(owner.id, 'Main Street'),
+    await createLocation(owner.id, 'Harbour'),
+  ]
   const staff = await createStaffMember(owner.id, { name: 'Anna', locationIds: [mainStreet.id, harbour.id] })
 
   // The staff member signs in at /login and lands on /staff.
@@ -54,7 +57,9 @@ test('a staff member stamps at the counter, is refused by the pause with its end
   await expect(page.locator('.staff-header')).toContainText('no location chosen')
   await fitsPhone(page, '/staff')
 
-  await main(page).getByRole('link', { name: /Coffee card/ }).click()
+  await main(page)
+    .getByRole('link', { name: /Coffee card/ })
+    .click()
   await expect(page).toHaveURL(new RegExp(`/staff/${card.id}/scan$`))
   await expect(main(page).locator('h1')).toHaveText('Scan')
   await fitsPhone(page, 'the staff scan page')

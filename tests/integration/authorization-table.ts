@@ -1,8 +1,9 @@
 /**
  * Who may open what: one row per address of the app (page or JSON call), checked by authorization.test.ts as a
- * guest, owner A, owner B, an admin, a staff member of owner A (`staff`) and one of owner B (`staffB`), with GET and, for routes with an action, a POST with an empty body (or the
- * row's minimal `body`). Every record in an address is owner A's (DECISIONS.md, "Foreign records": another
- * owner's card, pass, message or template answers 404; a user id that is not the caller's answers 403).
+ * guest, owner A, owner B, an admin, a staff member of owner A (`staff`) and one of owner B (`staffB`), with GET
+ * and, for routes with an action, a POST with an empty body (or the row's minimal `body`). Every record in an
+ * address is owner A's (DECISIONS.md, "Foreign records": another owner's card, pass, message or template answers
+ * 404; a user id that is not the caller's answers 403).
  *
  * The route list comes from the build: a route without a row here, or a row without its route, fails the test.
  */

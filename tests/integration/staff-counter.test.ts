@@ -132,9 +132,9 @@ describe('/staff/{cardId}/scan', () => {
   test('a staff member cannot undo the owner’s stamp (no Undo shown, 409 when posted)', async () => {
     const { owner, cardId, pass, staff, scan } = await counter()
     const ownerCookie = await logIn(server, owner.email)
-    expect(
-      (await post(`/account/${cardId}/scan`, ownerCookie, { intent: 'stamp', code: pass.shortCode })).status,
-    ).toBe(302)
+    expect((await post(`/account/${cardId}/scan`, ownerCookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(
+      302,
+    )
     const shown = await (await get(`${scan}?pass=${pass.id}`, staff.cookie)).text()
     expect(shown).toContain('1 of 3 stamps')
     expect(shown).not.toContain('value="undo"')

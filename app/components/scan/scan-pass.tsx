@@ -97,14 +97,18 @@ export function PassResult({
           )}
         </div>
       ) : null}
-      {pass.rewardEarned && confirmRedeem ? <RedeemConfirmation card={card} pass={pass} locationId={locationId} /> : null}
+      {pass.rewardEarned && confirmRedeem ? (
+        <RedeemConfirmation card={card} pass={pass} locationId={locationId} />
+      ) : null}
       {undoOpen && pass.undoUntil ? (
         <div className="scan-pass__undo">
           <PassActionButton
             intent="undo"
             passId={pass.passId}
             locationId={locationId}
-            pendingLabel="Undoing…" className="button button--ghost">
+            pendingLabel="Undoing…"
+            className="button button--ghost"
+          >
             Undo
           </PassActionButton>
           <span className="field-hint">A stamp can be undone for 2 minutes.</span>
@@ -135,7 +139,9 @@ function RedeemConfirmation({
           intent="redeem"
           passId={pass.passId}
           locationId={locationId}
-          pendingLabel="Redeeming…" className="button">
+          pendingLabel="Redeeming…"
+          className="button"
+        >
           Yes, redeem
         </PassActionButton>
         <Link to={`?pass=${pass.passId}`} className="button button--ghost" preventScrollReset>

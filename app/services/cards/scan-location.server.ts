@@ -40,7 +40,8 @@ export function rememberLocation(locationId: string): Promise<string> {
 export async function locationChoice(request: Request, actor: ScanActor) {
   const locations = await actorLocations(actor)
   const remembered = await rememberedLocationId(request)
-  const current = locations.find((location) => location.id === remembered) ?? (locations.length === 1 ? locations[0]! : null)
+  const current =
+    locations.find((location) => location.id === remembered) ?? (locations.length === 1 ? locations[0]! : null)
   return { locations, current }
 }
 
