@@ -6,7 +6,7 @@ import { type PageRecords } from '#tests/support/page-records.ts'
  * page (the spec fails when a page of the build has no row here, or a row names no page of the build); a route may
  * have several rows for its states (a form with errors, a page without its token, an error page).
  */
-export type Visitor = 'guest' | 'owner' | 'admin'
+export type Visitor = 'guest' | 'owner' | 'admin' | 'staff'
 export type PageRow = {
   route: string
   as: Visitor
@@ -34,6 +34,12 @@ const owner = (route: string, path: PageRow['path'] = () => route, extra: Partia
 const admin = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({
   route,
   as: 'admin',
+  path,
+  ...extra,
+})
+const staff = (route: string, path: PageRow['path'] = () => route, extra: Partial<PageRow> = {}): PageRow => ({
+  route,
+  as: 'staff',
   path,
   ...extra,
 })
@@ -169,6 +175,10 @@ export const PAGES: PageRow[] = [
   guest('/c/remove/:passId', undefined, { path: (r) => `/c/remove/${r.pass}`, status: 403, state: 'another device' }),
 
   // Admin area.
+  // The staff counter (issue 20): the cards, a card's scan page (with its location choice), the password.
+  staff('/staff'),
+  staff('/staff/:cardId/scan', (r) => `/staff/${r.card}/scan`),
+  staff('/staff/password'),
   admin('/admin'),
   admin('/admin/feedback'),
   admin('/admin/users/new'),

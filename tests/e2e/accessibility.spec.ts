@@ -45,6 +45,7 @@ for (const row of PAGES) {
     test.slow()
     if (row.as === 'owner') await context.addCookies(records.ownerCookies)
     if (row.as === 'admin') await context.addCookies(records.adminCookies)
+    if (row.as === 'staff') await context.addCookies(records.staffCookies)
     const address = row.path(records)
     // A page shown with an error status on purpose (404, 403, 400): the browser logs its load as failed.
     if (row.status) expectPageError(failedLoad(row.status, new URL(address, 'http://localhost').pathname))

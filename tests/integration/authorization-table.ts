@@ -1,12 +1,13 @@
 /**
  * Who may open what: one row per address of the app (page or JSON call), checked by authorization.test.ts as a
- * guest, owner A, owner B and an admin, with GET and, for routes with an action, a POST with an empty body (or the
- * row's minimal `body`). Every record in an address is owner A's (DECISIONS.md, "Foreign records": another
- * owner's card, pass, message or template answers 404; a user id that is not the caller's answers 403).
+ * guest, owner A, owner B, an admin, a staff member of owner A (`staff`) and one of owner B (`staffB`), with GET
+ * and, for routes with an action, a POST with an empty body (or the row's minimal `body`). Every record in an
+ * address is owner A's (DECISIONS.md, "Foreign records": another owner's card, pass, message or template answers
+ * 404; a user id that is not the caller's answers 403).
  *
  * The route list comes from the build: a route without a row here, or a row without its route, fails the test.
  */
-export const ROLES = ['guest', 'ownerA', 'ownerB', 'admin'] as const
+export const ROLES = ['guest', 'ownerA', 'ownerB', 'admin', 'staff', 'staffB'] as const
 export type Role = (typeof ROLES)[number]
 
 /**
@@ -40,34 +41,92 @@ export type Row = {
 }
 
 const to = (place: string | RegExp): Outcome => ({ to: place })
-const everyone = (outcome: Outcome): Answers => ({ guest: outcome, ownerA: outcome, ownerB: outcome, admin: outcome })
-/** Pages for the signed-in: a guest is sent to /login. */
+const everyone = (outcome: Outcome): Answers => ({
+  guest: outcome,
+  ownerA: outcome,
+  ownerB: outcome,
+  admin: outcome,
+  staff: outcome,
+  staffB: outcome,
+})
+/**
+ * Staff (DECISIONS.md, "Staff, locations and stamping rules") may only stamp at /staff: every owner page, admin page
+ * and JSON call answers them 404, as for a foreign record. The helpers below give every row that answer.
+ */
+const STAFF_REFUSED = { staff: 404, staffB: 404 } as const
+/** Pages for the signed-in owners and admins: a guest is sent to /login. */
 const signedIn = (allowed: Outcome = 'ok'): Answers => ({
   guest: 'login',
   ownerA: allowed,
   ownerB: allowed,
   admin: allowed,
+  ...STAFF_REFUSED,
 })
 /** Owner A's records: anyone else signed in gets 404, an admin too (admins reach them through /admin). */
-const ownerA = (allowed: Outcome = 'ok'): Answers => ({ guest: 'login', ownerA: allowed, ownerB: 404, admin: 404 })
-const adminOnly = (allowed: Outcome = 'ok'): Answers => ({ guest: 'login', ownerA: 403, ownerB: 403, admin: allowed })
-/** Guest-only pages: the signed-in are sent to their account. */
+const ownerA = (allowed: Outcome = 'ok'): Answers => ({
+  guest: 'login',
+  ownerA: allowed,
+  ownerB: 404,
+  admin: 404,
+  ...STAFF_REFUSED,
+})
+const adminOnly = (allowed: Outcome = 'ok'): Answers => ({
+  guest: 'login',
+  ownerA: 403,
+  ownerB: 403,
+  admin: allowed,
+  ...STAFF_REFUSED,
+})
+/** Guest-only pages: the signed-in are sent to their account, staff to theirs. */
 const guestOnly = (guest: Outcome = 'ok'): Answers => ({
   guest,
   ownerA: to('/account'),
   ownerB: to('/account'),
   admin: to('/account'),
+  staff: to('/staff'),
+  staffB: to('/staff'),
 })
 /** JSON calls: 401 (JSON) for a guest. */
-const api = (allowed: Outcome = 'ok'): Answers => ({ guest: 401, ownerA: allowed, ownerB: allowed, admin: allowed })
-const apiOwnerA = (allowed: Outcome = 'ok'): Answers => ({ guest: 401, ownerA: allowed, ownerB: 404, admin: 404 })
-const apiOwnUserId = (allowed: Outcome): Answers => ({ guest: 401, ownerA: allowed, ownerB: 403, admin: 403 })
+const api = (allowed: Outcome = 'ok'): Answers => ({
+  guest: 401,
+  ownerA: allowed,
+  ownerB: allowed,
+  admin: allowed,
+  ...STAFF_REFUSED,
+})
+const apiOwnerA = (allowed: Outcome = 'ok'): Answers => ({
+  guest: 401,
+  ownerA: allowed,
+  ownerB: 404,
+  admin: 404,
+  ...STAFF_REFUSED,
+})
+const apiOwnUserId = (allowed: Outcome): Answers => ({
+  guest: 401,
+  ownerA: allowed,
+  ownerB: 403,
+  admin: 403,
+  ...STAFF_REFUSED,
+})
 const LOGIN_PAGE = (guest: Outcome): Answers => ({
   guest,
   ownerA: to('/account'),
   ownerB: to('/account'),
   admin: to('/main'),
+  staff: to('/staff'),
+  staffB: to('/staff'),
 })
+/** The staff counter's pages: staff of any owner; owners and admins get 404 (they stamp at /account). */
+const staffOnly = (allowed: Outcome = 'ok'): Answers => ({
+  guest: 'login',
+  ownerA: 404,
+  ownerB: 404,
+  admin: 404,
+  staff: allowed,
+  staffB: allowed,
+})
+/** Owner A's card at the counter: their staff only; owner B's staff get 404 like a foreign record. */
+const staffOfA = (allowed: Outcome = 'ok'): Answers => ({ ...staffOnly(allowed), staffB: 404 })
 const OK = everyone('ok')
 const DESIGN = {
   businessName: 'Corner Coffee',
@@ -106,7 +165,12 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/join-team', get: guestOnly(400), post: guestOnly(400) },
   // Confirms on load, signed in or not (DECISIONS.md); without a token it only shows the page.
   { route: '/email-confirmed', get: OK },
-  { route: '/logout', get: { ...signedIn(), guest: to('/login') }, post: everyone(to('/login')), fresh: 'session' },
+  {
+    route: '/logout',
+    get: { ...signedIn(), guest: to('/login'), staff: 'ok', staffB: 'ok' },
+    post: everyone(to('/login')),
+    fresh: 'session',
+  },
   // Google and Apple sign-in are not configured in tests: back to /login, whoever asks.
   { route: '/login_google', get: everyone(to(/^\/login/)) },
   { route: '/login_apple', get: everyone(to(/^\/login/)) },
@@ -184,7 +248,14 @@ export const AUTHORIZATION_TABLE: Row[] = [
   // The signed-in owner's own team (issue 20): every owner has one; an empty form is 400.
   { route: '/account/team', get: signedIn(), post: signedIn(400) },
 
-  // Admin area: the admin role, checked by every loader and action (a guest goes to /login, an owner gets 403).
+  // The staff counter (issue 20): staff only. Its location form posts to /staff (an empty one: 400); owner A's card
+  // is stamped by owner A's staff only (DECISIONS.md, "Staff, locations and stamping rules").
+  { route: '/staff', get: staffOnly(), post: staffOnly(400) },
+  { route: '/staff/:cardId/scan', fill: { cardId: 'card' }, get: staffOfA(), post: staffOfA(400) },
+  { route: '/staff/password', get: staffOnly(), post: staffOnly(400) },
+
+  // Admin area: the admin role, checked by every loader and action (a guest goes to /login, an owner gets 403, staff
+  // 404).
   { route: '/admin', get: adminOnly() },
   { route: '/admin/feedback', get: adminOnly(), post: adminOnly(400) },
   { route: '/admin/users/new', get: adminOnly(), post: adminOnly(400) },
@@ -287,7 +358,7 @@ export const AUTHORIZATION_TABLE: Row[] = [
   {
     route: '/images/users/:userId/logo',
     fill: { userId: 'userA' },
-    get: { guest: 404, ownerA: 'ok', ownerB: 404, admin: 'ok' },
+    get: { guest: 404, ownerA: 'ok', ownerB: 404, admin: 'ok', ...STAFF_REFUSED },
   },
   // Development only (404 in production, tests/integration/auth-pages.test.ts): the mail the app wrote.
   { route: '/dev/mailbox', get: OK },

@@ -84,9 +84,21 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { intent: 'auto-push', autoPush: 'on' },
   },
   '/account/:cardId/scan': {
-    fields: ['intent', 'code', 'count', 'passId'],
+    fields: ['intent', 'code', 'count', 'passId', 'locationId', 'override'],
     intents: ['stamp', 'undo', 'redeem'],
     base: { intent: 'stamp', code: 'AUTHZ234', count: '1' },
+  },
+  // The staff counter (issue 20): the same scan forms; the location form; the password (a wrong current one, so
+  // the fuzz never changes it).
+  '/staff/:cardId/scan': {
+    fields: ['intent', 'code', 'count', 'passId', 'locationId', 'override'],
+    intents: ['stamp', 'undo', 'redeem'],
+    base: { intent: 'stamp', code: 'AUTHZ234', count: '1' },
+  },
+  '/staff': { fields: ['intent', 'locationId'], intents: ['location'], base: { intent: 'location', locationId: '' } },
+  '/staff/password': {
+    fields: ['currentPassword', 'password', 'confirmPassword'],
+    base: { currentPassword: 'not the password', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
   },
   '/account/:cardId/push_notification/create': {
     fields: ['title', 'body', 'link', 'saveAsTemplate', 'draft'],

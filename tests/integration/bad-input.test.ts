@@ -48,11 +48,11 @@ const isRefusal = (outcome: Outcome) => outcome === 'login' || outcome === 401 |
 
 /**
  * The role the fuzz posts as: a guest where guests may post (public and guest-only forms; there the signed-in are
- * only sent to their account), else owner A, else the admin.
+ * only sent to their account), else owner A, else the admin, else owner A's staff member (the counter's pages).
  */
 function fuzzRole(row: Row): Role {
   if (FUZZ_PLANS[row.route]?.refusedToEveryone) return 'guest'
-  const role = (['guest', 'ownerA', 'admin'] as const).find((candidate) => !isRefusal(row.post![candidate]))
+  const role = (['guest', 'ownerA', 'admin', 'staff'] as const).find((candidate) => !isRefusal(row.post![candidate]))
   if (!role) throw new Error(`${row.route}: no role may post here`)
   return role
 }

@@ -4,6 +4,7 @@ import { type ServerBuild } from '@remix-run/node'
 import { type RecordName, type Role, type Row } from '#tests/integration/authorization-table.ts'
 import { createOwner } from './account-owner.ts'
 import { logIn, sql } from './auth-api.ts'
+import { createStaffMember } from './staff-member.ts'
 import { type TestServer } from './test-server.ts'
 
 /**
@@ -44,9 +45,13 @@ export async function createCard(userId: string, label: string) {
   return card!
 }
 
-/** Owners A and B, an admin, owner A's card, pass, message and template, and each role signed in. */
+/**
+ * Owners A and B, an admin, a staff member of each owner, owner A's card, pass, message and template, and each role
+ * signed in.
+ */
 export async function createAuthorizationRecords(server: TestServer) {
   const [ownerA, ownerB, admin] = await Promise.all([createOwner(), createOwner(), createOwner()])
+  const [staff, staffB] = await Promise.all([createStaffMember(ownerA.id), createStaffMember(ownerB.id)])
   await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
   await sql(
     `update users set logo = decode(:png, 'hex'), logo_content_type = 'image/png', logo_updated_at = now() where id = :id`,
@@ -88,6 +93,8 @@ export async function createAuthorizationRecords(server: TestServer) {
     ['ownerA', ownerA],
     ['ownerB', ownerB],
     ['admin', admin],
+    ['staff', staff],
+    ['staffB', staffB],
   ] as const) {
     emails[role] = user.email
     cookies[role] = await logIn(server, user.email)

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { expect, request as playwrightRequest, type Cookie } from '@playwright/test'
 import { createCard, createOwner, sql, type TestOwner } from './e2e-database.ts'
+import { createLocation, createStaffMember } from './e2e-staff.ts'
 import { e2eMailPorts, type ReceivedMail } from './smtp-peer.ts'
 
 /**
@@ -19,6 +20,8 @@ export type PageRecords = {
   resetToken: string
   ownerCookies: Cookie[]
   adminCookies: Cookie[]
+  /** A staff member of the owner (issue 20), at two of the owner's locations, so the counter shows its choices. */
+  staffCookies: Cookie[]
 }
 
 const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -81,9 +84,12 @@ export async function createPageRecords(baseURL: string): Promise<PageRecords> {
     `insert into templates (user_id, title, body) values ($1, 'Rainy day', 'A free cookie with every coffee today') returning id`,
     [owner.id],
   )
-  const [ownerCookies, adminCookies, resetToken] = await Promise.all([
+  const locations = [await createLocation(owner.id, 'Main Street'), await createLocation(owner.id, 'Harbour')]
+  const staff = await createStaffMember(owner.id, { locationIds: locations.map((location) => location.id) })
+  const [ownerCookies, adminCookies, staffCookies, resetToken] = await Promise.all([
     sessionCookies(baseURL, owner),
     sessionCookies(baseURL, admin),
+    sessionCookies(baseURL, staff),
     passwordResetToken(baseURL, (await createOwner('a11y-reset')).email),
   ])
   return {
@@ -97,5 +103,6 @@ export async function createPageRecords(baseURL: string): Promise<PageRecords> {
     resetToken,
     ownerCookies,
     adminCookies,
+    staffCookies,
   }
 }

@@ -7,7 +7,7 @@ import { IntentButton } from '#app/components/intent-button.tsx'
 import type { PassStampState } from '#app/services/cards/stamping.server.ts'
 
 /** The scan page's answer after an action: the pass, its stamps, and Undo / Redeem where they apply. */
-type ShownPass = Omit<PassStampState, 'undoUntil'> & { undoUntil: string | null } // as the answer's JSON carries it
+export type ShownPass = Omit<PassStampState, 'undoUntil'> & { undoUntil: string | null } // as the answer's JSON carries it
 
 type LastResult = SubmissionResult<string[]> | undefined
 
@@ -27,12 +27,15 @@ function useUndoOpen(undoUntil: string | null) {
 function PassActionButton({
   intent,
   passId,
+  locationId,
   pendingLabel,
   className,
   children,
 }: {
   intent: 'undo' | 'redeem'
   passId: string
+  /** Where it happens: the location this device uses (undo and redeem record it like a stamp). */
+  locationId: string | null
   pendingLabel: string
   className: string
   children: ReactNode
@@ -41,6 +44,7 @@ function PassActionButton({
     <Form method="POST" className="scan-pass__action">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="passId" value={passId} />
+      {locationId ? <input type="hidden" name="locationId" value={locationId} /> : null}
       <IntentButton intent={intent} pendingLabel={pendingLabel} className={className}>
         {children}
       </IntentButton>
@@ -51,12 +55,14 @@ function PassActionButton({
 export function PassResult({
   card,
   pass,
+  locationId,
   confirmRedeem,
   undoResult,
   redeemResult,
 }: {
   card: CardDesign
   pass: ShownPass
+  locationId: string | null
   confirmRedeem: boolean
   undoResult: LastResult
   redeemResult: LastResult
@@ -91,10 +97,18 @@ export function PassResult({
           )}
         </div>
       ) : null}
-      {pass.rewardEarned && confirmRedeem ? <RedeemConfirmation card={card} pass={pass} /> : null}
+      {pass.rewardEarned && confirmRedeem ? (
+        <RedeemConfirmation card={card} pass={pass} locationId={locationId} />
+      ) : null}
       {undoOpen && pass.undoUntil ? (
         <div className="scan-pass__undo">
-          <PassActionButton intent="undo" passId={pass.passId} pendingLabel="Undoing…" className="button button--ghost">
+          <PassActionButton
+            intent="undo"
+            passId={pass.passId}
+            locationId={locationId}
+            pendingLabel="Undoing…"
+            className="button button--ghost"
+          >
             Undo
           </PassActionButton>
           <span className="field-hint">A stamp can be undone for 2 minutes.</span>
@@ -104,7 +118,15 @@ export function PassResult({
   )
 }
 
-function RedeemConfirmation({ card, pass }: { card: CardDesign; pass: ShownPass }) {
+function RedeemConfirmation({
+  card,
+  pass,
+  locationId,
+}: {
+  card: CardDesign
+  pass: ShownPass
+  locationId: string | null
+}) {
   return (
     <div className="scan-pass__confirm" role="group" aria-labelledby="redeem-confirm-title">
       <h3 id="redeem-confirm-title">Redeem the reward?</h3>
@@ -113,7 +135,13 @@ function RedeemConfirmation({ card, pass }: { card: CardDesign; pass: ShownPass 
         card starts a new round at 0 stamps; this cannot be undone.
       </p>
       <div className="scan-pass__confirm-actions">
-        <PassActionButton intent="redeem" passId={pass.passId} pendingLabel="Redeeming…" className="button">
+        <PassActionButton
+          intent="redeem"
+          passId={pass.passId}
+          locationId={locationId}
+          pendingLabel="Redeeming…"
+          className="button"
+        >
           Yes, redeem
         </PassActionButton>
         <Link to={`?pass=${pass.passId}`} className="button button--ghost" preventScrollReset>
