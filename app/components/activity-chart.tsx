@@ -58,7 +58,9 @@ export function ActivityChart({
           preserveAspectRatio="none"
         >
           <title id="activity-chart-title">
-            {newHolders ? `${label}: ${totalStamps} stamps and ${totalHolders} new holders` : `${label}: ${totalStamps} stamps`}
+            {newHolders
+              ? `${label}: ${totalStamps} stamps and ${totalHolders} new holders`
+              : `${label}: ${totalStamps} stamps`}
           </title>
           {days.map((day, index) => {
             const x = index * SLOT + SLOT / 2
