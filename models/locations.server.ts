@@ -11,9 +11,23 @@ import { selectRows, withTransaction } from './transaction.server.ts'
 export type LocationChoice = { id: string; name: string }
 
 /**
- * Where an actor may stamp: for the owner, every location of theirs; for a staff member, those they belong to (every
- * location, should the owner not have placed them yet). Oldest first, as the owner made them. Empty: the business has
- * none, and stamps record no location.
+ * The condition on `locations l` of where an actor may stamp, given SQL expressions for the owner's id and the staff
+ * member's id (null for the owner): for the owner, every location of theirs; for a staff member, those they belong
+ * to (every location, should the owner not have placed them yet). Shared by actorLocations and the session lookup,
+ * which carries the ids so a stamp checks its location without a round trip of its own.
+ */
+export const actorLocationsCondition = (owner: string, staff: string) => `l.owner_id = ${owner} and l.removed_at is null
+  and (${staff} is null
+       or not exists (select 1 from staff_locations s join locations sl on sl.id = s.location_id
+                      where s.staff_id = ${staff} and sl.removed_at is null)
+       or exists (select 1 from staff_locations s where s.staff_id = ${staff} and s.location_id = l.id))`
+
+/** Oldest first, as the owner made them: the order the scan page offers and a single location defaults in. */
+export const ACTOR_LOCATIONS_ORDER = 'l.created_at, l.id'
+
+/**
+ * Where an actor may stamp (actorLocationsCondition), oldest first. Empty: the business has none, and stamps record
+ * no location.
  */
 export async function actorLocations({
   ownerId,
@@ -24,12 +38,8 @@ export async function actorLocations({
 }): Promise<LocationChoice[]> {
   return getSequelize().query<LocationChoice>(
     `select l.id, l.name from locations l
-     where l.owner_id = :ownerId and l.removed_at is null
-       and (cast(:staffId as uuid) is null
-            or not exists (select 1 from staff_locations s join locations sl on sl.id = s.location_id
-                           where s.staff_id = :staffId and sl.removed_at is null)
-            or exists (select 1 from staff_locations s where s.staff_id = :staffId and s.location_id = l.id))
-     order by l.created_at, l.id`,
+     where ${actorLocationsCondition(':ownerId', 'cast(:staffId as uuid)')}
+     order by ${ACTOR_LOCATIONS_ORDER}`,
     { replacements: { ownerId, staffId: staffId ?? null }, type: QueryTypes.SELECT },
   )
 }

@@ -8,6 +8,7 @@ import {
   type InferCreationAttributes,
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { ACTOR_LOCATIONS_ORDER, actorLocationsCondition } from './locations.server.ts'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
@@ -61,6 +62,11 @@ export type SessionUser = {
   role: 'owner' | 'admin' | 'staff'
   /** Staff only: the owner whose cards they stamp. */
   employerId: string | null
+  /**
+   * The locations this user may stamp at (models/locations.server.ts, oldest first): looked up with the session, so
+   * the counter's stamp checks its location without a database round trip of its own (docs/decisions/049).
+   */
+  locationIds: string[]
 }
 
 /**
@@ -73,13 +79,26 @@ export async function findSessionUser(token: string): Promise<SessionUser | null
     user_id: string
     role: SessionUser['role']
     employer_id: string | null
+    location_ids: string[]
   }>(
-    `select s.id as session_id, s.user_id, u.role, u.employer_id from sessions s join users u on u.id = s.user_id
+    `select s.id as session_id, s.user_id, u.role, u.employer_id,
+            array(select l.id from locations l
+                  where ${actorLocationsCondition('coalesce(u.employer_id, u.id)', "case when u.role = 'staff' then u.id end")}
+                  order by ${ACTOR_LOCATIONS_ORDER}) as location_ids
+     from sessions s join users u on u.id = s.user_id
      where s.token_hash = :hash and s.expires_at > now() and u.disabled_at is null
        and u.suspended_at is null and u.removed_at is null`,
     { replacements: { hash: hashToken(token) }, type: 'SELECT' as never },
   )
-  return row ? { sessionId: row.session_id, userId: row.user_id, role: row.role, employerId: row.employer_id } : null
+  return row
+    ? {
+        sessionId: row.session_id,
+        userId: row.user_id,
+        role: row.role,
+        employerId: row.employer_id,
+        locationIds: row.location_ids,
+      }
+    : null
 }
 
 export async function deleteSessionByToken(token: string) {

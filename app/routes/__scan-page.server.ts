@@ -90,7 +90,7 @@ export async function scanAction(request: Request, actor: ScanActor, cardIdParam
   if (intent === 'stamp') {
     const submission = parseWithZod(formData, { schema: StampSchema })
     if (submission.status !== 'success') return refuse({ intent, result: submission.reply() }, 400)
-    const where = await resolveLocation(locationActor(actor), submission.value.locationId)
+    const where = await resolveLocation(request, submission.value.locationId)
     if (!where.ok)
       return refuse({ intent, result: submission.reply({ fieldErrors: { locationId: [where.message] } }) }, 400)
     const count = submission.value.count ?? 1
@@ -100,7 +100,7 @@ export async function scanAction(request: Request, actor: ScanActor, cardIdParam
       code: submission.value.code,
       count,
       ...who,
-      locationId: where.location?.id ?? null,
+      locationId: where.locationId,
       // Only the owner may stamp past a rule (DECISIONS.md); a staff member's tick is ignored.
       override: actor.kind === 'owner' && submission.value.override === true,
     })
@@ -122,25 +122,25 @@ export async function scanAction(request: Request, actor: ScanActor, cardIdParam
         { intent, result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) },
         outcome.status,
       )
-    return afterSuccess(actor, cardId, outcome, `${stampWord(count)} given`, where.location?.id)
+    return afterSuccess(actor, cardId, outcome, `${stampWord(count)} given`, where.locationId)
   }
   const submission = parseWithZod(formData, { schema: PassActionSchema })
   if (submission.status !== 'success') return refuse({ intent, result: submission.reply() }, 400)
-  const where = await resolveLocation(locationActor(actor), submission.value.locationId)
+  const where = await resolveLocation(request, submission.value.locationId)
   if (!where.ok) return refuse({ intent, result: submission.reply({ formErrors: [where.message] }) }, 400)
   const input = {
     ownerId,
     cardId,
     passId: submission.value.passId,
     ...who,
-    locationId: where.location?.id ?? null,
+    locationId: where.locationId,
     staff: actor.kind === 'staff',
   }
   const outcome = intent === 'undo' ? await undoLastStamp(input) : await redeemReward(input)
   if (!outcome.ok)
     return refuse({ intent, result: submission.reply({ formErrors: [outcome.message] }) }, outcome.status)
   const what = intent === 'undo' ? 'Stamp undone' : 'Reward redeemed: a new round starts'
-  return afterSuccess(actor, cardId, outcome, what, where.location?.id)
+  return afterSuccess(actor, cardId, outcome, what, where.locationId)
 }
 
 export const scanPagePath = (actor: ScanActor, cardId: string) =>
@@ -154,7 +154,7 @@ async function afterSuccess(
   cardId: string,
   outcome: Extract<StampingResult, { ok: true }>,
   what: string,
-  locationId: string | undefined,
+  locationId: string | null,
 ) {
   const { pass } = outcome
   const earned = pass.rewardEarned ? ' Reward earned!' : ''

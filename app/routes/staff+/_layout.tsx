@@ -9,10 +9,11 @@ import { Logo } from '#app/components/logo.tsx'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireStaff } from '#app/services/auth/session.server.ts'
-import { locationChoice, rememberLocation, resolveLocation } from '#app/services/cards/scan-location.server.ts'
+import { locationChoice, rememberLocation } from '#app/services/cards/scan-location.server.ts'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import staffStylesHref from '#app/styles/staff.css?url'
 import { LocationChoiceSchema, STAMP_MESSAGES } from '#app/utils/stamping.ts'
+import { actorLocation } from '#models/locations.server.ts'
 import { getStaffCounterHeader } from '#models/staff-counter.server.ts'
 
 /**
@@ -48,16 +49,15 @@ export async function action({ request }: ActionFunctionArgs) {
     const formErrors = submission.error?.intent ? [UNREADABLE_SUBMISSION] : undefined
     return data<LocationActionData>({ result: submission.reply({ formErrors }) }, { status: 400 })
   }
-  const where = await resolveLocation(staff, submission.value.locationId)
-  if (!where.ok || !where.location) {
-    const message = where.ok ? STAMP_MESSAGES.notYourLocation : where.message
-    const result = submission.reply({ fieldErrors: { locationId: [message] } })
+  const location = submission.value.locationId ? await actorLocation(submission.value.locationId, staff) : null
+  if (!location) {
+    const result = submission.reply({ fieldErrors: { locationId: [STAMP_MESSAGES.notYourLocation] } })
     return data<LocationActionData>({ result }, { status: 400 })
   }
   return redirectWithToast(
     '/staff',
-    { message: `This device now stamps at ${where.location.name}` },
-    { headers: { 'Set-Cookie': await rememberLocation(where.location.id) } },
+    { message: `This device now stamps at ${location.name}` },
+    { headers: { 'Set-Cookie': await rememberLocation(location.id) } },
   )
 }
 

@@ -1,7 +1,8 @@
 import { createCookie } from '@remix-run/node'
 import { getEnv } from '#app/server/env.server.ts'
+import { getSession } from '#app/services/auth/session.server.ts'
 import { STAMP_MESSAGES } from '#app/utils/stamping.ts'
-import { actorLocations, type LocationChoice } from '#models/locations.server.ts'
+import { actorLocations } from '#models/locations.server.ts'
 
 /**
  * Where a stamp, undo or redemption happens (DECISIONS.md, "Staff, locations and stamping rules"). The device
@@ -45,19 +46,21 @@ export async function locationChoice(request: Request, actor: ScanActor) {
   return { locations, current }
 }
 
-export type ResolvedLocation = { ok: true; location: LocationChoice | null } | { ok: false; message: string }
+export type ResolvedLocation = { ok: true; locationId: string | null } | { ok: false; message: string }
 
 /**
- * The location a request names, checked against the actor's: none when the business has no locations; its only one
- * when it has one and none was named; else the one named, which must be theirs.
+ * The location a request names, checked against the signed-in actor's (carried by the session lookup, so a stamp
+ * pays no round trip for it): none when the business has no locations; its only one when it has one and none was
+ * named; else the one named, which must be theirs.
  */
-export async function resolveLocation(actor: ScanActor, submitted: string | undefined): Promise<ResolvedLocation> {
-  const locations = await actorLocations(actor)
+export async function resolveLocation(request: Request, submitted: string | undefined): Promise<ResolvedLocation> {
+  const locationIds = (await getSession(request))?.locationIds ?? []
   if (submitted) {
-    const location = locations.find((candidate) => candidate.id === submitted)
-    return location ? { ok: true, location } : { ok: false, message: STAMP_MESSAGES.notYourLocation }
+    return locationIds.includes(submitted)
+      ? { ok: true, locationId: submitted }
+      : { ok: false, message: STAMP_MESSAGES.notYourLocation }
   }
-  if (locations.length === 0) return { ok: true, location: null }
-  if (locations.length === 1) return { ok: true, location: locations[0]! }
+  if (locationIds.length === 0) return { ok: true, locationId: null }
+  if (locationIds.length === 1) return { ok: true, locationId: locationIds[0]! }
   return { ok: false, message: STAMP_MESSAGES.location }
 }
