@@ -38,8 +38,14 @@ export const StampSchema = z.object({
     .max(20, { error: STAMP_MESSAGES.count })
     .optional(),
   locationId,
-  /** The owner's tick past a stamping rule that refused (never honoured for staff). */
-  override: z.boolean().optional(),
+  /**
+   * The owner's tick past a stamping rule that refused (never honoured for staff). A checkbox sends 'on'; anything
+   * else is no tick rather than an error, as the field is only on the page after a rule refused.
+   */
+  override: z
+    .unknown()
+    .transform((value) => value === 'on' || value === true)
+    .optional(),
 })
 
 /** Undo and Redeem act on the pass the page shows. */

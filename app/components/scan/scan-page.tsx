@@ -143,12 +143,16 @@ function LocationField({
   locations: LocationOption[]
   locationId: string | null
 }) {
-  if (locations.length === 0) return null
+  // Without a choice on the page, a refused location (a crafted or stale one) still says why.
+  if (locations.length === 0) return <FieldErrors id={meta.errorId} errors={meta.errors} />
   if (locations.length === 1)
     return (
-      <p className="scan-form__location">
-        Location: <strong>{locations[0]!.name}</strong>
-      </p>
+      <>
+        <p className="scan-form__location">
+          Location: <strong>{locations[0]!.name}</strong>
+        </p>
+        <FieldErrors id={meta.errorId} errors={meta.errors} />
+      </>
     )
   const { key: _key, defaultValue, ...selectProps } = getSelectProps(meta)
   const chosen = typeof defaultValue === 'string' && defaultValue ? defaultValue : (locationId ?? '')
