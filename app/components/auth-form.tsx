@@ -50,6 +50,35 @@ export function PasswordField({
   )
 }
 
+/**
+ * A new password and its confirmation, under the sign-up policy (its hint under the first). Sign-up, the reset link,
+ * the staff invitation, the profile and the staff password page all ask for them; only the labels differ.
+ */
+export function NewPasswordFields({
+  password,
+  confirmPassword,
+  shown,
+  labels = ['New password', 'Confirm new password'],
+}: {
+  password: TextFieldMeta
+  confirmPassword: TextFieldMeta
+  shown: boolean
+  labels?: readonly [string, string]
+}) {
+  return (
+    <>
+      <PasswordField
+        meta={password}
+        label={labels[0]}
+        shown={shown}
+        autoComplete="new-password"
+        hint={NEW_PASSWORD_HINT}
+      />
+      <PasswordField meta={confirmPassword} label={labels[1]} shown={shown} autoComplete="new-password" />
+    </>
+  )
+}
+
 export function ShowPasswordToggle({ shown, onToggle }: { shown: boolean; onToggle: (shown: boolean) => void }) {
   return (
     <label className="password-toggle">

@@ -5,8 +5,7 @@ import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@re
 import {
   FormErrors,
   HIDDEN_FIELDS,
-  NEW_PASSWORD_HINT,
-  PasswordField,
+  NewPasswordFields,
   ShowPasswordToggle,
   useShowPassword,
 } from '#app/components/auth-form.tsx'
@@ -102,18 +101,11 @@ function ChangePasswordForm({ token, premade }: { token: string; premade: boolea
       <Form method="POST" className="form" {...getFormProps(form)}>
         <input type="hidden" name="token" value={token} />
         <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.token.errors ?? [])]} />
-        <PasswordField
-          meta={fields.password}
-          label="New password"
+        <NewPasswordFields
+          password={fields.password}
+          confirmPassword={fields.confirmPassword}
           shown={shown}
-          autoComplete="new-password"
-          hint={NEW_PASSWORD_HINT}
-        />
-        <PasswordField
-          meta={fields.confirmPassword}
-          label="Confirm password"
-          shown={shown}
-          autoComplete="new-password"
+          labels={['New password', 'Confirm password']}
         />
         <ShowPasswordToggle shown={shown} onToggle={setShown} />
         <SubmitButton pendingLabel="Saving…">Save new password</SubmitButton>

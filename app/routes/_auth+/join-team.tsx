@@ -5,8 +5,7 @@ import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@re
 import {
   FormErrors,
   HIDDEN_FIELDS,
-  NEW_PASSWORD_HINT,
-  PasswordField,
+  NewPasswordFields,
   ShowPasswordToggle,
   useShowPassword,
 } from '#app/components/auth-form.tsx'
@@ -107,18 +106,11 @@ function JoinForm({ token, invited }: { token: string; invited: Invited | null }
       <Form method="POST" className="form" {...getFormProps(form)}>
         <input type="hidden" name="token" value={token} />
         <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.token.errors ?? [])]} />
-        <PasswordField
-          meta={fields.password}
-          label="Password"
+        <NewPasswordFields
+          password={fields.password}
+          confirmPassword={fields.confirmPassword}
           shown={shown}
-          autoComplete="new-password"
-          hint={NEW_PASSWORD_HINT}
-        />
-        <PasswordField
-          meta={fields.confirmPassword}
-          label="Confirm password"
-          shown={shown}
-          autoComplete="new-password"
+          labels={['Password', 'Confirm password']}
         />
         <ShowPasswordToggle shown={shown} onToggle={setShown} />
         <SubmitButton pendingLabel="Joining…">Join the team</SubmitButton>

@@ -6,8 +6,7 @@ import { useEffect, useState } from 'react'
 import {
   FormErrors,
   HIDDEN_FIELDS,
-  NEW_PASSWORD_HINT,
-  PasswordField,
+  NewPasswordFields,
   ShowPasswordToggle,
   useShowPassword,
 } from '#app/components/auth-form.tsx'
@@ -70,18 +69,11 @@ export default function SignUp() {
         <BrowserTimeZoneField />
         <FormErrors id={form.errorId} errors={form.errors} />
         <InputField meta={fields.email} label="Email" type="email" autoComplete="email" />
-        <PasswordField
-          meta={fields.password}
-          label="Password"
+        <NewPasswordFields
+          password={fields.password}
+          confirmPassword={fields.confirmPassword}
           shown={shown}
-          autoComplete="new-password"
-          hint={NEW_PASSWORD_HINT}
-        />
-        <PasswordField
-          meta={fields.confirmPassword}
-          label="Repeat password"
-          shown={shown}
-          autoComplete="new-password"
+          labels={['Password', 'Repeat password']}
         />
         <ShowPasswordToggle shown={shown} onToggle={setShown} />
         <SubmitButton pendingLabel="Creating your account…">Continue</SubmitButton>

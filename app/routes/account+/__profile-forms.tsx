@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
-import { NEW_PASSWORD_HINT, PasswordField } from '#app/components/auth-form.tsx'
+import { NewPasswordFields, PasswordField } from '#app/components/auth-form.tsx'
 import { FieldErrors, FormErrors, InputField } from '#app/components/forms.tsx'
 import { IntentButton } from '#app/components/intent-button.tsx'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
@@ -103,19 +103,7 @@ export function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean
           autoComplete="current-password"
         />
       ) : null}
-      <PasswordField
-        meta={fields.password}
-        label="New password"
-        shown={false}
-        autoComplete="new-password"
-        hint={NEW_PASSWORD_HINT}
-      />
-      <PasswordField
-        meta={fields.confirmPassword}
-        label="Confirm new password"
-        shown={false}
-        autoComplete="new-password"
-      />
+      <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} shown={false} />
       <IntentButton intent="password" pendingLabel="Saving…">
         {hasPassword ? 'Change password' : 'Set password'}
       </IntentButton>

@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, type MetaFunction } from '@remix-run/react'
-import { NEW_PASSWORD_HINT, PasswordField } from '#app/components/auth-form.tsx'
+import { NewPasswordFields, PasswordField } from '#app/components/auth-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
@@ -61,19 +61,7 @@ export default function StaffPassword() {
             shown={false}
             autoComplete="current-password"
           />
-          <PasswordField
-            meta={fields.password}
-            label="New password"
-            shown={false}
-            autoComplete="new-password"
-            hint={NEW_PASSWORD_HINT}
-          />
-          <PasswordField
-            meta={fields.confirmPassword}
-            label="Confirm new password"
-            shown={false}
-            autoComplete="new-password"
-          />
+          <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} shown={false} />
           <p className="field-hint">Your other devices will be signed out.</p>
           <SubmitButton pendingLabel="Saving…">Change password</SubmitButton>
         </Form>
