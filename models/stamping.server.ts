@@ -179,11 +179,13 @@ export type PassWithUndoWindow = Pick<
   'id' | 'short_code' | 'stamps' | 'rewards_redeemed' | 'stamps_required'
 > & {
   undo_until: Date | null
+  /** Who made the stamp that may be undone (null: the owner before issue 20, or no such stamp). */
+  undo_actor_id: string | null
 }
 
 /**
- * A pass of the owner's card with the end of its undo window (null when its newest event is not a stamp younger
- * than `windowSeconds`), or null when it is not a pass of the owner's card.
+ * A pass of the owner's card with the end of its undo window and who stamped it (null when its newest event is not a
+ * stamp younger than `windowSeconds`), or null when it is not a pass of the owner's card.
  */
 export async function getPassOfOwnedCard({
   ownerId,
@@ -198,11 +200,15 @@ export async function getPassOfOwnedCard({
 }): Promise<PassWithUndoWindow | null> {
   if (!isUuid(passId) || !isUuid(cardId)) return null
   const [row] = await getSequelize().query<PassWithUndoWindow>(
-    `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required,
-            (select case when e.kind = 'stamp' and e.created_at + make_interval(secs => :windowSeconds) > now()
-                         then e.created_at + make_interval(secs => :windowSeconds) end
-             from stamp_events e where e.pass_id = p.id order by e.id desc limit 1) as undo_until
+    `select p.id, p.short_code, p.stamps, p.rewards_redeemed, c.stamps_required, e.undo_until,
+            case when e.undo_until is not null then e.actor_id end as undo_actor_id
      from passes p join cards c on c.id = p.card_id
+     left join lateral (
+       select e.actor_id,
+              case when e.kind = 'stamp' and e.created_at + make_interval(secs => :windowSeconds) > now()
+                   then e.created_at + make_interval(secs => :windowSeconds) end as undo_until
+       from stamp_events e where e.pass_id = p.id order by e.id desc limit 1
+     ) e on true
      where p.id = :passId and p.card_id = :cardId and c.user_id = :ownerId`,
     { replacements: { passId, cardId, ownerId, windowSeconds }, type: QueryTypes.SELECT },
   )

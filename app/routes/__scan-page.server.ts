@@ -14,7 +14,6 @@ import {
 } from '#app/services/cards/stamping.server.ts'
 import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { isStampIntent, PassActionSchema, StampSchema, type StampIntent } from '#app/utils/stamping.ts'
-import { newestEventActor } from '#models/staff-counter.server.ts'
 
 /**
  * The scan page's loader and action, shared by the owner's /account/{cardId}/scan and the staff's
@@ -32,12 +31,9 @@ export async function loadScanPage(request: Request, actor: ScanActor, cardIdPar
   const card = await requireOwnedCard(actor.ownerId, cardIdParam)
   const url = new URL(request.url)
   const passId = url.searchParams.get('pass')
-  const pass = passId ? await getPassStampState({ ownerId: actor.ownerId, cardId: card.id, passId }) : null
   // Staff may undo only their own stamp: Undo shows to them only when the newest event is theirs.
-  if (pass?.undoUntil && actor.kind === 'staff') {
-    const who = await newestEventActor({ ownerId: actor.ownerId, cardId: card.id, passId: pass.passId })
-    if (who !== actor.staffId) pass.undoUntil = null
-  }
+  const undoableBy = actor.kind === 'staff' ? actor.staffId : undefined
+  const pass = passId ? await getPassStampState({ ownerId: actor.ownerId, cardId: card.id, passId, undoableBy }) : null
   const { locations, current } = await locationChoice(request, locationActor(actor))
   return {
     card: {

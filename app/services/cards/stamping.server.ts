@@ -285,16 +285,23 @@ export function redeemReward(action: PassAction): Promise<StampingResult> {
   })
 }
 
-/** The pass as the scan page shows it after an action, or null when it is not a pass of the owner's card. */
+/**
+ * The pass as the scan page shows it after an action, or null when it is not a pass of the owner's card. With
+ * `undoableBy` (a staff member, who may undo only their own stamp) the undo window shows only on that one's stamp.
+ */
 export async function getPassStampState({
   ownerId,
   cardId,
   passId,
+  undoableBy,
 }: {
   ownerId: string
   cardId: string
   passId: string
+  undoableBy?: string
 }): Promise<PassStampState | null> {
   const row = await getPassOfOwnedCard({ ownerId, cardId, passId, windowSeconds: UNDO_WINDOW_SECONDS })
-  return row ? stateOf(row, row.undo_until ? new Date(row.undo_until) : null) : null
+  if (!row) return null
+  const undoable = row.undo_until && (!undoableBy || row.undo_actor_id === undoableBy)
+  return stateOf(row, undoable ? new Date(row.undo_until!) : null)
 }
