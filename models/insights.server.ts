@@ -31,17 +31,42 @@ const cardsOf = (scope: InsightScope) =>
     ? 'select id from cards where user_id = :userId and id = :cardId'
     : 'select id from cards where user_id = :userId'
 
+/**
+ * What every statement here binds: the scope (`ownerId` too, for the person filter's "you"), the zone, and either
+ * one range (`from`, `to`) or several (`from0`, `to0`, … matching rangeValues) and the filter's own values.
+ */
+function bindings(
+  scope: InsightScope,
+  timeZone: string,
+  ranges: DayRange | DayRange[],
+  who: { replacements: Record<string, string> } = { replacements: {} },
+): Record<string, unknown> {
+  const replacements: Record<string, unknown> = {
+    userId: scope.userId,
+    ownerId: scope.userId,
+    cardId: scope.cardId ?? null,
+    timeZone,
+    ...who.replacements,
+  }
+  if (!Array.isArray(ranges)) return { ...replacements, from: ranges.from, to: ranges.to }
+  ranges.forEach((range, index) => {
+    replacements[`from${index}`] = range.from
+    replacements[`to${index}`] = range.to
+  })
+  return replacements
+}
+
+/** `(i, from_day, to_day)` rows for `ranges`, bound by bindings(). */
+const rangeValues = (ranges: DayRange[]) =>
+  ranges.map((_, index) => `(${index}, :from${index}::date, :to${index}::date)`).join(', ')
+
 /** The figures for each range, in the order given. One statement. */
 export async function insightFigures(
   scope: InsightScope,
   { timeZone, ranges }: { timeZone: string; ranges: DayRange[] },
 ): Promise<InsightFigures[]> {
-  const values = ranges.map((_, index) => `(${index}, :from${index}::date, :to${index}::date)`).join(', ')
-  const replacements: Record<string, unknown> = { userId: scope.userId, cardId: scope.cardId ?? null, timeZone }
-  ranges.forEach((range, index) => {
-    replacements[`from${index}`] = range.from
-    replacements[`to${index}`] = range.to
-  })
+  const values = rangeValues(ranges)
+  const replacements = bindings(scope, timeZone, ranges)
   const rows = await getSequelize().query<{
     i: number
     new_holders: number
@@ -128,7 +153,7 @@ export async function insightDays(
      ) n on n.day = g.day
      order by g.day`,
     {
-      replacements: { userId: scope.userId, cardId: scope.cardId ?? null, timeZone, from: range.from, to: range.to },
+      replacements: bindings(scope, timeZone, range),
       type: QueryTypes.SELECT,
     },
   )
@@ -164,15 +189,7 @@ export async function visitsByHour(
      from hours
      group by 1, 2`,
     {
-      replacements: {
-        userId: scope.userId,
-        ownerId: scope.userId,
-        cardId: scope.cardId ?? null,
-        timeZone,
-        from: range.from,
-        to: range.to,
-        ...who.replacements,
-      },
+      replacements: bindings(scope, timeZone, range, who),
       type: QueryTypes.SELECT,
     },
   )
@@ -199,18 +216,8 @@ export async function filteredInsightFigures(
   { timeZone, ranges, filter }: { timeZone: string; ranges: DayRange[]; filter: Who },
 ): Promise<FilteredFigures[]> {
   const who = eventFilterSql(filter)
-  const values = ranges.map((_, index) => `(${index}, :from${index}::date, :to${index}::date)`).join(', ')
-  const replacements: Record<string, unknown> = {
-    userId: scope.userId,
-    ownerId: scope.userId,
-    cardId: scope.cardId ?? null,
-    timeZone,
-    ...who.replacements,
-  }
-  ranges.forEach((range, index) => {
-    replacements[`from${index}`] = range.from
-    replacements[`to${index}`] = range.to
-  })
+  const values = rangeValues(ranges)
+  const replacements = bindings(scope, timeZone, ranges, who)
   const rows = await getSequelize().query<{
     active_holders: number
     stamps: number
@@ -275,15 +282,7 @@ export async function filteredStampDays(
      ) s on s.day = g.day
      order by g.day`,
     {
-      replacements: {
-        userId: scope.userId,
-        ownerId: scope.userId,
-        cardId: scope.cardId ?? null,
-        timeZone,
-        from: range.from,
-        to: range.to,
-        ...who.replacements,
-      },
+      replacements: bindings(scope, timeZone, range, who),
       type: QueryTypes.SELECT,
     },
   )
