@@ -18,6 +18,7 @@ import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
 import { databaseConnectionOptions, getSequelize } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 import { getGoogleWalletConfig } from './google-wallet-config.server.ts'
+import { createQueueIfMissing } from './job-queues.server.ts'
 import { logger } from './logger.server.ts'
 
 export const PLAN_HOUSEKEEPING_QUEUE = 'plan-housekeeping'
@@ -152,29 +153,6 @@ export type JobHooks = {
   googleWalletUpdatesDelivered?: (sent: number) => void
 }
 
-/** PostgreSQL's codes for a deadlock and for a row another transaction inserted first. */
-const RACE_CODES = new Set(['40P01', '23505'])
-
-/**
- * pg-boss 10's create_queue() deadlocks when two processes create the same queue at once (each holds the row the
- * other's partition waits for), as several instances starting together on an empty database do. A queue that
- * exists is left alone (createQueue would not change it either); a lost race is retried after a short pause, by
- * which time the winner's queue usually exists.
- */
-export async function createQueueIfMissing(boss: PgBoss, name: string, options?: PgBoss.Queue) {
-  for (let attempt = 1; ; attempt++) {
-    if (await boss.getQueue(name)) return
-    try {
-      await boss.createQueue(name, options)
-      return
-    } catch (error) {
-      const code = (error as { code?: string }).code
-      if (attempt >= 5 || !code || !RACE_CODES.has(code)) throw error
-      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt))
-    }
-  }
-}
-
 export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   const connection = databaseConnectionOptions(env)
   const boss = new PgBoss({
@@ -288,7 +266,7 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   // Scheduled broadcasts (issue 19): a timer for the next due one in this process, and a minute job for the overdue.
   const stopScheduledBroadcasts = await registerScheduledBroadcastJobs(boss)
   // Automatic messages (issue 19): the minute schedule of occasions and their release.
-  await registerAutomationJobs(boss, createQueueIfMissing)
+  await registerAutomationJobs(boss)
 
   await boss.schedule(PUSH_RESUME_QUEUE, '* * * * *', {}, { tz: 'UTC' })
   await boss.work(PUSH_RESUME_QUEUE, async () => {

@@ -16,6 +16,7 @@ import {
   NO_AUDIENCE,
   NO_QUOTA_LEFT,
   NO_RECIPIENTS,
+  notificationView,
   sendOwnerNotification,
 } from '#app/services/push/push-send.server.ts'
 import { scheduleOwnerBroadcast } from '#app/services/push/scheduled-broadcasts.server.ts'
@@ -87,17 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(
     {
       card: pushCard(card),
-      notification: {
-        id: notification.id,
-        title: notification.title,
-        body: notification.body,
-        link: notification.link,
-        status: notification.status,
-        queuedAt: notification.queuedAt?.toISOString() ?? null,
-        scheduledFor: notification.scheduledFor?.toISOString() ?? null,
-        skippedReason: notification.skippedReason,
-        progress: notification.progress,
-      },
+      notification: notificationView(notification),
       audience: confirm.audience,
       audienceError,
       holders,

@@ -1,6 +1,6 @@
 import { apiError, apiLoader, apiSuccess, getOnlyAction } from '#app/server/api.server.ts'
 import { requireApiUserId } from '#app/services/auth/session.server.ts'
-import { getPushConfirmData, NOTIFICATION_NOT_FOUND } from '#app/services/push/push-send.server.ts'
+import { getPushConfirmData, NOTIFICATION_NOT_FOUND, notificationView } from '#app/services/push/push-send.server.ts'
 import { AUDIENCE_MESSAGE, parseAudience } from '#app/utils/audience.ts'
 import { getOwnedCard } from '#models/card.server.ts'
 
@@ -30,19 +30,7 @@ export const loader = apiLoader(async ({ request, params }) => {
   if (!confirm) return apiError(404, NOTIFICATION_NOT_FOUND)
   const { notification, recipients, reach, quota, holders } = confirm
   return apiSuccess('Push notification', {
-    notification: {
-      id: notification.id,
-      title: notification.title,
-      body: notification.body,
-      link: notification.link,
-      status: notification.status,
-      queuedAt: notification.queuedAt?.toISOString() ?? null,
-      finishedAt: notification.finishedAt?.toISOString() ?? null,
-      progress: notification.progress,
-      audience: notification.audience,
-      scheduledFor: notification.scheduledFor?.toISOString() ?? null,
-      skippedReason: notification.skippedReason,
-    },
+    notification: notificationView(notification),
     recipients,
     reach,
     quota,

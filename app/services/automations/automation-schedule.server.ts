@@ -1,3 +1,4 @@
+import { createQueueIfMissing } from '#app/server/job-queues.server.ts'
 import { enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import {
@@ -80,16 +81,14 @@ export async function runAutomations({
   return { created, released, queued }
 }
 
-/**
- * Registers the schedule's queue and its minute cron on a started pg-boss (startJobs calls it). `createQueue` is
- * startJobs' race-safe queue creation.
- */
-export async function registerAutomationJobs(
-  boss: PgBoss,
-  createQueue: (boss: PgBoss, name: string, options?: PgBoss.Queue) => Promise<void>,
-) {
+/** Registers the schedule's queue and its minute cron on a started pg-boss (startJobs calls it). */
+export async function registerAutomationJobs(boss: PgBoss) {
   // 'short': at most one waiting run; two running at once (two processes) are harmless.
-  await createQueue(boss, AUTOMATIONS_QUEUE, { name: AUTOMATIONS_QUEUE, policy: 'short', expireInSeconds: 10 * 60 })
+  await createQueueIfMissing(boss, AUTOMATIONS_QUEUE, {
+    name: AUTOMATIONS_QUEUE,
+    policy: 'short',
+    expireInSeconds: 10 * 60,
+  })
   await boss.schedule(AUTOMATIONS_QUEUE, AUTOMATIONS_CRON, {}, { tz: 'UTC' })
   await boss.work(AUTOMATIONS_QUEUE, async () => {
     const run = await runAutomations({ now: new Date() })

@@ -158,6 +158,23 @@ export async function getPushConfirmData({
   }
 }
 
+/** A message as the confirm page and its JSON call hand it to the browser: its own fields, dates as ISO strings. */
+export function notificationView(notification: OwnedNotification) {
+  return {
+    id: notification.id,
+    title: notification.title,
+    body: notification.body,
+    link: notification.link,
+    status: notification.status,
+    audience: notification.audience,
+    queuedAt: notification.queuedAt?.toISOString() ?? null,
+    finishedAt: notification.finishedAt?.toISOString() ?? null,
+    scheduledFor: notification.scheduledFor?.toISOString() ?? null,
+    skippedReason: notification.skippedReason,
+    progress: notification.progress,
+  }
+}
+
 /** A sent message's reach: the devices each channel is sending (or sent) it to. */
 function sentReach(notification: OwnedNotification): PushReach {
   const { channels } = notification.progress

@@ -1,4 +1,4 @@
-import { createQueueIfMissing } from '#app/server/jobs.server.ts'
+import { createQueueIfMissing } from '#app/server/job-queues.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { nextScheduledBroadcastAt } from '#models/scheduled-broadcast.server.ts'
 import { currentScheduledBroadcastTimer, setScheduledBroadcastTimer } from './scheduled-broadcast-timer.server.ts'
