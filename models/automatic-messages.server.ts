@@ -175,12 +175,21 @@ export async function releaseDueAutomaticMessages(
   // Quiet hours past midnight (21:00–09:00) entered in the evening end on the next local day.
   const quietEnd = `(((${local})::date + case when c.quiet_start > c.quiet_end and ${minute} >= c.quiet_start
       then 1 else 0 end)::timestamp + make_interval(mins => c.quiet_end)) at time zone u.time_zone`
+  const claimed = await getSequelize().query<{ id: string }>(
+    `select n.id from notifications n join passes p on p.id = n.pass_id
+     where n.status = 'scheduled' and n.kind <> 'message' and n.scheduled_for <= ${NOW}
+     order by n.scheduled_for, n.id limit :limit
+     for update of n skip locked for no key update of p skip locked`,
+    { replacements: { now, limit }, type: QueryTypes.SELECT, transaction },
+  )
+  if (!claimed.length) return []
+  // The decision is a second statement on purpose: in READ COMMITTED its snapshot is taken after the locks above are
+  // held, so the caps count every message another process queued for these passes before it let them go. Claiming
+  // and counting in one statement counted from a snapshot older than the lock: two processes each sent one
+  // message to a pass whose daily cap is 1 (automations-concurrency.test.ts, on the PostgreSQL server).
   return getSequelize().query<{ id: string; decision: ReleaseDecision }>(
-    `with claimed as materialized (
-       select n.id, n.pass_id, n.scheduled_for from notifications n join passes p on p.id = n.pass_id
-       where n.status = 'scheduled' and n.kind <> 'message' and n.scheduled_for <= ${NOW}
-       order by n.scheduled_for, n.id limit :limit
-       for update of n skip locked for no key update of p skip locked
+    `with claimed as (
+       select n.id, n.pass_id, n.scheduled_for from notifications n where n.id in (:ids)
      ), firsts as (
        select id from (
          select id, row_number() over (partition by pass_id order by scheduled_for, id) as rank from claimed
@@ -210,6 +219,6 @@ export async function releaseDueAutomaticMessages(
        updated_at = now()
      from decided d where n.id = d.id
      returning n.id, d.decision`,
-    { replacements: { now, limit }, type: QueryTypes.SELECT, transaction },
+    { replacements: { now, ids: claimed.map((row) => row.id) }, type: QueryTypes.SELECT, transaction },
   )
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { formatLocalDate, formatLocalDateTime } from './local-time.ts'
 
 /**
  * The stamping rules of a card (DECISIONS.md "Staff, locations and stamping rules"; migration 0014's columns and
@@ -87,4 +88,10 @@ export function cardRulesOf({ maxPerScan, pause, customAmount, customUnit, daily
     stampPauseMinutes: pause === 'custom' ? customAmount! * PAUSE_UNITS[customUnit!] : Number(pause),
     dailyStampCap: dailyCap ?? null,
   }
+}
+
+/** When a refused stamp becomes possible, in the business's zone: '14:35' later today, else '28 Nov 2026, 09:00'. */
+export function nextStampWhen(at: Date, timeZone: string, now = new Date()): string {
+  const full = formatLocalDateTime(at, timeZone)
+  return formatLocalDate(at, timeZone) === formatLocalDate(now, timeZone) ? full.split(', ').pop()! : full
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { runAutomations, type AutomationRun } from '#app/services/automations/automation-schedule.server.ts'
 import { scheduleWelcome } from '#models/automatic-messages.server.ts'
@@ -66,12 +69,13 @@ test('two other processes and this one at once make and send each occasion once'
   const env: Record<string, string> = process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { DATA_DIR: process.env.DATA_DIR! }
-  // All three start at one moment, once the children are up and connected.
-  const startAt = String(Date.now() + 6000)
+  // All three start at one moment, once the children are up and connected (on a busy machine that takes a while).
+  const goFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-automation-go-')), 'go')
   const children = ['4', '6'].map((batch) =>
-    runTs('tests/fixtures/automation-run.ts', { env, args: [NOW, batch, startAt] }),
+    runTs('tests/fixtures/automation-run.ts', { env, args: [NOW, batch, goFile] }),
   )
-  await new Promise((resolve) => setTimeout(resolve, Number(startAt) - Date.now()))
+  await Promise.all(children.map((child) => child.waitForLine((text) => text === 'ready', 60_000)))
+  fs.writeFileSync(goFile, '')
   const own = await runAutomations({ now: new Date(NOW), batch: 5 })
   const results = await Promise.all(
     children.map(async (child) => {

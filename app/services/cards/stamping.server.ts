@@ -1,6 +1,6 @@
 import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/jobs.server.ts'
 import { holderStampPushStatement } from '#app/services/push/stamp-push.server.ts'
-import { formatLocalDate, formatLocalDateTime } from '#app/utils/local-time.ts'
+import { nextStampWhen } from '#app/utils/stamping-rules.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import {
   applyEventAndCommit,
@@ -77,12 +77,6 @@ export function parsePassReference(value: string): { passId: string } | { shortC
   return { shortCode: value.toUpperCase().replace(/[\s-]+/g, '') }
 }
 
-/** '14:35' when `at` is later today in the business's zone, else '28 Nov 2026, 09:00'. */
-function whenText(at: Date, timeZone: string, now = new Date()): string {
-  const day = (date: Date) => formatLocalDate(date, timeZone)
-  return day(at) === day(now) ? formatLocalDateTime(at, timeZone).split(', ').pop()! : formatLocalDateTime(at, timeZone)
-}
-
 export const perScanMessage = (max: number) =>
   max === 1 ? 'This card allows 1 stamp per scan' : `This card allows at most ${max} stamps per scan`
 export const pauseMessage = (at: string) => `This card was stamped recently: the next stamp is possible at ${at}`
@@ -101,7 +95,11 @@ export function ruleRefusal(pass: LockedPass, count: number, now = new Date(pass
   }
   if (pass.pause_until && new Date(pass.pause_until) > now) {
     const at = new Date(pass.pause_until)
-    return { ...refuse(409, 'code', pauseMessage(whenText(at, pass.time_zone, now))), rule: 'pause', nextStampAt: at }
+    return {
+      ...refuse(409, 'code', pauseMessage(nextStampWhen(at, pass.time_zone, now))),
+      rule: 'pause',
+      nextStampAt: at,
+    }
   }
   if (pass.daily_stamp_cap !== null && pass.next_day_at && (pass.stamps_today ?? 0) + count > pass.daily_stamp_cap) {
     const at = new Date(pass.next_day_at)
@@ -110,7 +108,7 @@ export function ruleRefusal(pass: LockedPass, count: number, now = new Date(pass
       ...refuse(
         409,
         left > 0 ? 'count' : 'code',
-        dailyCapMessage(pass.daily_stamp_cap, left, whenText(at, pass.time_zone, now)),
+        dailyCapMessage(pass.daily_stamp_cap, left, nextStampWhen(at, pass.time_zone, now)),
       ),
       rule: 'daily_cap',
       nextStampAt: left > 0 ? null : at,
