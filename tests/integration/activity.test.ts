@@ -268,6 +268,8 @@ describe('the activity', () => {
       cursor('2026-01-01T00:00:00.000000Z|0'),
       cursor('2026-01-01T00:00:00.000000Z|99999999999999999999'),
       cursor('2026-01-01|5'),
+      // A year JavaScript reads but PostgreSQL has not.
+      cursor('0000-01-01T00:00:00.000000Z|1'),
     ]) {
       const page = await get(`/account/activity?after=${encodeURIComponent(after)}`, b.owner.cookie)
       expect(page.status, after).toBe(400)

@@ -95,8 +95,10 @@ export function requestedActivityCursor(searchParams: URLSearchParams): Activity
   if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return 'bad'
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|')
   if (rest.length || at === undefined || id === undefined || !AT_VALUE.test(at) || !ID_VALUE.test(id)) return 'bad'
-  // A real instant: month 13 or 31 February read back differently.
+  // A real instant: month 13 or 31 February read back differently. JavaScript has a year 0 that PostgreSQL has not
+  // (a 500 there); no event is older than 1970 anyway.
   const date = new Date(`${at.slice(0, 23)}Z`)
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 23) !== at.slice(0, 23)) return 'bad'
+  if (date.getUTCFullYear() < 1970) return 'bad'
   return { at, id }
 }
