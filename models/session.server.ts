@@ -70,8 +70,9 @@ export type SessionUser = {
 }
 
 /**
- * Who is behind a session token, when the session is live and its user neither disabled nor, for staff, suspended or
- * removed (migration 0014): removing or suspending a staff member ends their sessions at once, whatever rows remain.
+ * Who is behind a session token, when the session is live and its user neither disabled nor, for staff, suspended,
+ * removed (migration 0014) or working for a disabled owner: removing or suspending a staff member, or disabling their
+ * employer, ends their sessions at once, whatever rows remain.
  */
 export async function findSessionUser(token: string): Promise<SessionUser | null> {
   const [row] = await getSequelize().query<{
@@ -87,7 +88,9 @@ export async function findSessionUser(token: string): Promise<SessionUser | null
                   order by ${ACTOR_LOCATIONS_ORDER}) as location_ids
      from sessions s join users u on u.id = s.user_id
      where s.token_hash = :hash and s.expires_at > now() and u.disabled_at is null
-       and u.suspended_at is null and u.removed_at is null`,
+       and u.suspended_at is null and u.removed_at is null
+       and (u.employer_id is null or not exists (select 1 from users e where e.id = u.employer_id
+                                                 and e.disabled_at is not null))`,
     { replacements: { hash: hashToken(token) }, type: 'SELECT' as never },
   )
   return row

@@ -1,6 +1,7 @@
 import {
   DataTypes,
   Model,
+  literal,
   Op,
   QueryTypes,
   type CreationOptional,
@@ -76,9 +77,26 @@ export type Credentials = Pick<
   'id' | 'email' | 'role' | 'passwordHash' | 'emailConfirmedAt' | 'isPremade' | 'disabledAt' | 'suspendedAt'
 >
 
+/**
+ * A staff member of a disabled owner is disabled too: they stamp that owner's cards only. As an attribute, so every
+ * sign-in path (password, reset, confirmation, Google, Apple) refuses them by the one check it makes already.
+ */
+const DISABLED_WITH_EMPLOYER = literal(
+  `coalesce("User"."disabled_at", (select e.disabled_at from users e where e.id = "User"."employer_id"))`,
+)
+
 export async function findCredentialsByEmail(email: string, transaction?: Transaction): Promise<Credentials | null> {
   return User.findOne({
-    attributes: ['id', 'email', 'role', 'passwordHash', 'emailConfirmedAt', 'isPremade', 'disabledAt', 'suspendedAt'],
+    attributes: [
+      'id',
+      'email',
+      'role',
+      'passwordHash',
+      'emailConfirmedAt',
+      'isPremade',
+      [DISABLED_WITH_EMPLOYER, 'disabledAt'],
+      'suspendedAt',
+    ],
     where: { email: normalizeEmail(email), removedAt: null },
     raw: true,
     transaction,
@@ -213,7 +231,7 @@ export async function findUserBySubject(
   transaction?: Transaction,
 ): Promise<{ id: string; disabledAt: Date | null; suspendedAt: Date | null } | null> {
   return User.findOne({
-    attributes: ['id', 'disabledAt', 'suspendedAt'],
+    attributes: ['id', [DISABLED_WITH_EMPLOYER, 'disabledAt'], 'suspendedAt'],
     // A removed staff member's row stays for the activity; it signs nobody in.
     where: { [SUBJECT_ATTRIBUTE[provider]]: subject, removedAt: null },
     raw: true,
