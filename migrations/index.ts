@@ -12,6 +12,7 @@ import * as googleWallet from './0011-google-wallet.ts'
 import * as insights from './0012-insights.ts'
 import * as automations from './0013-automations.ts'
 import * as staffLocationsRules from './0014-staff-locations-rules.ts'
+import * as removedStaffAndPauses from './0015-removed-staff-and-pauses.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -32,4 +33,5 @@ export const migrations = [
   { name: '0012-insights', ...insights },
   { name: '0013-automations', ...automations },
   { name: '0014-staff-locations-rules', ...staffLocationsRules },
+  { name: '0015-removed-staff-and-pauses', ...removedStaffAndPauses },
 ]
