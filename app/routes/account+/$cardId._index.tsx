@@ -65,20 +65,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const card = await requireOwnedCard(userId, params.cardId)
   const owned = { cardId: card.id, userId }
   const searchParams = new URL(request.url).searchParams
-  const choices = await activityChoices(userId)
-  const filterSubmission = parseActivityFilter(searchParams, ActivityFilterSchema, choices)
-  const filter: ActivityFilter = filterSubmission.status === 'success' ? filterSubmission.value : {}
+  // A filter in the address is checked against the owner's people and places before the figures are read; without
+  // one, the choices only fill the form and load beside the figures (no round trip of their own).
+  const filtered = searchParams.has('person') || searchParams.has('location')
+  const choicesLoad = activityChoices(userId, { withCards: false })
+  const askedFilter = filtered ? parseActivityFilter(searchParams, ActivityFilterSchema, await choicesLoad) : null
+  const filter: ActivityFilter = askedFilter?.status === 'success' ? askedFilter.value : {}
   const asked = searchParams.get('range')
   const rangeKey: InsightRangeKey = asked !== null && isInsightRangeKey(asked) ? asked : DEFAULT_INSIGHT_RANGE
   const rangeError =
     asked !== null && asked !== rangeKey
       ? `There is no range “${asked.slice(0, 40)}”: choose 7 days, 30 days, 90 days or 12 months. Showing ${INSIGHT_RANGES[rangeKey].label}.`
       : null
-  const [totals, insights, wallets] = await Promise.all([
+  const [totals, insights, wallets, choices] = await Promise.all([
     cardTotals(owned),
     cardInsights(owned, rangeKey, undefined, filter),
     cardWalletStatus(owned),
+    choicesLoad,
   ])
+  const filterSubmission = askedFilter ?? parseActivityFilter(searchParams, ActivityFilterSchema, choices)
   // Deleted between the two reads: the same answer as a card that is not there.
   if (!totals) throw notFound(CARD_NOT_FOUND)
   const labelOf = (options: readonly (readonly [string, string])[], value: string | undefined) =>

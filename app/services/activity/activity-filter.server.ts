@@ -22,9 +22,13 @@ import { NO_LOCATION_LABEL, removedLabel, SUPPORT_NAME } from './activity-labels
 export type Option = readonly [value: string, label: string]
 export type ActivityChoices = { cards: Option[]; people: Option[]; locations: Option[] }
 
-export async function activityChoices(ownerId: string): Promise<ActivityChoices & { hasTeamOrPlaces: boolean }> {
+export async function activityChoices(
+  ownerId: string,
+  { withCards = true }: { withCards?: boolean } = {},
+): Promise<ActivityChoices & { hasTeamOrPlaces: boolean }> {
+  // The card page filters one card's insights: it has no card to choose.
   const [cards, staff, locations] = await Promise.all([
-    activityCards(ownerId),
+    withCards ? activityCards(ownerId) : [],
     activityStaff(ownerId),
     activityLocations(ownerId),
   ])
