@@ -191,12 +191,20 @@ export async function fitTeamToSeats(
   return { suspended: suspended.map((row) => row.id), restored: restored.map((row) => row.id) }
 }
 
-/** Owners with suspended staff: the housekeeping job re-fits them (an invitation that ran out frees its seat). */
-export async function listOwnersWithSuspendedStaff(limit = 500): Promise<string[]> {
+/**
+ * Owners with suspended staff, after `afterOwnerId` in id order, `limit` at a time: the housekeeping job re-fits them
+ * all (an invitation that ran out frees its seat), a page after another, so none waits behind the first page.
+ */
+export async function listOwnersWithSuspendedStaff({
+  afterOwnerId = null,
+  limit = 500,
+}: { afterOwnerId?: string | null; limit?: number } = {}): Promise<string[]> {
   const rows = await select<{ ownerId: string }>(
     `select distinct employer_id as "ownerId" from users
-     where role = 'staff' and suspended_at is not null and removed_at is null limit :limit`,
-    { limit },
+     where role = 'staff' and suspended_at is not null and removed_at is null
+       and (cast(:afterOwnerId as uuid) is null or employer_id > cast(:afterOwnerId as uuid))
+     order by employer_id limit :limit`,
+    { afterOwnerId, limit },
   )
   return rows.map((row) => row.ownerId)
 }

@@ -31,9 +31,14 @@ export async function runPlanHousekeeping(now = new Date()) {
   const notices = await raiseDueEndingNotices(now)
   // An invitation that ran out frees its seat: a member suspended for want of one gets it back.
   let refitted = 0
-  for (const ownerId of await listOwnersWithSuspendedStaff()) {
-    const { restored } = await withTransaction((transaction) => reconcileStaffSeats(ownerId, transaction))
-    refitted += restored.length
+  for (let afterOwnerId: string | null = null; ;) {
+    const owners = await listOwnersWithSuspendedStaff({ afterOwnerId, limit: 500 })
+    for (const ownerId of owners) {
+      const { restored } = await withTransaction((transaction) => reconcileStaffSeats(ownerId, transaction))
+      refitted += restored.length
+    }
+    if (owners.length < 500) break
+    afterOwnerId = owners.at(-1)!
   }
   return { applied, notices, refitted }
 }
