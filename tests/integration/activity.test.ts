@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getSequelize } from '#app/server/db.server.ts'
+import { ACTIVITY_EXPORT_PAGE_SIZE } from '#app/services/activity/activity-export.server.ts'
 import { redeemReward, stampPass, undoLastStamp } from '#app/services/cards/stamping.server.ts'
 import { isoWithOffset } from '#app/utils/local-time.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
@@ -317,33 +318,37 @@ describe('pages of the activity', () => {
     expect(pages.flat()).toEqual(expected)
   })
 
-  test('the CSV streams several pages of 5,000 without losing or doubling rows at equal times', async () => {
+  test('the CSV streams several pages across two cards without losing or doubling rows at equal times', async () => {
     const owner = await createOwner()
     const cookie = await logIn(server, owner.email)
     const coffee = await card(owner.id, 'Coffee card', 20)
-    const holder = await pass(coffee)
+    const tea = await card(owner.id, 'Tea card', 20)
+    const holders = { coffee: await pass(coffee), tea: await pass(tea) }
+    const events = ACTIVITY_EXPORT_PAGE_SIZE * 2 + 550
     // Seeded without the triggers (the insights rows, per row, are most of the seeding time and nothing here reads
-    // them). Seven events share each second, so ties fall across the pages' edges.
+    // them). Seven events share each second, on both cards in turn, so ties fall across the pages' edges and each
+    // page merges the two cards' newest.
     await getSequelize().transaction(async (transaction) => {
       const seed = (query: string, replacements: Record<string, unknown> = {}) =>
         getSequelize().query(query, { replacements, transaction })
       await seed(`set local session_replication_role = replica`)
       await seed(
         `insert into stamp_events (pass_id, card_id, actor_id, kind, count, created_at)
-         select :pass, :card, :owner, 'stamp', 1 + g % 3,
+         select case when g % 2 = 0 then :coffeePass else :teaPass end::uuid,
+                case when g % 2 = 0 then :coffee else :tea end::uuid, :owner, 'stamp', 1 + g % 3,
                 timestamptz '2026-06-01T10:00:00Z' + (g / 7) * interval '1 second'
-         from generate_series(1, 10200) g`,
-        { pass: holder.id, card: coffee, owner: owner.id },
+         from generate_series(1, :events) g`,
+        { coffeePass: holders.coffee.id, teaPass: holders.tea.id, coffee, tea, owner: owner.id, events },
       )
     })
     const csv = await download('/account/activity.csv', cookie)
-    expect(csv.rows).toHaveLength(10200)
-    const counts = csv.rows.map((row) => Number(row.count))
-    const expected = await sql<{ count: number }>(
-      `select count from stamp_events where card_id = :card order by created_at desc, id desc`,
-      { card: coffee },
-    ).then((rows) => rows.map((row) => row.count))
-    expect(counts).toEqual(expected)
+    expect(csv.rows).toHaveLength(events)
+    const expected = await sql<{ count: number; card: string }>(
+      `select e.count, c.title as card from stamp_events e join cards c on c.id = e.card_id
+       where e.card_id in (:coffee, :tea) order by e.created_at desc, e.id desc`,
+      { coffee, tea },
+    )
+    expect(csv.rows.map((row) => ({ count: Number(row.count), card: row.card }))).toEqual(expected)
     const times = csv.rows.map((row) => row.time)
     expect([...times].sort().reverse()).toEqual(times)
   })
