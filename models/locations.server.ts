@@ -136,9 +136,16 @@ async function saveStaffOfLocation(
 const NO_ID = '00000000-0000-0000-0000-000000000000'
 
 /**
- * Adds a location, unless the owner has LOCATIONS_MAX already: the owner's row is locked first, so two adds at once
- * cannot both pass the count. Its insert moves the owner's cards' locations_changed_at (migration 0014's trigger),
- * and with it their Apple passes.
+ * Adds a location, unless the owner has LOCATIONS_MAX already: the owner's row is locked, so two adds at once cannot
+ * both pass the count. Its insert moves the owner's cards' locations_changed_at (migration 0014's trigger), and with
+ * it their Apple passes.
+ *
+ * The owner's cards are locked before the owner's row, in the order every card write takes them: a card's update
+ * holds its row and then its trigger (bump_owner_content_version, 0004) updates the owner's. Locking the owner first
+ * and the cards in the insert's trigger after was the opposite order, and a card saved meanwhile deadlocked with the
+ * add (one of them a 500). `for no key update`, what the trigger's update takes anyway: passes may still be inserted
+ * and stamped (their foreign key to the card needs only a key share lock). A card created meanwhile is not locked
+ * here, and needs no lock: the trigger's update does not wait for a row it cannot see yet.
  */
 export async function addOwnedLocation(
   ownerId: string,
@@ -146,6 +153,11 @@ export async function addOwnedLocation(
   max: number,
 ): Promise<{ id: string } | 'limit'> {
   return withTransaction(async (transaction) => {
+    await selectRows(
+      `select id from cards where user_id = :ownerId order by id for no key update`,
+      { ownerId },
+      transaction,
+    )
     await selectRows(`select id from users where id = :ownerId for update`, { ownerId }, transaction)
     const [{ count }] = (await selectRows<{ count: number }>(
       `select count(*)::int as count from locations where owner_id = :ownerId and removed_at is null`,

@@ -1,4 +1,4 @@
-import { QueryTypes, Transaction } from 'sequelize'
+import { QueryTypes, Transaction, type QueryOptions } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
 /**
@@ -72,8 +72,15 @@ export async function withBatchedTransaction<T>(work: (transaction: BatchedTrans
   internals.connection = connection
   let open = false
   let done = false
-  const send = async (sql: string, replacements: Record<string, unknown> = {}) => {
-    const [, result] = await sequelize.query(sql, { replacements, type: QueryTypes.RAW, transaction })
+  // `completes` for the lone COMMIT and ROLLBACK: Sequelize refuses any query on a transaction marked finished
+  // unless it says it completes it, and a ROLLBACK it refused would never reach the database.
+  const send = async (sql: string, replacements: Record<string, unknown> = {}, completes = false) => {
+    const [, result] = await sequelize.query(sql, {
+      replacements,
+      type: QueryTypes.RAW,
+      transaction,
+      ...(completes ? { completesTransaction: true } : {}),
+    } as QueryOptions)
     return (Array.isArray(result) ? result : [result]) as { rows?: object[] }[]
   }
   const batched: BatchedTransaction = {
@@ -102,7 +109,7 @@ export async function withBatchedTransaction<T>(work: (transaction: BatchedTrans
     const result = await work(batched)
     if (open && !done) {
       done = true
-      await send('COMMIT')
+      await send('COMMIT', {}, true)
     }
     internals.finished = 'commit'
     internals.cleanup()
@@ -110,12 +117,14 @@ export async function withBatchedTransaction<T>(work: (transaction: BatchedTrans
   } catch (error) {
     internals.finished = 'rollback'
     try {
-      // Also after a failed COMMIT (the transaction is over then, and this only warns).
-      if (open) await send('ROLLBACK')
+      // Also after a failed batch or COMMIT (a batch that failed left the transaction aborted; after a failed
+      // COMMIT it is over, and this only warns): the connection goes back to the pool outside any transaction.
+      if (open) await send('ROLLBACK', {}, true)
       internals.cleanup()
     } catch {
-      // The connection's state is unknown: it does not go back to the pool.
-      await internals.forceCleanup()
+      // The ROLLBACK failed, so the connection's state is unknown: it does not go back to the pool. Destroying it
+      // may fail too (a dead connection), and that must not hide the error the caller has to see.
+      await internals.forceCleanup().catch(() => {})
     }
     throw error
   }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/server/env.server.ts'
+import { APPLE_PUSH_QUEUE, PUSH_RESUME_QUEUE, startJobs } from '#app/server/jobs.server.ts'
 import { deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
 import { APPLE_PASS_LOCATIONS_MAX } from '#app/utils/location-schemas.ts'
 import { signedInOwner } from '#tests/support/account-owner.ts'
@@ -162,5 +163,70 @@ describe('the pass’s locations', () => {
     next = await fetchPass(pass.id, seen.lastModified)
     expect(next.status).toBe(200)
     expect(next.passJson!.locations).toBeUndefined()
+  })
+})
+
+describe('with the job queue running, as in the server', () => {
+  let jobs: Awaited<ReturnType<typeof startJobs>>
+  beforeAll(async () => {
+    jobs = await startJobs()
+    // Without the minute's resume job only the page's own wake-up can send the pushes: the startup's resume job
+    // runs out first, so nothing it queued is left to send.
+    await jobs.boss.unschedule(PUSH_RESUME_QUEUE)
+    await waitFor(async () => (await unfinishedJobs()) === 0, 'the startup jobs')
+  })
+  afterAll(async () => {
+    await jobs?.stop()
+  })
+
+  const unfinishedJobs = async () =>
+    (
+      await sql<{ count: number }>(
+        `select count(*)::int as count from pgboss.job
+         where name in (:queues) and state in ('created', 'retry', 'active')`,
+        { queues: [APPLE_PUSH_QUEUE, PUSH_RESUME_QUEUE] },
+      )
+    )[0]!.count
+
+  async function waitFor(done: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  test('adding, editing or removing a location wakes the push job: each device is pushed at once', async () => {
+    const owner = await signedInOwner(server)
+    const cardId = await createWalletCard(owner.id)
+    const pass = await createWalletPass(cardId)
+    const phone = newDevice()
+    expect(await registerDevice(server, certs.passTypeId, pass.id, phone)).toBe(201)
+    const pushed = () => peer.requests().filter((request) => request.token === phone.pushToken).length
+    await waitFor(async () => (await unfinishedJobs()) === 0, 'the registration')
+    const before = pushed()
+
+    const added = await postLocations(owner.cookie, {
+      intent: 'add',
+      name: 'Baixa',
+      address: 'Rua Augusta 1',
+      latitude: '38.71',
+      longitude: '-9.13',
+    })
+    expect(added.status).toBe(302)
+    await waitFor(async () => pushed() === before + 1, 'the push after adding')
+    const [location] = await sql<{ id: string }>(`select id from locations where owner_id = :id`, { id: owner.id })
+    const moved = await postLocations(owner.cookie, {
+      intent: 'edit',
+      locationId: location!.id,
+      name: 'Baixa',
+      address: 'Rua Augusta 1',
+      latitude: '38.72',
+      longitude: '-9.14',
+    })
+    expect(moved.status).toBe(302)
+    await waitFor(async () => pushed() === before + 2, 'the push after editing')
+    expect((await postLocations(owner.cookie, { intent: 'remove', locationId: location!.id })).status).toBe(302)
+    await waitFor(async () => pushed() === before + 3, 'the push after removing')
   })
 })

@@ -1,12 +1,14 @@
 import crypto from 'node:crypto'
 import { describe, expect, test } from 'vitest'
+import { getSequelize } from '#app/server/db.server.ts'
 import { LOCATION_MESSAGES, LOCATIONS_MAX } from '#app/utils/location-schemas.ts'
 import { actorLocations } from '#models/locations.server.ts'
+import { usingServer } from '#tests/setup/test-database.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
 import { createLocation, createStaffMember } from '#tests/support/staff-member.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
-import { createWalletPass } from '#tests/support/wallet-device.ts'
+import { createWalletCard, createWalletPass } from '#tests/support/wallet-device.ts'
 
 /**
  * The locations page (/account/locations, issue 20): add, edit and remove through post/redirect/get; bad input
@@ -160,6 +162,42 @@ describe('adding a location', () => {
     expect(
       await sql(`select 1 from locations where owner_id = :ownerId and removed_at is null`, { ownerId: owner.id }),
     ).toHaveLength(LOCATIONS_MAX)
+  })
+
+  // The embedded database serves one connection at a time: a second one cannot hold the card's lock meanwhile.
+  test.skipIf(!usingServer())('a card saved while a location is added: both go through, no deadlock', async () => {
+    const owner = await signedInOwner(server)
+    const cardId = await createWalletCard(owner.id)
+    const sequelize = getSequelize()
+    const save = await sequelize.transaction()
+    let adding: Promise<Response> | undefined
+    try {
+      // A card's save holds its row, then (its trigger, bump_owner_content_version) updates the owner's row. The
+      // pause between the two is what a busy server gives the add to take the owner's row in between.
+      await sequelize.query(`select id from cards where id = :cardId for no key update`, {
+        replacements: { cardId },
+        transaction: save,
+      })
+      adding = post(owner.cookie, { ...VALID, latitude: '38.71', longitude: '-9.13' })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await sequelize.query(`update cards set title = 'Tea card' where id = :cardId`, {
+        replacements: { cardId },
+        transaction: save,
+      })
+      await save.commit()
+    } catch (error) {
+      await save.rollback()
+      await adding
+      throw error
+    }
+    expect((await adding).status).toBe(302)
+    const [card] = await sql<{ title: string; locations_changed_at: Date | null }>(
+      `select title, locations_changed_at from cards where id = :cardId`,
+      { cardId },
+    )
+    expect(card!.title).toBe('Tea card')
+    expect(card!.locations_changed_at).not.toBeNull()
+    expect(await locationsOf(owner.id)).toHaveLength(1)
   })
 })
 

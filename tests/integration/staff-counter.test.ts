@@ -253,6 +253,40 @@ describe('/staff/{cardId}/scan', () => {
       [owner.id, true],
     ])
   })
+
+  test('inside the pause, more stamps than a scan allows: both rules shown, staff never past them', async () => {
+    const { owner, cardId, pass, staff, scan } = await counter({ stampsRequired: 10, pauseMinutes: 120 })
+    await sql(`update cards set max_stamps_per_scan = 3 where id = :cardId`, { cardId })
+    expect((await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(302)
+    for (const count of ['5', '3']) {
+      const refused = await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode, count, override: 'on' })
+      expect(refused.status).toBe(409)
+      const html = await refused.text()
+      expect(html).toContain('This card was stamped recently: the next stamp is possible at')
+      // The per-scan limit only for the count over it; the pause in both answers.
+      expect(html.includes('This card allows at most 3 stamps per scan')).toBe(count === '5')
+      expect(html).not.toContain('name="override"')
+    }
+    const ownerCookie = await logIn(server, owner.email)
+    const ownerScan = `/account/${cardId}/scan`
+    const refused = await post(ownerScan, ownerCookie, { intent: 'stamp', code: pass.shortCode, count: '5' })
+    expect(refused.status).toBe(409)
+    const html = await refused.text()
+    expect(html).toContain('This card was stamped recently: the next stamp is possible at')
+    expect(html).toContain('This card allows at most 3 stamps per scan')
+    expect(html).toContain('Override the rule and stamp anyway')
+    const overridden = await post(ownerScan, ownerCookie, {
+      intent: 'stamp',
+      code: pass.shortCode,
+      count: '5',
+      override: 'on',
+    })
+    expect(overridden.status).toBe(302)
+    expect((await events(pass.id)).map((event) => [event.actor_id, event.overridden])).toEqual([
+      [staff.id, false],
+      [owner.id, true],
+    ])
+  })
 })
 
 describe('/staff/password', () => {

@@ -85,6 +85,7 @@ describe('most stamps in one scan', () => {
       field: 'count',
       message: perScanMessage(3),
       rule: 'per_scan',
+      rules: ['per_scan'],
       nextStampAt: null,
     })
     expect(perScanMessage(1)).toBe('This card allows 1 stamp per scan')
@@ -209,6 +210,7 @@ describe('the daily cap', () => {
       field: 'count',
       message: dailyCapMessage(3, 1, formatLocalDateTime(tomorrow, timeZone)),
       rule: 'daily_cap',
+      rules: ['daily_cap'],
       nextStampAt: null,
     })
     expectOk(await setup.stamp(1))
@@ -219,6 +221,7 @@ describe('the daily cap', () => {
       field: 'code',
       message: dailyCapMessage(3, 0, formatLocalDateTime(tomorrow, timeZone)),
       rule: 'daily_cap',
+      rules: ['daily_cap'],
       nextStampAt: tomorrow,
     })
     expect(dailyCapMessage(3, 0, '00:00')).toBe(
@@ -276,6 +279,74 @@ describe('the daily cap', () => {
       passId: setup.passId,
     })
     expect(pass!.stamps).toBe(1)
+  })
+})
+
+describe('several rules refusing one scan', () => {
+  const now = new Date('2026-11-27T12:00:00.000Z')
+  const inMinutes = (minutes: number) => new Date(now.getTime() + minutes * 60_000)
+  const base = {
+    stamps: 0,
+    stamps_required: 20,
+    max_stamps_per_scan: 20,
+    pause_until: null,
+    daily_stamp_cap: null,
+    stamps_today: null,
+    next_day_at: null,
+    time_zone: 'UTC',
+    now,
+  } as unknown as LockedPass
+
+  test('every refusing rule is named, time-based first; the next stamp is when the last of them allows it', () => {
+    const paused = { ...base, pause_until: inMinutes(30) }
+    // The pause and the per-scan limit: both sentences, each as it reads alone.
+    expect(ruleRefusal({ ...paused, max_stamps_per_scan: 3 }, 5)).toEqual({
+      ok: false,
+      status: 409,
+      field: 'code',
+      message: `${pauseMessage(nextStampWhen(inMinutes(30), 'UTC', now))}. ${perScanMessage(3)}`,
+      rule: 'pause',
+      rules: ['pause', 'per_scan'],
+      nextStampAt: inMinutes(30),
+    })
+    // At the per-scan limit only the pause refuses.
+    expect(ruleRefusal({ ...paused, max_stamps_per_scan: 3 }, 3)).toMatchObject({ rules: ['pause'] })
+    // The pause and a reached daily cap: the later of the two times, whichever it is.
+    const capped = { ...paused, daily_stamp_cap: 2, stamps_today: 2 }
+    const dayLater = ruleRefusal({ ...capped, next_day_at: inMinutes(90) }, 1)
+    expect(dayLater).toMatchObject({ rule: 'pause', rules: ['pause', 'daily_cap'], nextStampAt: inMinutes(90) })
+    expect(dayLater?.message).toBe(
+      `${pauseMessage(nextStampWhen(inMinutes(30), 'UTC', now))}. ${dailyCapMessage(2, 0, nextStampWhen(inMinutes(90), 'UTC', now))}`,
+    )
+    const pauseLater = ruleRefusal({ ...capped, pause_until: inMinutes(120), next_day_at: inMinutes(90) }, 1)
+    expect(pauseLater).toMatchObject({ rules: ['pause', 'daily_cap'], nextStampAt: inMinutes(120) })
+    // A daily cap with stamps left and the per-scan limit: fewer stamps go now.
+    const fewer = ruleRefusal(
+      { ...base, max_stamps_per_scan: 3, daily_stamp_cap: 6, stamps_today: 2, next_day_at: inMinutes(90) },
+      5,
+    )
+    expect(fewer).toMatchObject({ field: 'count', rule: 'daily_cap', rules: ['daily_cap', 'per_scan'] })
+    expect(fewer?.nextStampAt).toBeNull()
+    expect(fewer?.message).toBe(
+      `${dailyCapMessage(6, 4, nextStampWhen(inMinutes(90), 'UTC', now))}. ${perScanMessage(3)}`,
+    )
+  })
+
+  test('inside the pause, more stamps than a scan allows: one answer names both; the owner overrides both', async () => {
+    const { passId, stamp } = await cardWithRules({ maxPerScan: 3, pauseMinutes: 60 })
+    expectOk(await stamp())
+    const refused = await stamp(5)
+    expect(refused).toMatchObject({ ok: false, status: 409, rule: 'pause', rules: ['pause', 'per_scan'] })
+    if (refused.ok) return
+    expect(refused.message).toMatch(/^This card was stamped recently: the next stamp is possible at .+\. /)
+    expect(refused.message).toContain(perScanMessage(3))
+    // Fewer stamps do not get past the pause: it was in the first answer.
+    expect(await stamp(3)).toMatchObject({ ok: false, rule: 'pause', rules: ['pause'] })
+    expect(expectOk(await stamp(5, true)).stamps).toBe(6)
+    expect(await stampEvents(passId)).toEqual([
+      { kind: 'stamp', count: 1, overridden: false },
+      { kind: 'stamp', count: 5, overridden: true },
+    ])
   })
 })
 

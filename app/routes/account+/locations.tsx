@@ -6,6 +6,7 @@ import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { addLocation, removeLocation, updateLocation } from '#app/services/accounts/locations.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import locationsStylesHref from '#app/styles/locations.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
@@ -20,13 +21,7 @@ import {
   REMOVE_LOCATION_INTENT,
   type LocationIntent,
 } from '#app/utils/location-schemas.ts'
-import {
-  addOwnedLocation,
-  listOwnedLocations,
-  listStaffChoices,
-  removeOwnedLocation,
-  updateOwnedLocation,
-} from '#models/locations.server.ts'
+import { listOwnedLocations, listStaffChoices } from '#models/locations.server.ts'
 import { LocationForm, RemoveLocationForm, type LocationView } from './__locations-forms.tsx'
 
 export const handle: AccountHandle = { title: 'Locations', back: 'account' }
@@ -77,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
     locationId = named.data.locationId
   }
   if (intent === REMOVE_LOCATION_INTENT) {
-    const name = await removeOwnedLocation(ownerId, locationId!)
+    const name = await removeLocation(ownerId, locationId!)
     if (name === null) throw notFound(LOCATION_MESSAGES.notFound)
     return back(`“${name}” removed. Stamps made there keep its name.`)
   }
@@ -95,11 +90,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const fields = { name, address, latitude, longitude, staffIds: [...new Set(staffIds)] }
 
   if (intent === ADD_LOCATION_INTENT) {
-    const added = await addOwnedLocation(ownerId, fields, LOCATIONS_MAX)
+    const added = await addLocation(ownerId, fields, LOCATIONS_MAX)
     if (added === 'limit') return refuse(submission.reply({ formErrors: [LOCATION_MESSAGES.limit] }), 409)
     return back(`“${name}” added.`)
   }
-  if (!(await updateOwnedLocation(ownerId, locationId!, fields))) throw notFound(LOCATION_MESSAGES.notFound)
+  if (!(await updateLocation(ownerId, locationId!, fields))) throw notFound(LOCATION_MESSAGES.notFound)
   return back(`“${name}” saved.`)
 }
 

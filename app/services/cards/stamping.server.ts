@@ -49,9 +49,11 @@ export type StampingRefusal = {
   status: 400 | 404 | 409
   field: 'code' | 'count' | 'form'
   message: string
-  /** A stamping rule refused: the owner (never staff) may tick 'override' and stamp anyway. */
+  /** A stamping rule refused: the owner (never staff) may tick 'override' and stamp anyway. The first of `rules`. */
   rule?: StampingRule
-  /** When the next stamp is possible under that rule (null: now, with fewer stamps). */
+  /** Every rule that refused this scan, each named in `message`: the owner's override passes all of them. */
+  rules?: StampingRule[]
+  /** When the next stamp is possible under all of them (null: now, with fewer stamps). */
   nextStampAt?: Date | null
 }
 export type StampingResult = { ok: true; pass: PassStampState } | StampingRefusal
@@ -85,36 +87,45 @@ export const dailyCapMessage = (cap: number, left: number, at: string) =>
     ? `Daily limit reached (${cap} ${cap === 1 ? 'stamp' : 'stamps'} a day): the next stamp is possible at ${at}`
     : `Daily limit of ${cap} stamps: only ${left} more today (more at ${at})`
 
+/** Several rules' sentences as one message: each stays as it reads alone. */
+const joinedSentences = (sentences: string[]) => sentences.join('. ')
+
 /**
- * The card's stamping rules against this scan: the first that refuses, with why and when the next stamp is possible,
- * or null. The caller checked the count against the stamps left first.
+ * The card's stamping rules against this scan: every rule that refuses it, in one refusal (why, for each, and when
+ * the next stamp is possible), or null. All of them, because the owner's override passes every rule that refuses:
+ * a refusal naming only one would have the owner override rules never shown, and staff retry into the next one.
+ * The time-based rules come first (pause, then daily cap, then per scan): `rule` is the first that refuses, and
+ * `nextStampAt` the latest time any of them allows (null: now, with fewer stamps). The caller checked the count
+ * against the stamps left first.
  */
 export function ruleRefusal(pass: LockedPass, count: number, now = new Date(pass.now)): StampingRefusal | null {
-  if (count > pass.max_stamps_per_scan) {
-    return { ...refuse(409, 'count', perScanMessage(pass.max_stamps_per_scan)), rule: 'per_scan', nextStampAt: null }
-  }
+  const refusals: { rule: StampingRule; field: StampingRefusal['field']; message: string; at: Date | null }[] = []
   if (pass.pause_until && new Date(pass.pause_until) > now) {
     const at = new Date(pass.pause_until)
-    return {
-      ...refuse(409, 'code', pauseMessage(nextStampWhen(at, pass.time_zone, now))),
-      rule: 'pause',
-      nextStampAt: at,
-    }
+    refusals.push({ rule: 'pause', field: 'code', message: pauseMessage(nextStampWhen(at, pass.time_zone, now)), at })
   }
   if (pass.daily_stamp_cap !== null && pass.next_day_at && (pass.stamps_today ?? 0) + count > pass.daily_stamp_cap) {
     const at = new Date(pass.next_day_at)
     const left = pass.daily_stamp_cap - (pass.stamps_today ?? 0)
-    return {
-      ...refuse(
-        409,
-        left > 0 ? 'count' : 'code',
-        dailyCapMessage(pass.daily_stamp_cap, left, nextStampWhen(at, pass.time_zone, now)),
-      ),
+    refusals.push({
       rule: 'daily_cap',
-      nextStampAt: left > 0 ? null : at,
-    }
+      field: left > 0 ? 'count' : 'code',
+      message: dailyCapMessage(pass.daily_stamp_cap, left, nextStampWhen(at, pass.time_zone, now)),
+      at: left > 0 ? null : at,
+    })
   }
-  return null
+  if (count > pass.max_stamps_per_scan) {
+    refusals.push({ rule: 'per_scan', field: 'count', message: perScanMessage(pass.max_stamps_per_scan), at: null })
+  }
+  const [first] = refusals
+  if (!first) return null
+  const times = refusals.flatMap(({ at }) => (at ? [at.getTime()] : []))
+  return {
+    ...refuse(409, first.field, joinedSentences(refusals.map(({ message }) => message))),
+    rule: first.rule,
+    rules: refusals.map(({ rule }) => rule),
+    nextStampAt: times.length > 0 ? new Date(Math.max(...times)) : null,
+  }
 }
 
 type PassCounters = Pick<LockedPass, 'id' | 'short_code' | 'stamps' | 'rewards_redeemed' | 'stamps_required'>
