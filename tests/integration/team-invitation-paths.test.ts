@@ -1,0 +1,154 @@
+import { beforeEach, describe, expect, test } from 'vitest'
+import {
+  AdminActionError,
+  resendConfirmation as adminResendConfirmation,
+} from '#app/services/admin/admin-actions.server.ts'
+import { ACCEPT_INVITATION_FIRST } from '#app/services/auth/auth.server.ts'
+import { findOrCreateSocialAccount } from '#app/services/auth/social-account.server.ts'
+import { issueToken } from '#models/one-time-token.server.ts'
+import { createOwner } from '#tests/support/account-owner.ts'
+import {
+  createUser,
+  expectAnswer,
+  mailCount,
+  postJson,
+  sql,
+  STRONG_PASSWORD,
+  tokenFromMail,
+  uniqueEmail,
+} from '#tests/support/auth-api.ts'
+import { createStaffMember } from '#tests/support/staff-member.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
+
+/**
+ * The ways into a staff account other than the invitation (issue 20 review): a pending invitee (staff, no password)
+ * gets in only by accepting the invitation, with its expiry and the owner's seats; reset and confirmation mails,
+ * reset links and Google or Apple sign-in do not let them around it. A member who has joined keeps them all.
+ */
+const server = useTestServer()
+
+beforeEach(async () => {
+  await sql('delete from rate_limit_counters')
+})
+
+const RESET_SENT = 'If an account exists for this email, we sent it a link to reset the password.'
+const GOOGLE = { name: 'google', label: 'Google' } as const
+
+/** A pending invitation made directly: a staff row without a password, its invitation running for a week. */
+async function pendingInvitee(ownerId: string, { confirmed = false } = {}) {
+  const email = uniqueEmail('invitee')
+  const [row] = await sql<{ id: string }>(
+    `insert into users (email, role, employer_id, staff_name, invitation_expires_at, email_confirmed_at)
+     values (:email, 'staff', :ownerId, 'Ivy', now() + interval '7 days', case when :confirmed then now() end)
+     returning id`,
+    { email, ownerId, confirmed },
+  )
+  return { id: row!.id, email }
+}
+
+async function userRow(id: string) {
+  const [row] = await sql<{ has_password: boolean; google_subject: string | null; confirmed: boolean }>(
+    `select password_hash is not null as has_password, google_subject, email_confirmed_at is not null as confirmed
+     from users where id = :id`,
+    { id },
+  )
+  return row!
+}
+
+describe('a pending invitee cannot get around the invitation', () => {
+  test('reset and confirmation requests send them nothing, and answer as for anyone', async () => {
+    const owner = await createOwner()
+    const invitee = await pendingInvitee(owner.id)
+    await expectAnswer(await postJson(server, '/api/auth/forgot-password', { email: invitee.email }), 200, {
+      status: 'success',
+      message: RESET_SENT,
+    })
+    const resent = await postJson(server, '/api/auth/verify-email', { email: invitee.email })
+    expect(resent.status).toBe(200)
+    // The page forms answer alike too.
+    expect((await server.fetch('/forgot-password', formPost({ email: invitee.email }))).status).toBeLessThan(400)
+    expect(await mailCount(invitee.email)).toBe(0)
+    expect(
+      await sql(`select 1 from one_time_tokens where user_id = :id and kind <> 'staff_invitation'`, {
+        id: invitee.id,
+      }),
+    ).toHaveLength(0)
+  })
+
+  test('the admin’s resend of the confirmation is refused with a reason', async () => {
+    const owner = await createOwner()
+    const invitee = await pendingInvitee(owner.id)
+    const admin = await createUser()
+    await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
+    await expect(adminResendConfirmation({ actorId: admin.id, userId: invitee.id })).rejects.toThrow(AdminActionError)
+    expect(await mailCount(invitee.email)).toBe(0)
+  })
+
+  test('a reset link they hold is refused with the way in, and sets no password', async () => {
+    const owner = await createOwner()
+    const invitee = await pendingInvitee(owner.id)
+    const token = await issueToken({ userId: invitee.id, kind: 'password_reset' })
+    const changed = await postJson(server, '/api/auth/change-password', {
+      token,
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+    })
+    expect(changed.status).toBe(400)
+    expect(((await changed.json()) as { message: string }).message).toBe(ACCEPT_INVITATION_FIRST)
+    expect(await userRow(invitee.id)).toMatchObject({ has_password: false, confirmed: false })
+  })
+
+  test('Google or Apple sign-in with their address is refused with the way in, and links nothing', async () => {
+    const owner = await createOwner()
+    const invitee = await pendingInvitee(owner.id, { confirmed: true })
+    await expect(
+      findOrCreateSocialAccount(GOOGLE, { sub: `google-${invitee.email}`, email: invitee.email, email_verified: true }),
+    ).rejects.toMatchObject({
+      userMessage: 'Accept your invitation from the e-mail first: then you can sign in with Google.',
+    })
+    expect((await userRow(invitee.id)).google_subject).toBeNull()
+    const unconfirmed = await pendingInvitee(owner.id)
+    await expect(
+      findOrCreateSocialAccount(
+        { name: 'apple', label: 'Apple' },
+        { sub: `apple-${unconfirmed.email}`, email: unconfirmed.email, email_verified: true },
+      ),
+    ).rejects.toMatchObject({
+      userMessage: 'Accept your invitation from the e-mail first: then you can sign in with Apple.',
+    })
+  })
+})
+
+describe('a member who has joined keeps every way in', () => {
+  test('reset, confirmation and Google sign-in work as for an owner', async () => {
+    const owner = await createOwner()
+    const member = await createStaffMember(owner.id)
+    await expectAnswer(await postJson(server, '/api/auth/forgot-password', { email: member.email }), 200, {
+      status: 'success',
+      message: RESET_SENT,
+    })
+    const token = await tokenFromMail(member.email, '/change-password')
+    const changed = await postJson(server, '/api/auth/change-password', {
+      token,
+      password: 'Fresh.start2',
+      confirmPassword: 'Fresh.start2',
+    })
+    expect(changed.status).toBe(200)
+
+    await sql(`update users set email_confirmed_at = null where id = :id`, { id: member.id })
+    expect((await postJson(server, '/api/auth/verify-email', { email: member.email })).status).toBe(200)
+    await tokenFromMail(member.email, '/email-confirmed')
+    await sql(`update users set email_confirmed_at = now() where id = :id`, { id: member.id })
+
+    const signedIn = await findOrCreateSocialAccount(GOOGLE, {
+      sub: `google-${member.email}`,
+      email: member.email,
+      email_verified: true,
+    })
+    expect(signedIn).toEqual({ userId: member.id, created: false })
+  })
+})
+
+function formPost(form: Record<string, string>): RequestInit {
+  return { method: 'POST', body: new URLSearchParams(form) }
+}
