@@ -209,12 +209,16 @@ export type Invitee = {
   hasPassword: boolean
   suspended: boolean
   removed: boolean
+  /** The owner's account is disabled: their staff are too, and nobody joins them. */
+  employerDisabled: boolean
 }
 
 export async function getInvitee(staffId: string, transaction?: Transaction): Promise<Invitee | null> {
   const [row] = await select<Invitee>(
     `select email, staff_name as name, employer_id as "employerId", password_hash is not null as "hasPassword",
-            suspended_at is not null as suspended, removed_at is not null as removed
+            suspended_at is not null as suspended, removed_at is not null as removed,
+            coalesce((select e.disabled_at is not null from users e where e.id = users.employer_id), false)
+              as "employerDisabled"
      from users where id = cast(:staffId as uuid) and role = 'staff'`,
     { staffId },
     transaction,

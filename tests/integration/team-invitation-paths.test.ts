@@ -1,12 +1,14 @@
 import { beforeEach, describe, expect, test } from 'vitest'
 import {
   AdminActionError,
+  disableAccount,
   resendConfirmation as adminResendConfirmation,
 } from '#app/services/admin/admin-actions.server.ts'
 import { ACCEPT_INVITATION_FIRST } from '#app/services/auth/auth.server.ts'
 import { findOrCreateSocialAccount } from '#app/services/auth/social-account.server.ts'
+import { JOIN_MESSAGES } from '#app/services/team/invitation.server.ts'
 import { issueToken } from '#models/one-time-token.server.ts'
-import { createOwner } from '#tests/support/account-owner.ts'
+import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import {
   createUser,
   expectAnswer,
@@ -17,7 +19,7 @@ import {
   tokenFromMail,
   uniqueEmail,
 } from '#tests/support/auth-api.ts'
-import { createStaffMember } from '#tests/support/staff-member.ts'
+import { createStaffMember, signedInStaffMember } from '#tests/support/staff-member.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -30,6 +32,27 @@ const server = useTestServer()
 beforeEach(async () => {
   await sql('delete from rate_limit_counters')
 })
+
+const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
+const post = (pathname: string, form: Record<string, string>, cookie?: string) =>
+  server.fetch(pathname, { method: 'POST', headers: cookie ? { Cookie: cookie } : {}, body: new URLSearchParams(form) })
+const html = async (response: Response) =>
+  (await response.text())
+    .replaceAll('<!-- -->', '')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&quot;', '"')
+    .replaceAll('&amp;', '&')
+
+/** The token of the newest invitation mailed to `email`. */
+async function invitationToken(email: string) {
+  const [mail] = await sql<{ text_body: string }>(
+    `select text_body from mails where to_address = :email order by created_at desc, id desc limit 1`,
+    { email },
+  )
+  const link = /\/join-team\?token=([\w-]+)/.exec(mail?.text_body ?? '')
+  expect(link, `an invitation mailed to ${email}`).not.toBeNull()
+  return link![1]!
+}
 
 const RESET_SENT = 'If an account exists for this email, we sent it a link to reset the password.'
 const GOOGLE = { name: 'google', label: 'Google' } as const
@@ -66,7 +89,7 @@ describe('a pending invitee cannot get around the invitation', () => {
     const resent = await postJson(server, '/api/auth/verify-email', { email: invitee.email })
     expect(resent.status).toBe(200)
     // The page forms answer alike too.
-    expect((await server.fetch('/forgot-password', formPost({ email: invitee.email }))).status).toBeLessThan(400)
+    expect((await post('/forgot-password', { email: invitee.email })).status).toBeLessThan(400)
     expect(await mailCount(invitee.email)).toBe(0)
     expect(
       await sql(`select 1 from one_time_tokens where user_id = :id and kind <> 'staff_invitation'`, {
@@ -149,6 +172,52 @@ describe('a member who has joined keeps every way in', () => {
   })
 })
 
-function formPost(form: Record<string, string>): RequestInit {
-  return { method: 'POST', body: new URLSearchParams(form) }
-}
+describe('staff of a disabled owner', () => {
+  test('an admin disabling the owner ends the member’s session and refuses their sign-in', async () => {
+    const owner = await createOwner()
+    const member = await signedInStaffMember(server, owner.id)
+    expect((await get('/staff', member.cookie)).status).toBe(200)
+    const admin = await createUser()
+    await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
+    await disableAccount({ actorId: admin.id, userId: owner.id })
+
+    const staffPage = await get('/staff', member.cookie)
+    expect(staffPage.status).toBe(302)
+    expect(new URL(staffPage.headers.get('Location')!, 'http://test').pathname).toBe('/login')
+    const login = await post('/login', { email: member.email, password: member.password })
+    expect(login.status).toBe(401)
+    expect(login.headers.getSetCookie().some((cookie) => cookie.startsWith('__session='))).toBe(false)
+    const api = await postJson(server, '/api/auth/login', { email: member.email, password: member.password })
+    expect(api.status).toBe(401)
+    expect(api.headers.getSetCookie().some((cookie) => cookie.startsWith('__session='))).toBe(false)
+  })
+
+  test('an owner disabled in SQL: the member’s session gets no /staff page either', async () => {
+    const owner = await createOwner()
+    const member = await signedInStaffMember(server, owner.id)
+    await sql(`update users set disabled_at = now() where id = :id`, { id: owner.id })
+    const staffPage = await get('/staff', member.cookie)
+    expect(staffPage.status).toBe(302)
+    expect(new URL(staffPage.headers.get('Location')!, 'http://test').pathname).toBe('/login')
+  })
+
+  test('their invitation cannot be accepted, and says why', async () => {
+    const owner = await signedInOwner(server)
+    const email = uniqueEmail('too-late')
+    expect((await post('/account/team', { intent: 'invite', name: 'Max', email }, owner.cookie)).status).toBe(302)
+    const token = await invitationToken(email)
+    await sql(`update users set disabled_at = now() where id = :id`, { id: owner.id })
+
+    const page = await get(`/join-team?token=${token}`)
+    expect(page.status).toBe(400)
+    expect(await html(page)).toContain(JOIN_MESSAGES.ownerDisabled)
+    const joined = await post('/join-team', { token, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+    expect(joined.status).toBe(400)
+    expect(await html(joined)).toContain(JOIN_MESSAGES.ownerDisabled)
+    const [row] = await sql<{ has_password: boolean }>(
+      `select password_hash is not null as has_password from users where email = :email`,
+      { email },
+    )
+    expect(row!.has_password).toBe(false)
+  })
+})

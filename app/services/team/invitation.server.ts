@@ -13,6 +13,7 @@ export const JOIN_MESSAGES = {
   expired: 'This invitation has expired. Please ask the business to send a new one.',
   used: 'This invitation has already been accepted. Log in with your e-mail and password.',
   withdrawn: 'This invitation was withdrawn by the business.',
+  ownerDisabled: 'This business no longer uses Stampwise, so the invitation cannot be accepted.',
   paused: "This invitation is paused: the business's plan has fewer staff seats than its team. Please ask the owner.",
 } as const
 
@@ -36,6 +37,7 @@ async function invitationOf(state: TokenState): Promise<Invitation> {
     return { state: 'refused', message: JOIN_MESSAGES[state.state] }
   const invitee = await getInvitee(state.userId)
   if (!invitee || invitee.removed) return { state: 'refused', message: JOIN_MESSAGES.withdrawn }
+  if (invitee.employerDisabled) return { state: 'refused', message: JOIN_MESSAGES.ownerDisabled }
   if (state.state === 'used' || invitee.hasPassword) return { state: 'refused', message: JOIN_MESSAGES.used }
   if (invitee.suspended) return { state: 'refused', message: JOIN_MESSAGES.paused }
   return {
@@ -81,6 +83,7 @@ export async function joinTeam({
     // Suspended or removed between the check and now: the update below finds no row to change for a removed one.
     const invitee = await getInvitee(state.userId, transaction)
     if (!invitee || invitee.removed) throw new InvitationWithdrawn()
+    if (invitee.employerDisabled) throw new OwnerDisabled()
     if (invitee.suspended) throw new InvitationPaused()
     await acceptInvitation({ staffId: state.userId, passwordHash }, transaction)
     return { status: 'success' as const, staffId: state.userId }
@@ -88,9 +91,11 @@ export async function joinTeam({
     // Thrown to roll the link's use back: it works again once the owner has a seat for them.
     if (error instanceof InvitationPaused) return { status: 'error' as const, message: JOIN_MESSAGES.paused }
     if (error instanceof InvitationWithdrawn) return { status: 'error' as const, message: JOIN_MESSAGES.withdrawn }
+    if (error instanceof OwnerDisabled) return { status: 'error' as const, message: JOIN_MESSAGES.ownerDisabled }
     throw error
   })
 }
 
 class InvitationPaused extends Error {}
 class InvitationWithdrawn extends Error {}
+class OwnerDisabled extends Error {}
