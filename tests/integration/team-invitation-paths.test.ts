@@ -221,3 +221,30 @@ describe('staff of a disabled owner', () => {
     expect(row!.has_password).toBe(false)
   })
 })
+
+describe('an owner’s invitations per day', () => {
+  test('20 invitations and resends together, then 429 with the wait; nothing written or mailed; other owners unaffected', async () => {
+    const owner = await signedInOwner(server)
+    const invite = (email: string) => post('/account/team', { intent: 'invite', name: 'Nia', email }, owner.cookie)
+    const first = uniqueEmail('daily')
+    expect((await invite(first)).status).toBe(302)
+    const [row] = await sql<{ id: string }>(`select id from users where email = :email`, { email: first })
+    expect((await post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)).status).toBe(302)
+    // Past the trial's two seats the rest are refused, but each attempt counts: each could have mailed someone.
+    for (let sent = 2; sent < 20; sent++) expect((await invite(uniqueEmail('daily'))).status).not.toBe(429)
+
+    const over = uniqueEmail('daily-over')
+    const refused = await invite(over)
+    expect(refused.status).toBe(429)
+    expect(await html(refused)).toMatch(/Too many attempts\. Please try again in \d+ hours\./)
+    expect(await sql(`select 1 from users where email = :email`, { email: over })).toHaveLength(0)
+    expect(await mailCount(over)).toBe(0)
+    const resend = await post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)
+    expect(resend.status).toBe(429)
+    expect(await mailCount(first)).toBe(2)
+
+    const other = await signedInOwner(server)
+    const theirs = await post('/account/team', { intent: 'invite', name: 'Oli', email: uniqueEmail() }, other.cookie)
+    expect(theirs.status).toBe(302)
+  })
+})
