@@ -248,3 +248,42 @@ describe('an owner’s invitations per day', () => {
     expect(theirs.status).toBe(302)
   })
 })
+
+describe('a link replaced by “Resend”', () => {
+  test('says it was replaced and names the business, on the page and when posted; the newest link works', async () => {
+    const owner = await signedInOwner(server)
+    await sql(
+      `insert into cards (user_id, slug, status, title, business_name, reward, stamps_required)
+       values (:id, :slug, 'active', 'Coffee card', 'Corner Coffee', 'A free coffee', 8)`,
+      { id: owner.id, slug: `replaced-${owner.id.slice(0, 8)}` },
+    )
+    const email = uniqueEmail('replaced')
+    expect((await post('/account/team', { intent: 'invite', name: 'Rae', email }, owner.cookie)).status).toBe(302)
+    const old = await invitationToken(email)
+    const [row] = await sql<{ id: string }>(`select id from users where email = :email`, { email })
+    expect((await post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)).status).toBe(302)
+    const newest = await invitationToken(email)
+
+    const replaced = JOIN_MESSAGES.replaced('Corner Coffee')
+    expect(replaced).toBe(
+      'This link was replaced by a newer invitation. Please use the latest e-mail from Corner Coffee.',
+    )
+    const page = await get(`/join-team?token=${old}`)
+    expect(page.status).toBe(400)
+    const text = await html(page)
+    expect(text).toContain(replaced)
+    expect(text).not.toContain(JOIN_MESSAGES.used)
+    const posted = await post('/join-team', { token: old, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+    expect(posted.status).toBe(400)
+    expect(await html(posted)).toContain(replaced)
+
+    const joined = await post('/join-team', {
+      token: newest,
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+    })
+    expect(joined.status).toBe(302)
+    // Once they have joined, any of their links says so.
+    expect(await html(await get(`/join-team?token=${old}`))).toContain(JOIN_MESSAGES.used)
+  })
+})

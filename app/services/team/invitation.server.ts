@@ -13,6 +13,8 @@ export const JOIN_MESSAGES = {
   expired: 'This invitation has expired. Please ask the business to send a new one.',
   used: 'This invitation has already been accepted. Log in with your e-mail and password.',
   withdrawn: 'This invitation was withdrawn by the business.',
+  replaced: (businessName: string) =>
+    `This link was replaced by a newer invitation. Please use the latest e-mail from ${businessName}.`,
   ownerDisabled: 'This business no longer uses Stampwise, so the invitation cannot be accepted.',
   paused: "This invitation is paused: the business's plan has fewer staff seats than its team. Please ask the owner.",
 } as const
@@ -38,7 +40,11 @@ async function invitationOf(state: TokenState): Promise<Invitation> {
   const invitee = await getInvitee(state.userId)
   if (!invitee || invitee.removed) return { state: 'refused', message: JOIN_MESSAGES.withdrawn }
   if (invitee.employerDisabled) return { state: 'refused', message: JOIN_MESSAGES.ownerDisabled }
-  if (state.state === 'used' || invitee.hasPassword) return { state: 'refused', message: JOIN_MESSAGES.used }
+  if (invitee.hasPassword) return { state: 'refused', message: JOIN_MESSAGES.used }
+  // Used without a password set: "Resend" revoked this link when it mailed a newer one.
+  if (state.state === 'used') {
+    return { state: 'refused', message: JOIN_MESSAGES.replaced(await inviterName(invitee.employerId)) }
+  }
   if (invitee.suspended) return { state: 'refused', message: JOIN_MESSAGES.paused }
   return {
     state: 'valid',
