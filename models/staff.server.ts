@@ -226,12 +226,15 @@ export async function getInvitee(staffId: string, transaction?: Transaction): Pr
   return row ?? null
 }
 
-/** Accepting: the password set, the address confirmed (the link came to it), the invitation done. */
+/**
+ * Accepting: the password set, the address confirmed (the link came to it), the invitation done. False when no row
+ * changed (the member was removed meanwhile), so the caller can roll the link's use back.
+ */
 export async function acceptInvitation(
   { staffId, passwordHash }: { staffId: string; passwordHash: string },
   transaction: Transaction,
-) {
-  await select(
+): Promise<boolean> {
+  const rows = await select<{ id: string }>(
     `update users set password_hash = :passwordHash, email_confirmed_at = coalesce(email_confirmed_at, now()),
        invitation_expires_at = null
      where id = cast(:staffId as uuid) and role = 'staff' and removed_at is null
@@ -239,6 +242,7 @@ export async function acceptInvitation(
     { staffId, passwordHash },
     transaction,
   )
+  return rows.length > 0
 }
 
 export type AdminStaffRow = {

@@ -287,3 +287,35 @@ describe('a link replaced by “Resend”', () => {
     expect(await html(await get(`/join-team?token=${old}`))).toContain(JOIN_MESSAGES.used)
   })
 })
+
+describe('accepting races with a removal', () => {
+  test('when the update finds no row to change, the join is refused as withdrawn and the link not used up', async () => {
+    const owner = await signedInOwner(server)
+    const email = uniqueEmail('race')
+    expect((await post('/account/team', { intent: 'invite', name: 'Sam', email }, owner.cookie)).status).toBe(302)
+    const token = await invitationToken(email)
+    const [row] = await sql<{ id: string }>(`select id from users where email = :email`, { email })
+    // The removal committed between the join's last read and its update: the update skips the row, as a real
+    // removal's `removed_at is null` would make it. A trigger for this one row stands in for the other request.
+    const fn = `skip_accept_${row!.id.replaceAll('-', '')}`
+    await sql(`create function ${fn}() returns trigger language plpgsql as $$ begin return null; end $$`)
+    await sql(
+      `create trigger ${fn} before update on users for each row
+       when (old.id = '${row!.id}' and new.password_hash is not null) execute function ${fn}()`,
+    )
+    try {
+      const joined = await post('/join-team', { token, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+      expect(joined.status).toBe(400)
+      expect(await html(joined)).toContain(JOIN_MESSAGES.withdrawn)
+      expect(joined.headers.getSetCookie().some((cookie) => cookie.startsWith('__session='))).toBe(false)
+    } finally {
+      await sql(`drop trigger ${fn} on users`)
+      await sql(`drop function ${fn}()`)
+    }
+    const [link] = await sql<{ used_at: Date | null }>(
+      `select used_at from one_time_tokens where user_id = :id and kind = 'staff_invitation'`,
+      { id: row!.id },
+    )
+    expect(link!.used_at).toBeNull()
+  })
+})

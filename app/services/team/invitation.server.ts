@@ -86,12 +86,12 @@ export async function joinTeam({
         message: state.state === 'used' ? JOIN_MESSAGES.used : JOIN_MESSAGES[state.state],
       }
     }
-    // Suspended or removed between the check and now: the update below finds no row to change for a removed one.
+    // Suspended or removed between the check and now; removed after this read, the update changes no row.
     const invitee = await getInvitee(state.userId, transaction)
     if (!invitee || invitee.removed) throw new InvitationWithdrawn()
     if (invitee.employerDisabled) throw new OwnerDisabled()
     if (invitee.suspended) throw new InvitationPaused()
-    await acceptInvitation({ staffId: state.userId, passwordHash }, transaction)
+    if (!(await acceptInvitation({ staffId: state.userId, passwordHash }, transaction))) throw new InvitationWithdrawn()
     return { status: 'success' as const, staffId: state.userId }
   }).catch((error: unknown) => {
     // Thrown to roll the link's use back: it works again once the owner has a seat for them.
