@@ -319,3 +319,45 @@ describe('accepting races with a removal', () => {
     expect(link!.used_at).toBeNull()
   })
 })
+
+describe('the join page on a signed-in device', () => {
+  test('says who is signed in and offers to log out (a plain form); posting is refused; logged out, the link works', async () => {
+    const owner = await signedInOwner(server)
+    const email = uniqueEmail('tablet')
+    expect((await post('/account/team', { intent: 'invite', name: 'Tia', email }, owner.cookie)).status).toBe(302)
+    const token = await invitationToken(email)
+    const colleague = await signedInStaffMember(server, owner.id)
+
+    for (const who of [owner, colleague]) {
+      const page = await get(`/join-team?token=${token}`, who.cookie)
+      expect(page.status).toBe(200)
+      const text = await html(page)
+      expect(text).toContain(JOIN_MESSAGES.signedIn(who.email))
+      expect(text).toContain(`You are signed in as ${who.email}. Log out to accept this invitation.`)
+      expect(text).toMatch(/<form method="post" action="\/logout"[^>]*>\s*<button type="submit"[^>]*>Log out<\/button>/)
+      expect(text).not.toContain(`sign in with ${email}`)
+    }
+
+    const refused = await post(
+      '/join-team',
+      { token, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD },
+      colleague.cookie,
+    )
+    expect(refused.status).toBe(409)
+    expect(await html(refused)).toContain(JOIN_MESSAGES.signedIn(colleague.email))
+    expect(refused.headers.getSetCookie().some((cookie) => cookie.startsWith('__session='))).toBe(false)
+    const [link] = await sql<{ used_at: Date | null; has_password: boolean }>(
+      `select t.used_at, u.password_hash is not null as has_password
+       from one_time_tokens t join users u on u.id = t.user_id where u.email = :email and t.kind = 'staff_invitation'`,
+      { email },
+    )
+    expect(link).toMatchObject({ used_at: null, has_password: false })
+
+    const loggedOut = await post('/logout', {}, colleague.cookie)
+    expect(loggedOut.status).toBe(302)
+    expect(loggedOut.headers.get('Location')).toBe('/login')
+    const afterwards = await get(`/join-team?token=${token}`, colleague.cookie)
+    expect(afterwards.status).toBe(200)
+    expect(await html(afterwards)).toContain(`sign in with ${email}`)
+  })
+})

@@ -16,6 +16,7 @@ export const JOIN_MESSAGES = {
   replaced: (businessName: string) =>
     `This link was replaced by a newer invitation. Please use the latest e-mail from ${businessName}.`,
   ownerDisabled: 'This business no longer uses Stampwise, so the invitation cannot be accepted.',
+  signedIn: (email: string) => `You are signed in as ${email}. Log out to accept this invitation.`,
   paused: "This invitation is paused: the business's plan has fewer staff seats than its team. Please ask the owner.",
 } as const
 
