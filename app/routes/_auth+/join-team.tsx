@@ -60,9 +60,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: JoinTeamSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
-  }
   // Accepting signs the invitee in: whoever is signed in on this device logs out first (the link stays unused).
   const signedInAs = await signedInEmail(request)
   if (signedInAs) {
@@ -70,6 +67,9 @@ export async function action({ request }: ActionFunctionArgs) {
       { result: submission.reply({ formErrors: [JOIN_MESSAGES.signedIn(signedInAs)], hideFields: HIDDEN_FIELDS }) },
       { status: 409 },
     )
+  }
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
   }
   const { token, password } = submission.value
   const outcome = await unlessRateLimited(joinTeam({ token, password, ip: clientAddress(request) }))
