@@ -201,6 +201,17 @@ export async function listOwnersWithSuspendedStaff(limit = 500): Promise<string[
   return rows.map((row) => row.ownerId)
 }
 
+/** The name an invitation gives its owner: the business on their first card with one, else the owner's address. */
+export async function findInviterName(ownerId: string): Promise<string | null> {
+  const [row] = await select<{ name: string }>(
+    `select coalesce((select business_name from cards where user_id = u.id and business_name <> ''
+                      order by created_at limit 1), u.email) as name
+     from users u where u.id = cast(:ownerId as uuid)`,
+    { ownerId },
+  )
+  return row?.name ?? null
+}
+
 /** The invitee's state behind an invitation link's user (the join page refuses a removed or paused one). */
 export type Invitee = {
   email: string

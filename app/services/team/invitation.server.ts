@@ -1,8 +1,8 @@
 import { hashPassword } from '#app/services/auth/password.server.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
 import { consumeToken, inspectToken, type TokenState } from '#models/one-time-token.server.ts'
-import { acceptInvitation, getInvitee } from '#models/staff.server.ts'
-import { selectRows, withTransaction } from '#models/transaction.server.ts'
+import { acceptInvitation, findInviterName, getInvitee } from '#models/staff.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 
 /**
  * The invitee's side (/join-team?token=): the link shows who invited them; choosing a password under the sign-up
@@ -26,13 +26,7 @@ export type Invitation =
 
 /** Who invited the member, as the mail and the page name them: the business on their first card, else the owner. */
 export async function inviterName(ownerId: string): Promise<string> {
-  const [row] = await selectRows<{ name: string }>(
-    `select coalesce((select business_name from cards where user_id = u.id and business_name <> ''
-                      order by created_at limit 1), u.email) as name
-     from users u where u.id = cast(:ownerId as uuid)`,
-    { ownerId },
-  )
-  return row?.name ?? 'A Stampwise business'
+  return (await findInviterName(ownerId)) ?? 'A Stampwise business'
 }
 
 async function invitationOf(state: TokenState): Promise<Invitation> {
