@@ -209,6 +209,17 @@ export async function listOwnersWithSuspendedStaff({
   return rows.map((row) => row.ownerId)
 }
 
+/** The name an invitation gives its owner: the business on their first card with one, else the owner's address. */
+export async function findInviterName(ownerId: string): Promise<string | null> {
+  const [row] = await select<{ name: string }>(
+    `select coalesce((select business_name from cards where user_id = u.id and business_name <> ''
+                      order by created_at limit 1), u.email) as name
+     from users u where u.id = cast(:ownerId as uuid)`,
+    { ownerId },
+  )
+  return row?.name ?? null
+}
+
 /** The invitee's state behind an invitation link's user (the join page refuses a removed or paused one). */
 export type Invitee = {
   email: string
@@ -217,12 +228,16 @@ export type Invitee = {
   hasPassword: boolean
   suspended: boolean
   removed: boolean
+  /** The owner's account is disabled: their staff are too, and nobody joins them. */
+  employerDisabled: boolean
 }
 
 export async function getInvitee(staffId: string, transaction?: Transaction): Promise<Invitee | null> {
   const [row] = await select<Invitee>(
     `select email, staff_name as name, employer_id as "employerId", password_hash is not null as "hasPassword",
-            suspended_at is not null as suspended, removed_at is not null as removed
+            suspended_at is not null as suspended, removed_at is not null as removed,
+            coalesce((select e.disabled_at is not null from users e where e.id = users.employer_id), false)
+              as "employerDisabled"
      from users where id = cast(:staffId as uuid) and role = 'staff'`,
     { staffId },
     transaction,
@@ -230,12 +245,15 @@ export async function getInvitee(staffId: string, transaction?: Transaction): Pr
   return row ?? null
 }
 
-/** Accepting: the password set, the address confirmed (the link came to it), the invitation done. */
+/**
+ * Accepting: the password set, the address confirmed (the link came to it), the invitation done. False when no row
+ * changed (the member was removed meanwhile), so the caller can roll the link's use back.
+ */
 export async function acceptInvitation(
   { staffId, passwordHash }: { staffId: string; passwordHash: string },
   transaction: Transaction,
-) {
-  await select(
+): Promise<boolean> {
+  const rows = await select<{ id: string }>(
     `update users set password_hash = :passwordHash, email_confirmed_at = coalesce(email_confirmed_at, now()),
        invitation_expires_at = null
      where id = cast(:staffId as uuid) and role = 'staff' and removed_at is null
@@ -243,6 +261,7 @@ export async function acceptInvitation(
     { staffId, passwordHash },
     transaction,
   )
+  return rows.length > 0
 }
 
 export type AdminStaffRow = {

@@ -21,7 +21,6 @@ export const TEAM_MESSAGES = {
   hasAccount: 'This address already has a Stampwise account, and one account has one role. Please use another address.',
   ownInvitation: 'You have already invited this address: resend the invitation from the list below.',
   onTeam: 'This address is already on your team.',
-  otherTeam: 'This address belongs to a member of another business’s team. Please use another address.',
   memberGone: 'This team member is no longer on your team.',
   notPending: 'This person has already joined your team: there is no invitation to resend.',
   paused: 'This invitation is paused: your team has more members than your plan’s seats.',

@@ -88,4 +88,22 @@ test('team: invite a member, who joins and lands on /staff; the list shows them;
   await expect(staffPage).toHaveURL(/\/login$/)
   await expect(staffPage.locator('h1')).toBeVisible()
   await invitee.close()
+
+  // The next invitation's link opened where the owner is signed in (the shop's tablet): the page says who is signed
+  // in and offers to log out instead of sending them away; logged out, the same link shows the form.
+  const next = `ben-${Date.now().toString(36)}-${testInfo.project.name}@example.com`
+  await invite.getByLabel('Name').fill('Ben')
+  await invite.getByLabel('E-mail').fill(next)
+  await invite.getByRole('button', { name: 'Send invitation' }).click()
+  await expect(toast(page, `Invitation sent to ${next}. It works for 7 days.`)).toBeVisible()
+  const nextLink = await invitationPath(next)
+  await page.goto(nextLink)
+  await expect(page.locator('h1')).toHaveText('Join the team')
+  await expect(page.getByRole('alert')).toHaveText(
+    `You are signed in as ${owner.email}. Log out to accept this invitation.`,
+  )
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+  await page.goto(nextLink)
+  await expect(page.getByText(`sign in with ${next}`)).toBeVisible()
 })

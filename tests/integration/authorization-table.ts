@@ -161,8 +161,9 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/verify-email', get: guestOnly(), post: guestOnly(400) },
   // Without the mailed token: 400 for a guest.
   { route: '/change-password', get: guestOnly(400), post: guestOnly(400) },
-  // A staff invitation's page (issue 20): without the mailed token, 400 for a guest.
-  { route: '/join-team', get: guestOnly(400), post: guestOnly(400) },
+  // A staff invitation's page (issue 20): without the mailed token, 400 for a guest. The signed in (a shop's tablet)
+  // see who is signed in and a way to log out; their post is refused until they do.
+  { route: '/join-team', get: { ...everyone('ok'), guest: 400 }, post: { ...everyone(409), guest: 400 } },
   // Confirms on load, signed in or not (DECISIONS.md); without a token it only shows the page.
   { route: '/email-confirmed', get: OK },
   {

@@ -17,7 +17,7 @@ import {
   tooManyRequests,
   unlessRateLimited,
 } from '#app/server/rate-limit-reply.server.ts'
-import { requireAnonymous } from '#app/services/auth/guest.server.ts'
+import { signedInEmail } from '#app/services/auth/guest.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress, signIn } from '#app/services/auth/session.server.ts'
 import { checkInvitation, JOIN_MESSAGES, joinTeam } from '#app/services/team/invitation.server.ts'
@@ -33,25 +33,41 @@ type Invited = { token: string; name: string; email: string; businessName: strin
 /**
  * /join-team?token=: the page a staff invitation's link opens (app/services/team/invitation.server.ts). The invitee
  * chooses a password under the sign-up policy; that accepts the invitation, confirms the address, signs them in and
- * lands them on /staff. Guests only: a signed-in owner or staff member is sent to their own start.
+ * lands them on /staff. Guests only, but a signed-in device (a shop's tablet with a colleague or the owner signed in)
+ * is not sent away: the page says who is signed in and offers to log out, leaving the link unused.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request)
+  const signedInAs = await signedInEmail(request)
+  const signedIn = signedInAs ? JOIN_MESSAGES.signedIn(signedInAs) : null
+  if (signedIn) return data({ invited: null, error: null, signedIn })
   const parsed = TokenSchema.safeParse({ token: new URL(request.url).searchParams.get('token') ?? undefined })
-  if (!parsed.success) return data({ invited: null, error: JOIN_MESSAGES.unknown }, { status: 400 })
+  if (!parsed.success) return data({ invited: null, error: JOIN_MESSAGES.unknown, signedIn: null }, { status: 400 })
   const invitation = await unlessRateLimited(checkInvitation({ token: parsed.data.token, ip: clientAddress(request) }))
   if (invitation instanceof RateLimitedError) {
-    return data({ invited: null, error: invitation.message }, tooManyRequests(invitation))
+    return data({ invited: null, error: invitation.message, signedIn: null }, tooManyRequests(invitation))
   }
-  if (invitation.state !== 'valid') return data({ invited: null, error: invitation.message }, { status: 400 })
+  if (invitation.state !== 'valid') {
+    return data({ invited: null, error: invitation.message, signedIn: null }, { status: 400 })
+  }
   const { name, email, businessName } = invitation
-  return data({ invited: { token: parsed.data.token, name, email, businessName } as Invited, error: null })
+  return data({
+    invited: { token: parsed.data.token, name, email, businessName } as Invited,
+    error: null,
+    signedIn: null,
+  })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireAnonymous(request)
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: JoinTeamSchema })
+  // Accepting signs the invitee in: whoever is signed in on this device logs out first (the link stays unused).
+  const signedInAs = await signedInEmail(request)
+  if (signedInAs) {
+    return data(
+      { result: submission.reply({ formErrors: [JOIN_MESSAGES.signedIn(signedInAs)], hideFields: HIDDEN_FIELDS }) },
+      { status: 409 },
+    )
+  }
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
   }
@@ -69,8 +85,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function JoinTeam() {
-  const { invited, error } = useLoaderData<typeof loader>()
+  const { invited, error, signedIn } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  if (signedIn) return <SignedIn message={signedIn} />
   // After a refused post the page keeps the form, with the answer above it.
   const postedToken = actionData?.result.initialValue?.token
   const token = invited?.token ?? (typeof postedToken === 'string' ? postedToken : null)
@@ -88,6 +105,23 @@ export default function JoinTeam() {
     )
   }
   return <JoinForm token={token} invited={invited} />
+}
+
+/** A plain form to /logout: it works without JavaScript, and /logout lands on the login page. */
+function SignedIn({ message }: { message: string }) {
+  return (
+    <>
+      <h1>Join the team</h1>
+      <p role="alert" className="form-message form-message--error">
+        {message}
+      </p>
+      <Form method="POST" action="/logout">
+        <button type="submit" className="button button--block">
+          Log out
+        </button>
+      </Form>
+    </>
+  )
 }
 
 function JoinForm({ token, invited }: { token: string; invited: Invited | null }) {

@@ -231,6 +231,9 @@ export async function resendConfirmation({ actorId, userId }: Target) {
   // Its invitation is the way in: choosing a password from it confirms the address.
   if (user.isPremade)
     throw new AdminActionError('A pre-made account confirms its address when the owner chooses a password.')
+  // Accepting the invitation confirms the address; a confirmation link would let the invitee around it.
+  if (user.role === 'staff' && !user.hasPassword)
+    throw new AdminActionError('A staff invitee confirms their address by accepting the invitation.')
   await mailConfirmationLink({ email: user.email, ip: `admin:${actorId}` })
   // Written after the mail is queued (the outbox is its own write): an entry always means a mail went out.
   await writeAudit({

@@ -6,6 +6,7 @@ import { confirmationEmail, passwordResetEmail } from '#app/services/mail/emails
 import { DEFAULT_TIME_ZONE } from '#app/utils/local-time.ts'
 import { consumeToken, inspectToken, issueToken, revokeTokens, type TokenState } from '#models/one-time-token.server.ts'
 import { deleteUserSessions } from '#models/session.server.ts'
+import { getInvitee } from '#models/staff.server.ts'
 import { startTrial } from '#models/subscription.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
 import {
@@ -33,6 +34,16 @@ export const EMAIL_NOT_CONFIRMED = 'Please confirm your email first. We can send
 export const EMAIL_TAKEN = 'An account with this email already exists'
 export const STAFF_SUSPENDED =
   "Your access is paused: the business's plan has fewer staff seats than its team. Please ask the owner."
+
+export const ACCEPT_INVITATION_FIRST = 'Accept your invitation from its e-mail first.'
+
+/**
+ * A staff member invited but not joined yet (no password): the invitation, with its expiry and the owner's seats, is
+ * their only way in, so the reset and confirmation mails are not sent to them (the answer stays the same) and a reset
+ * link they still hold is refused.
+ */
+export const isPendingInvitee = (user: { role: string; passwordHash: string | null }) =>
+  user.role === 'staff' && !user.passwordHash
 
 export type LoginResult =
   | { status: 'success'; userId: string }
@@ -126,7 +137,7 @@ export async function resendConfirmation({ email, ip }: { email: string; ip: str
   await consumeRateLimit(RATE_LIMITS.resendPerIp, ip)
   await consumeRateLimit(RATE_LIMITS.resendPerEmail, normalized)
   const user = await findCredentialsByEmail(normalized)
-  if (!user || user.emailConfirmedAt || user.disabledAt) return
+  if (!user || user.emailConfirmedAt || user.disabledAt || isPendingInvitee(user)) return
   // Earlier links stay valid until they expire: owners click whichever mail they see first, and every link
   // confirms the same address (a reset link, by contrast, replaces the earlier ones).
   await queueMail({
@@ -141,7 +152,7 @@ export async function requestPasswordReset({ email, ip }: { email: string; ip: s
   await consumeRateLimit(RATE_LIMITS.forgotPasswordPerIp, ip)
   await consumeRateLimit(RATE_LIMITS.forgotPasswordPerEmail, normalized)
   const user = await findCredentialsByEmail(normalized)
-  if (!user || user.disabledAt) return
+  if (!user || user.disabledAt || isPendingInvitee(user)) return
   await revokeTokens(user.id, 'password_reset')
   await queueMail({
     to: normalized,
@@ -182,6 +193,9 @@ export async function changePasswordWithToken({
   const result = await withTransaction(async (transaction): Promise<ChangePasswordResult> => {
     const state = await consumeToken(token, 'password_reset', transaction)
     if (state.state !== 'valid') return { status: 'error', message: tokenError(state)! }
+    // A link mailed before the invitation (or before this fix) must not set an invitee's password past its checks.
+    const invitee = await getInvitee(state.userId, transaction)
+    if (invitee && !invitee.hasPassword) return { status: 'error', message: ACCEPT_INVITATION_FIRST }
     await setPassword(state.userId, passwordHash, transaction)
     // The link came by e-mail, so the address is proven too.
     await confirmEmail(state.userId, transaction)

@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { countOwnerCards } from '#models/card.server.ts'
-import { getUserRole } from '#models/user.server.ts'
+import { getUserEmail, getUserRole } from '#models/user.server.ts'
 import { getSession } from './session.server.ts'
 
 /**
@@ -35,4 +35,14 @@ export async function requireAnonymous(request: Request, { toLanding = false }: 
   if (!session) return
   if (session.role === 'staff') throw redirect('/staff')
   throw redirect(toLanding ? await landingPath(session.userId) : '/account')
+}
+
+/**
+ * The signed-in user's address, or null for a guest: for a guest page that shows itself to a signed-in device instead
+ * of sending it away (the join page on a shop's tablet where a colleague is signed in says who, and offers to log out).
+ */
+export async function signedInEmail(request: Request): Promise<string | null> {
+  const session = await getSession(request)
+  if (!session) return null
+  return getUserEmail(session.userId)
 }

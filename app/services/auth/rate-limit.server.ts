@@ -29,6 +29,9 @@ export const RATE_LIMITS = {
   // Apple's pass web service (DECISIONS.md, "Wallet passes"): registrations are POST and DELETE calls together.
   appleRegistrationsPerIp: { name: 'apple-registration-ip', perAddress: true, limit: 300, windowSeconds: 60 * 60 },
   appleLogsPerIp: { name: 'apple-log-ip', perAddress: true, limit: 60, windowSeconds: 60 * 60 },
+  // An owner's invitations and resends together: each mails an address the owner chose, so a day's count caps what
+  // one account can send to strangers (the per-address limit alone allows any number of addresses).
+  invitationsPerOwner: { name: 'invite-owner', limit: 20, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, RateLimitRule>
 
 export class RateLimitedError extends Error {
@@ -39,6 +42,8 @@ export class RateLimitedError extends Error {
 
 function describeWait(seconds: number) {
   if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`
+  // A day's window (the owner's invitations) in hours, not a thousand minutes.
+  if (seconds > 90 * 60) return `${Math.ceil(seconds / 3600)} hours`
   return `${Math.ceil(seconds / 60)} minutes`
 }
 

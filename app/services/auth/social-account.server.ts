@@ -9,7 +9,7 @@ import {
   linkSubject,
   normalizeEmail,
 } from '#models/user.server.ts'
-import { STAFF_SUSPENDED } from './auth.server.ts'
+import { isPendingInvitee, STAFF_SUSPENDED } from './auth.server.ts'
 import { type IdTokenClaims, type OidcProviderSettings } from './oidc-provider.server.ts'
 import { OidcSignInError } from './oidc-strategy.server.ts'
 
@@ -65,6 +65,13 @@ async function resolveAccount(
   if (existing) {
     if (existing.disabledAt) throw disabled()
     if (existing.suspendedAt) throw suspended()
+    // Linking would let them in without accepting the invitation (its expiry, the owner's seats).
+    if (isPendingInvitee(existing)) {
+      throw new OidcSignInError(
+        `Accept your invitation from the e-mail first: then you can sign in with ${label}.`,
+        'pending staff invitee',
+      )
+    }
     if (!existing.emailConfirmedAt) {
       throw new OidcSignInError(
         'An account with this e-mail address exists but the address is not confirmed yet. Please confirm it first (use the link we e-mailed you) or sign in with your password.',

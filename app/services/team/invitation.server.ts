@@ -1,8 +1,8 @@
 import { hashPassword } from '#app/services/auth/password.server.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
 import { consumeToken, inspectToken, type TokenState } from '#models/one-time-token.server.ts'
-import { acceptInvitation, getInvitee } from '#models/staff.server.ts'
-import { selectRows, withTransaction } from '#models/transaction.server.ts'
+import { acceptInvitation, findInviterName, getInvitee } from '#models/staff.server.ts'
+import { withTransaction } from '#models/transaction.server.ts'
 
 /**
  * The invitee's side (/join-team?token=): the link shows who invited them; choosing a password under the sign-up
@@ -13,6 +13,10 @@ export const JOIN_MESSAGES = {
   expired: 'This invitation has expired. Please ask the business to send a new one.',
   used: 'This invitation has already been accepted. Log in with your e-mail and password.',
   withdrawn: 'This invitation was withdrawn by the business.',
+  replaced: (businessName: string) =>
+    `This link was replaced by a newer invitation. Please use the latest e-mail from ${businessName}.`,
+  ownerDisabled: 'This business no longer uses Stampwise, so the invitation cannot be accepted.',
+  signedIn: (email: string) => `You are signed in as ${email}. Log out to accept this invitation.`,
   paused: "This invitation is paused: the business's plan has fewer staff seats than its team. Please ask the owner.",
 } as const
 
@@ -22,13 +26,7 @@ export type Invitation =
 
 /** Who invited the member, as the mail and the page name them: the business on their first card, else the owner. */
 export async function inviterName(ownerId: string): Promise<string> {
-  const [row] = await selectRows<{ name: string }>(
-    `select coalesce((select business_name from cards where user_id = u.id and business_name <> ''
-                      order by created_at limit 1), u.email) as name
-     from users u where u.id = cast(:ownerId as uuid)`,
-    { ownerId },
-  )
-  return row?.name ?? 'A Stampwise business'
+  return (await findInviterName(ownerId)) ?? 'A Stampwise business'
 }
 
 async function invitationOf(state: TokenState): Promise<Invitation> {
@@ -36,7 +34,12 @@ async function invitationOf(state: TokenState): Promise<Invitation> {
     return { state: 'refused', message: JOIN_MESSAGES[state.state] }
   const invitee = await getInvitee(state.userId)
   if (!invitee || invitee.removed) return { state: 'refused', message: JOIN_MESSAGES.withdrawn }
-  if (state.state === 'used' || invitee.hasPassword) return { state: 'refused', message: JOIN_MESSAGES.used }
+  if (invitee.employerDisabled) return { state: 'refused', message: JOIN_MESSAGES.ownerDisabled }
+  if (invitee.hasPassword) return { state: 'refused', message: JOIN_MESSAGES.used }
+  // Used without a password set: "Resend" revoked this link when it mailed a newer one.
+  if (state.state === 'used') {
+    return { state: 'refused', message: JOIN_MESSAGES.replaced(await inviterName(invitee.employerId)) }
+  }
   if (invitee.suspended) return { state: 'refused', message: JOIN_MESSAGES.paused }
   return {
     state: 'valid',
@@ -78,19 +81,22 @@ export async function joinTeam({
         message: state.state === 'used' ? JOIN_MESSAGES.used : JOIN_MESSAGES[state.state],
       }
     }
-    // Suspended or removed between the check and now: the update below finds no row to change for a removed one.
+    // Suspended or removed between the check and now; removed after this read, the update changes no row.
     const invitee = await getInvitee(state.userId, transaction)
     if (!invitee || invitee.removed) throw new InvitationWithdrawn()
+    if (invitee.employerDisabled) throw new OwnerDisabled()
     if (invitee.suspended) throw new InvitationPaused()
-    await acceptInvitation({ staffId: state.userId, passwordHash }, transaction)
+    if (!(await acceptInvitation({ staffId: state.userId, passwordHash }, transaction))) throw new InvitationWithdrawn()
     return { status: 'success' as const, staffId: state.userId }
   }).catch((error: unknown) => {
     // Thrown to roll the link's use back: it works again once the owner has a seat for them.
     if (error instanceof InvitationPaused) return { status: 'error' as const, message: JOIN_MESSAGES.paused }
     if (error instanceof InvitationWithdrawn) return { status: 'error' as const, message: JOIN_MESSAGES.withdrawn }
+    if (error instanceof OwnerDisabled) return { status: 'error' as const, message: JOIN_MESSAGES.ownerDisabled }
     throw error
   })
 }
 
 class InvitationPaused extends Error {}
 class InvitationWithdrawn extends Error {}
+class OwnerDisabled extends Error {}

@@ -61,7 +61,10 @@ async function seatLeft(ownerId: string, seats: number, transaction: Transaction
   return refuse(409, TEAM_MESSAGES.seats(seats), { upgrade: true })
 }
 
-/** Who an address belongs to, in the owner's terms: one account has one role (DECISIONS.md). */
+/**
+ * Who an address belongs to, in the owner's terms: one account has one role (DECISIONS.md). Any account outside the
+ * owner's team gets the same answer, so an invitation tells nothing about other businesses or their staff.
+ */
 async function addressRefusal(ownerId: string, email: string, transaction: Transaction) {
   const account = await findAccountByEmail(email, transaction)
   if (!account) return null
@@ -70,9 +73,7 @@ async function addressRefusal(ownerId: string, email: string, transaction: Trans
     if (member && !member.hasPassword) return refuse(400, TEAM_MESSAGES.ownInvitation, { field: 'email' })
     return refuse(400, TEAM_MESSAGES.onTeam, { field: 'email' })
   }
-  return refuse(400, account.role === 'staff' ? TEAM_MESSAGES.otherTeam : TEAM_MESSAGES.hasAccount, {
-    field: 'email',
-  })
+  return refuse(400, TEAM_MESSAGES.hasAccount, { field: 'email' })
 }
 
 export async function inviteStaff({
@@ -87,6 +88,7 @@ export async function inviteStaff({
   now?: Date
 }): Promise<TeamResult> {
   const address = normalizeEmail(email)
+  await consumeRateLimit(RATE_LIMITS.invitationsPerOwner, ownerId)
   // Counted per address like any other mail we send on request, before anything is written: an owner cannot flood
   // an inbox, and a refusal here leaves no invitation without its mail.
   await consumeRateLimit(RATE_LIMITS.resendPerEmail, address)
@@ -126,6 +128,7 @@ export async function resendInvitation({
 }): Promise<TeamResult> {
   const known = await findTeamMember({ ownerId, staffId })
   if (!known) return refuse(404, TEAM_MESSAGES.memberGone)
+  await consumeRateLimit(RATE_LIMITS.invitationsPerOwner, ownerId)
   await consumeRateLimit(RATE_LIMITS.resendPerEmail, known.email)
   const resent = await withTransaction(async (transaction) => {
     const { seats } = await reconcileStaffSeats(ownerId, transaction)
