@@ -3,7 +3,7 @@ import { join, relative } from 'node:path'
 import { describe, expect, test } from 'vitest'
 
 /**
- * The conventions (/work/shared/conventions.md, "Data access goes through models"): every SQL statement lives in
+ * The team's conventions ("Data access goes through models"): every SQL statement lives in
  * models/, so services and routes neither run queries themselves nor hold their text. A query found here belongs in
  * the model of its entity (the invitation's inviter name moved to models/staff.server.ts).
  */
