@@ -17,6 +17,8 @@ import { migrateUp } from '#app/server/migrate.server.ts'
 export const usingServer = () => Boolean(process.env.TEST_DATABASE_URL)
 const templateTar = () => path.join(os.tmpdir(), `stampwise-test-template-${process.env.STAMPWISE_TEST_RUN}.tar`)
 const templateDbName = () => `stampwise_tpl_${process.env.STAMPWISE_TEST_RUN}`
+/** What each file's copy is named after (a server database, or an embedded folder in the temporary directory). */
+const copyPrefix = () => `stampwise_t_${process.env.STAMPWISE_TEST_RUN}_`
 
 function serverUrl(database: string) {
   const url = new URL(process.env.TEST_DATABASE_URL!)
@@ -63,9 +65,31 @@ export async function createTemplate() {
   }
 }
 
+/**
+ * Global teardown: the template, and every file's copy still there. A file whose tests are all skipped (the
+ * server-only files on the embedded run, and the other way round) never runs its afterAll, so its copy would stay:
+ * a database on the server, a folder in the temporary directory, a few each run.
+ */
 export async function dropTemplate() {
-  if (usingServer()) await adminQuery(`drop database if exists ${templateDbName()} with (force)`)
-  else fs.rmSync(templateTar(), { force: true })
+  if (usingServer()) {
+    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
+    await client.connect()
+    try {
+      const { rows } = await client.query<{ datname: string }>(
+        `select datname from pg_database where datname like $1`,
+        [`${copyPrefix()}%`],
+      )
+      for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`)
+      await client.query(`drop database if exists ${templateDbName()} with (force)`)
+    } finally {
+      await client.end()
+    }
+    return
+  }
+  fs.rmSync(templateTar(), { force: true })
+  for (const entry of fs.readdirSync(os.tmpdir())) {
+    if (entry.startsWith(copyPrefix())) fs.rmSync(path.join(os.tmpdir(), entry), { recursive: true, force: true })
+  }
 }
 
 export type TestDatabase = {
@@ -77,7 +101,7 @@ export type TestDatabase = {
 
 /** A fresh copy of the template for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `stampwise_t_${process.env.STAMPWISE_TEST_RUN}_${crypto.randomBytes(4).toString('hex')}`
+  const name = `${copyPrefix()}${crypto.randomBytes(4).toString('hex')}`
   if (usingServer()) {
     await adminQuery(`create database ${name} template ${templateDbName()}`)
     return {
@@ -85,7 +109,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       drop: () => adminQuery(`drop database if exists ${name} with (force)`),
     }
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-db-'))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), copyPrefix()))
   const template = new Blob([fs.readFileSync(templateTar())])
   const embedded = await startEmbeddedDatabase(dir, { loadDataDir: template, maxConnections: 32 })
   return {
