@@ -9,6 +9,7 @@ import {
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { ACTOR_LOCATIONS_ORDER, actorLocationsCondition } from './locations.server.ts'
+import { employerDisabledAt } from './user.server.ts'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 
@@ -89,8 +90,7 @@ export async function findSessionUser(token: string): Promise<SessionUser | null
      from sessions s join users u on u.id = s.user_id
      where s.token_hash = :hash and s.expires_at > now() and u.disabled_at is null
        and u.suspended_at is null and u.removed_at is null
-       and (u.employer_id is null or not exists (select 1 from users e where e.id = u.employer_id
-                                                 and e.disabled_at is not null))`,
+       and ${employerDisabledAt('u')} is null`,
     { replacements: { hash: hashToken(token) }, type: 'SELECT' as never },
   )
   return row

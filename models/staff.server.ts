@@ -1,6 +1,7 @@
 import { type Transaction } from 'sequelize'
 import { TRIAL_STAFF_SEATS } from '#app/utils/staff.ts'
 import { selectRows } from './transaction.server.ts'
+import { employerDisabledAt } from './user.server.ts'
 
 /**
  * An owner's team (migration 0014): staff are users with role 'staff' and employer_id = the owner. Every statement
@@ -236,8 +237,7 @@ export async function getInvitee(staffId: string, transaction?: Transaction): Pr
   const [row] = await select<Invitee>(
     `select email, staff_name as name, employer_id as "employerId", password_hash is not null as "hasPassword",
             suspended_at is not null as suspended, removed_at is not null as removed,
-            coalesce((select e.disabled_at is not null from users e where e.id = users.employer_id), false)
-              as "employerDisabled"
+            ${employerDisabledAt('users')} is not null as "employerDisabled"
      from users where id = cast(:staffId as uuid) and role = 'staff'`,
     { staffId },
     transaction,

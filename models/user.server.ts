@@ -78,12 +78,18 @@ export type Credentials = Pick<
 >
 
 /**
+ * When the employer of the user `alias` (a users row in the statement) was disabled: null for an owner, or for staff of
+ * an owner not disabled. The one SQL for "a disabled owner's staff are disabled too", shared by the sign-in lookups
+ * here, the session lookup and the invitation's.
+ */
+export const employerDisabledAt = (alias: string) =>
+  `(select e.disabled_at from users e where e.id = ${alias}.employer_id)`
+
+/**
  * A staff member of a disabled owner is disabled too: they stamp that owner's cards only. As an attribute, so every
  * sign-in path (password, reset, confirmation, Google, Apple) refuses them by the one check it makes already.
  */
-const DISABLED_WITH_EMPLOYER = literal(
-  `coalesce("User"."disabled_at", (select e.disabled_at from users e where e.id = "User"."employer_id"))`,
-)
+const DISABLED_WITH_EMPLOYER = literal(`coalesce("User"."disabled_at", ${employerDisabledAt('"User"')})`)
 
 export async function findCredentialsByEmail(email: string, transaction?: Transaction): Promise<Credentials | null> {
   return User.findOne({

@@ -102,6 +102,7 @@ test('team: invite a member, who joins and lands on /staff; the list shows them;
   await expect(page.getByRole('alert')).toHaveText(
     `You are signed in as ${owner.email}. Log out to accept this invitation.`,
   )
+  expect(await measureWidth(page, 360), 'the signed-in join page at 360 px').toMatchObject({ beyondRightEdge: [] })
   await page.getByRole('button', { name: 'Log out' }).click()
   await expect(page).toHaveURL(/\/login$/)
   await page.goto(nextLink)
