@@ -50,7 +50,11 @@ describe('applePassImages', () => {
 
   test('the strip is 375×144 points at each scale, and its left part (the count is written there) is bare', async () => {
     const images = await applePassImages({ ...card, version: 5 }, 7, 8)
-    for (const [name, scale] of [['strip.png', 1], ['strip@2x.png', 2], ['strip@3x.png', 3]] as const) {
+    for (const [name, scale] of [
+      ['strip.png', 1],
+      ['strip@2x.png', 2],
+      ['strip@3x.png', 3],
+    ] as const) {
       const { data, info } = await sharp(images[name]!).raw().toBuffer({ resolveWithObject: true })
       expect([info.width, info.height], name).toEqual([375 * scale, 144 * scale])
       const colours = new Set<string>()
