@@ -1,7 +1,7 @@
 import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
-import { selectRows } from './transaction.server.ts'
+import { selectRows, withTransaction } from './transaction.server.ts'
 
 /**
  * Devices that hold a pass in Apple Wallet, as Apple's pass web service registers them (migration 0010). A device is
@@ -15,9 +15,18 @@ export const isDeviceLibraryId = (value: string) => /^[A-Za-z0-9._-]{1,128}$/.te
 export const isApplePushToken = (value: unknown): value is string =>
   typeof value === 'string' && /^[0-9A-Fa-f]{1,200}$/.test(value)
 
+/** A holder's devices in Apple Wallet; the 11th replaces the oldest (DECISIONS.md, "Hardening", as for web push). */
+export const MAX_DEVICES_PER_PASS = 10
+
 /**
- * Registers the device for a live pass (its push token updated: a device's token can change); answers 'created' or
- * 'exists', or null when the pass does not exist (or was voided: nothing more to register for).
+ * Registers the device for a live pass; answers 'created' or 'exists', or null when the pass does not exist (or was
+ * voided: nothing more to register for). Beyond MAX_DEVICES_PER_PASS the oldest registrations go: a holder's new
+ * phone must work, and one pass's token cannot pile up devices (each one an APNs push on every stamp). The pass
+ * row's lock queues parallel registrations for one pass, so the cap holds however many arrive at once.
+ *
+ * A device's push token changes (Apple gives a device a new one now and then) only through a registration for a
+ * pass already registered to that device, or for a device that holds no pass any more: another pass's token proves
+ * nothing about the device, and must not redirect its pushes (and with them the serial numbers of its passes).
  */
 export async function registerAppleDevice({
   deviceId,
@@ -29,23 +38,37 @@ export async function registerAppleDevice({
   passId: string
 }): Promise<'created' | 'exists' | null> {
   if (!isUuid(passId) || !isDeviceLibraryId(deviceId) || !isApplePushToken(pushToken)) return null
-  const [row] = await select<{ created: boolean | null }>(
-    `with pass as (select id from passes where id = :passId),
-     device as (
-       insert into apple_devices (id, push_token) select :deviceId, :pushToken from pass
-       on conflict (id) do update set push_token = excluded.push_token
-         where apple_devices.push_token is distinct from excluded.push_token
-       returning id
-     ),
-     registered as (
-       insert into apple_registrations (device_id, pass_id) select :deviceId, id from pass
-       on conflict do nothing returning 1
-     )
-     select (select count(*) from registered) > 0 as created from pass`,
-    { deviceId, pushToken, passId },
-  )
-  if (!row) return null
-  return row.created ? 'created' : 'exists'
+  return withTransaction(async (transaction) => {
+    const [pass] = await select(`select id from passes where id = :passId for update`, { passId }, transaction)
+    if (!pass) return null
+    // The clock, not the transaction's start: a registration that waited for the lock is still the newest.
+    const [row] = await select<{ created: boolean }>(
+      `with device as (
+         insert into apple_devices (id, push_token) values (:deviceId, :pushToken)
+         on conflict (id) do update set push_token = excluded.push_token
+           where apple_devices.push_token is distinct from excluded.push_token
+             and (exists (select 1 from apple_registrations r where r.device_id = excluded.id and r.pass_id = :passId)
+                  or not exists (select 1 from apple_registrations r where r.device_id = excluded.id))
+         returning id
+       ), registered as (
+         insert into apple_registrations (device_id, pass_id, created_at) values (:deviceId, :passId, clock_timestamp())
+         on conflict do nothing returning 1
+       )
+       select exists (select 1 from registered) as created`,
+      { deviceId, pushToken, passId },
+      transaction,
+    )
+    if (!row!.created) return 'exists'
+    await select(
+      `delete from apple_registrations where (device_id, pass_id) in (
+         select device_id, pass_id from apple_registrations where pass_id = :passId
+         order by created_at desc, device_id desc offset :keep)
+       returning device_id`,
+      { passId, keep: MAX_DEVICES_PER_PASS },
+      transaction,
+    )
+    return 'created'
+  })
 }
 
 /**

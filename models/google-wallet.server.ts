@@ -170,22 +170,38 @@ export type ClaimedGoogleWalletUpdate = {
   message: { title: string; body: string } | null
   /** The pass's holder was notified this many times in the last 24 hours (Google allows 3). */
   recentNotifications: number
+  /**
+   * Message calls: the newest messages already sent to the pass (up to GOOGLE_MESSAGES_PER_OBJECT, oldest first), so
+   * the sender can keep the object within Google's limit. Empty for other calls.
+   */
+  sentMessages: { notificationId: string; title: string; body: string }[]
 }
 
-type ClaimedRow = Omit<ClaimedGoogleWalletUpdate, 'pass' | 'card' | 'message'> & {
+/** Google keeps at most this many messages on an object, and removes none itself. */
+export const GOOGLE_MESSAGES_PER_OBJECT = 10
+
+type ClaimedRow = Omit<ClaimedGoogleWalletUpdate, 'pass' | 'card' | 'message' | 'sentMessages'> & {
+  sentMessages: ClaimedGoogleWalletUpdate['sentMessages'] | string | null
   shortCode: string | null
   stamps: number | null
   messageTitle: string | null
   messageBody: string | null
 } & { [K in keyof GoogleCardFields]: GoogleCardFields[K] | null }
 
-/** Claims up to `limit` due, unleased pending calls for `leaseSeconds`; each claim counts as an attempt. */
+/**
+ * Claims up to `limit` due, unleased pending calls for `leaseSeconds`; each claim counts as an attempt. Messages to one
+ * pass go one at a time, in order (a message waits while an earlier one to its pass is pending, in flight or due
+ * later): each is sent knowing every message before it, which keeps the object within Google's 10.
+ */
 export async function claimGoogleWalletUpdates(limit: number, leaseSeconds: number) {
   const rows = await select<ClaimedRow>(
     `with picked as (
-       select id from google_wallet_updates
+       select id from google_wallet_updates u
        where status = 'pending' and (lease_until is null or lease_until < now())
          and (next_attempt_at is null or next_attempt_at <= now())
+         and (kind <> 'message' or not exists (
+           select 1 from google_wallet_updates e
+           where e.pass_id = u.pass_id and e.kind = 'message' and e.status = 'pending' and e.id < u.id))
        order by id limit :limit
        for update skip locked
      ), claimed as (
@@ -199,13 +215,21 @@ export async function claimGoogleWalletUpdates(limit: number, leaseSeconds: numb
             n.title as "messageTitle", n.body as "messageBody",
             (select count(*)::int from google_wallet_updates x
              where x.pass_id = u.pass_id and x.notified and x.sent_at > now() - interval '24 hours')
-              as "recentNotifications"
+              as "recentNotifications",
+            case when u.kind = 'message' then (
+              select coalesce(json_agg(json_build_object('notificationId', m.notification_id, 'title', m.title,
+                       'body', m.body) order by m.sent_at, m.id), '[]')
+              from (select x.id, x.notification_id, x.sent_at, sn.title, sn.body
+                    from google_wallet_updates x join notifications sn on sn.id = x.notification_id
+                    where x.pass_id = u.pass_id and x.kind = 'message' and x.status = 'sent'
+                    order by x.sent_at desc, x.id desc limit :messagesRead) m
+            ) end as "sentMessages"
      from claimed u
        left join passes p on p.id = u.pass_id
        left join cards c on c.id = u.card_id
        left join notifications n on n.id = u.notification_id
      order by u.id`,
-    { limit, lease: leaseSeconds },
+    { limit, lease: leaseSeconds, messagesRead: GOOGLE_MESSAGES_PER_OBJECT },
   )
   return rows.map((row): ClaimedGoogleWalletUpdate => ({
     id: row.id,
@@ -231,6 +255,8 @@ export async function claimGoogleWalletUpdates(limit: number, leaseSeconds: numb
           }
         : null,
     message: row.messageTitle !== null ? { title: row.messageTitle, body: row.messageBody ?? '' } : null,
+    // JSON from the PostgreSQL server's driver, text from some others.
+    sentMessages: typeof row.sentMessages === 'string' ? JSON.parse(row.sentMessages) : (row.sentMessages ?? []),
   }))
 }
 

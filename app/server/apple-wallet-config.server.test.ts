@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { makeAppleCerts, makeExpiringCert, makeOtherKey, makePassCert } from '#tests/support/apple-certs.ts'
 import {
   appleWalletStatus,
+  appleWalletUrlNotice,
   certificateExpiryWarning,
   getAppleWalletConfig,
   loadAppleWalletConfig,
@@ -140,6 +141,7 @@ describe('appleWalletStatus', () => {
       missing: ['APPLE_PASS_TYPE_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'],
       certExpiresAt: null,
       problem: null,
+      urlNotice: null,
     })
   })
 
@@ -164,5 +166,34 @@ describe('certificateExpiryWarning', () => {
     expect(certificateExpiryWarning(config, new Date(expires - 29 * 24 * 3600 * 1000))).toMatch(/in 29 days/)
     expect(certificateExpiryWarning(config, new Date(expires + 1000))).toMatch(/expired on/)
     expect(certificateExpiryWarning(load({})!)).toBeNull()
+  })
+})
+
+describe('appleWalletUrlNotice (Wallet on a phone talks only to https)', () => {
+  const notice = (APP_URL: string, APPLE_PASS_TYPE_ID: string | undefined = 'pass.test.stampwise') =>
+    appleWalletUrlNotice({ APP_URL, APPLE_PASS_TYPE_ID })
+
+  test('nothing with Apple Wallet off, or with an https APP_URL', () => {
+    expect(appleWalletUrlNotice({ APP_URL: 'http://stamps.example.com', APPLE_PASS_TYPE_ID: undefined })).toBeNull()
+    expect(notice('https://stamps.example.com')).toBeNull()
+    expect(notice('https://localhost:3000')).toBeNull()
+  })
+
+  test('a warning for http on any other host, naming the address and what to do', () => {
+    for (const url of ['http://stamps.example.com', 'http://192.168.1.20:3000', 'http://[2001:db8::1]:3000']) {
+      const found = notice(url)
+      expect(found?.level, url).toBe('warning')
+      expect(found?.message).toContain(`APP_URL (${url}) is not https`)
+      expect(found?.message).toMatch(/set APP_URL/)
+    }
+    // A name that only starts like loopback is not loopback.
+    expect(notice('http://127.0.0.1.example.com')?.level).toBe('warning')
+    expect(notice('http://localhost.example.com')?.level).toBe('warning')
+  })
+
+  test('only a note for http on this computer (tests, development)', () => {
+    for (const url of ['http://localhost:3000', 'http://127.0.0.1:5400', 'http://[::1]:3000', 'http://app.localhost']) {
+      expect(notice(url)?.level, url).toBe('note')
+    }
   })
 })

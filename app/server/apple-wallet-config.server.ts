@@ -126,7 +126,46 @@ export function resetAppleWalletConfigForTests() {
   cached = undefined
 }
 
-export type AppleWalletStatus = { on: boolean; missing: string[]; certExpiresAt: Date | null; problem: string | null }
+export type AppleWalletStatus = {
+  on: boolean
+  missing: string[]
+  certExpiresAt: Date | null
+  problem: string | null
+  urlNotice: AppleWalletUrlNotice | null
+}
+
+export type AppleWalletUrlNotice = { level: 'warning' | 'note'; message: string }
+
+/** localhost (and its subdomains), 127.0.0.0/8 and ::1: this computer, where tests run Wallet's service on http. */
+function isLoopbackHost(hostname: string) {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '')
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1'
+}
+
+/**
+ * Wallet on a device talks to the pass web service (APP_URL/wallet/apple) only over https: with Apple Wallet on and
+ * an http APP_URL, passes install but never register nor update. A warning for any other host; for this computer
+ * (tests, a developer's machine) only a note, as nothing is wrong there.
+ */
+export function appleWalletUrlNotice(env: Pick<Env, 'APP_URL' | 'APPLE_PASS_TYPE_ID'>): AppleWalletUrlNotice | null {
+  if (!env.APPLE_PASS_TYPE_ID) return null
+  const url = new URL(env.APP_URL)
+  if (url.protocol === 'https:') return null
+  if (isLoopbackHost(url.hostname)) {
+    return {
+      level: 'note',
+      message:
+        `Apple Wallet: APP_URL (${env.APP_URL}) is http on this computer: fine for tests, but Wallet on a phone ` +
+        'talks only to an https address.',
+    }
+  }
+  return {
+    level: 'warning',
+    message:
+      `Apple Wallet: APP_URL (${env.APP_URL}) is not https, and Wallet on a phone talks only to an https address: ` +
+      'passes can be added but never update. Serve Stampwise over https and set APP_URL to that address.',
+  }
+}
 
 /** What /admin shows: which settings are missing, the certificate's expiry, and what is wrong. Never throws. */
 export function appleWalletStatus(env: Env): AppleWalletStatus {
@@ -147,7 +186,7 @@ export function appleWalletStatus(env: Env): AppleWalletStatus {
       problem = (error as Error).message
     }
   }
-  return { on, missing, certExpiresAt, problem }
+  return { on, missing, certExpiresAt, problem, urlNotice: appleWalletUrlNotice(env) }
 }
 
 const DAY = 24 * 60 * 60 * 1000

@@ -2,7 +2,7 @@ import { type ServerResponse } from 'node:http'
 import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
 import { ensureDemoAccount } from '#app/services/accounts/demo-account.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
-import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
+import { appleWalletUrlNotice, getAppleWalletConfig } from './apple-wallet-config.server.ts'
 import { openAndMigrate } from './database-lifecycle.server.ts'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from './database-outage.server.ts'
 import { isDatabaseHealthy } from './db.server.ts'
@@ -51,6 +51,9 @@ async function start(env: Env): Promise<Started> {
       )
     }
   }
+  const appleUrl = appleWalletUrlNotice(env)
+  if (appleUrl?.level === 'warning') logger.warn(appleUrl.message)
+  else if (appleUrl) logger.info(appleUrl.message)
   const stopMailWorker = startMailWorker()
   const jobs = await startJobs(env)
   return {

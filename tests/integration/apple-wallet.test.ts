@@ -1,4 +1,5 @@
 import crypto, { X509Certificate } from 'node:crypto'
+import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { loadAppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
 import { parseEnv, resetEnvForTests } from '#app/server/env.server.ts'
@@ -111,6 +112,27 @@ describe('the pass', () => {
     })
     expect(passJson.webServiceURL).toMatch(/\/wallet\/apple$/)
     expect(passJson.storeCard.primaryFields[0]).toMatchObject({ value: '2 of 5', changeMessage: 'Stamps: %@' })
+  })
+
+  test('on a device: the message field before any message (so the first one alerts), the business name on the front, no sharing, the strip at 375×144 points', async () => {
+    const { pass } = await ownerWithPass({ stamps: 1, stampsRequired: 20 })
+    const { files, passJson } = verifyPkpass((await download(pass.id)).body, certs.caPath)
+    expect(passJson.logoText).toBe('Corner Coffee')
+    expect(passJson.sharingProhibited).toBe(true)
+    expect(passJson.storeCard.backFields).toContainEqual({
+      key: 'message',
+      label: 'Message',
+      value: 'Messages from Corner Coffee will show here.',
+      changeMessage: '%@',
+    })
+    for (const [suffix, scale] of [
+      ['', 1],
+      ['@2x', 2],
+      ['@3x', 3],
+    ] as const) {
+      const { width, height } = await sharp(files.get(`strip${suffix}.png`)!).metadata()
+      expect([width, height], `strip${suffix}.png`).toEqual([375 * scale, 144 * scale])
+    }
   })
 
   test('a tampered pass fails the verification', async () => {
@@ -304,6 +326,17 @@ describe('messages and what owners and admins see', () => {
         '<span><code>GOOGLE_WALLET_ISSUER_ID</code></span><span>, <code>GOOGLE_WALLET_SERVICE_ACCOUNT</code></span></p>',
     )
   })
+})
+
+test('/admin notes that Wallet on a phone needs https, quietly while APP_URL is on this computer', async () => {
+  const admin = await createUser()
+  await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
+  const cookie = await logIn(server, admin.email)
+  const html = (await (await server.fetch('/admin', { headers: { cookie } })).text()).replaceAll('<!-- -->', '')
+  expect(html).toMatch(
+    /<p class="field-hint">Apple Wallet: APP_URL \(http:\/\/(localhost|127\.0\.0\.1)[^)]*\) is http on this computer/,
+  )
+  // The warning for any other host: admin-apple-wallet-url.test.ts (the app reads APP_URL once).
 })
 
 test('a pass certificate ending within 30 days is warned of once a day by the wallet housekeeping', async () => {

@@ -5,6 +5,7 @@ import { getSequelize } from '#app/server/db.server.ts'
 import { resetEnvForTests } from '#app/server/env.server.ts'
 import { applePassToken } from '#app/services/wallet/apple-pass-token.server.ts'
 import { storeVoidedApplePass } from '#models/apple-pass.server.ts'
+import { countCardAppleWallet } from '#models/apple-registration.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { sql } from '#tests/support/auth-api.ts'
@@ -212,6 +213,65 @@ describe('registering a device for a pass', () => {
       fc.asyncProperty(hostileBody({ fields: ['pushToken'], intents: [], base: { pushToken: 'ab12' } }), send),
       { seed: 16, numRuns: 20 },
     )
+  })
+})
+
+describe('at most 10 devices per pass (DECISIONS.md, "Hardening")', () => {
+  const ownerOf = async (cardId: string) =>
+    (await sql<{ user_id: string }>(`select user_id from cards where id = :cardId`, { cardId }))[0]!.user_id
+  const register = (client: string, token: string, passId: string, deviceId: string, pushToken = newPushToken()) =>
+    call('POST', registrationPath(deviceId, passId), { client, token, body: { pushToken } })
+
+  test('the 11th device replaces the oldest; a stamp pushes 10 devices and reach counts 10', async () => {
+    const client = newClient()
+    const { passId, cardId, token } = await createPass()
+    const devices = Array.from({ length: 11 }, () => newDevice())
+    for (const deviceId of devices) expect((await register(client, token, passId, deviceId)).status).toBe(201)
+    const kept = (await registrations(passId)).map((row) => row.device_id)
+    expect(kept.sort()).toEqual(devices.slice(1).sort())
+
+    const ownerId = await ownerOf(cardId)
+    expect(await countCardAppleWallet({ cardId, userId: ownerId })).toEqual({ passes: 1, devices: 10 })
+    await stamp(passId)
+    const pushes = await sql<{ device_id: string }>(`select device_id from apple_pushes where pass_id = :passId`, {
+      passId,
+    })
+    expect(pushes.map((push) => push.device_id).sort()).toEqual(devices.slice(1).sort())
+
+    // The replaced device comes back: it is the newest now, and the oldest left goes.
+    expect((await register(client, token, passId, devices[0]!)).status).toBe(201)
+    const after = (await registrations(passId)).map((row) => row.device_id)
+    expect(after.sort()).toEqual([devices[0]!, ...devices.slice(2)].sort())
+  })
+
+  test('registrations arriving at once still leave 10', async () => {
+    const { passId, token } = await createPass()
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, () => register(newClient(), token, passId, newDevice())),
+    )
+    expect(answers.map((answer) => answer.status)).toEqual(Array(14).fill(201))
+    expect(await registrations(passId)).toHaveLength(10)
+  })
+
+  test("a device's push token is changed only through a pass registered to that device", async () => {
+    const client = newClient()
+    const holder = await createPass()
+    const stranger = await createPass()
+    const deviceId = newDevice()
+    const first = newPushToken()
+    expect((await register(client, holder.token, holder.passId, deviceId, first)).status).toBe(201)
+    // Another pass's token proves nothing about the device: registered for that pass, the device keeps its token.
+    const hijack = newPushToken()
+    expect((await register(client, stranger.token, stranger.passId, deviceId, hijack)).status).toBe(201)
+    expect(await registrations(holder.passId)).toEqual([{ device_id: deviceId, push_token: first }])
+    await stamp(holder.passId)
+    expect(await sql(`select push_token from apple_pushes where pass_id = :passId`, { passId: holder.passId })).toEqual(
+      [{ push_token: first }],
+    )
+    // Apple gave the device a new token: it registers a pass it holds again, and the token changes.
+    const renewed = newPushToken()
+    expect((await register(client, holder.token, holder.passId, deviceId, renewed)).status).toBe(200)
+    expect(await registrations(holder.passId)).toEqual([{ device_id: deviceId, push_token: renewed }])
   })
 })
 

@@ -2,8 +2,10 @@ import crypto from 'node:crypto'
 import { importSPKI, jwtVerify } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test } from 'vitest'
 import { resetEnvForTests } from '#app/server/env.server.ts'
+import { getGoogleWalletConfig } from '#app/server/google-wallet-config.server.ts'
 import { startJobs } from '#app/server/jobs.server.ts'
 import { countCardReach, sendOwnerNotification } from '#app/services/push/push-send.server.ts'
+import { googleWalletClientFor } from '#app/services/wallet/google-wallet-client.server.ts'
 import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { claimGoogleWalletUpdates } from '#models/google-wallet.server.ts'
 import { createDraftNotification } from '#models/notification.server.ts'
@@ -384,6 +386,48 @@ describe('messages', () => {
       await server.fetch(`/account/${cardId}/push_notification/history`, { headers: { cookie: owner.cookie } })
     ).text()
     expect(history).toContain('Google Wallet: 2 delivered · 0 failed · 0 pending · 1 shown, not notified')
+  })
+
+  test('Google keeps 10 messages per object: the 11th and 12th are added, the object keeping the newest 10', async () => {
+    const { owner, cardId, pass } = await saved()
+    await sql(`update subscriptions set additional_quota = 50 where user_id = :ownerId`, { ownerId: owner.id })
+    const ids: string[] = []
+    for (let n = 1; n <= 12; n++) ids.push(await sendMessage(owner.id, cardId, `News ${n}`, `Message number ${n}`))
+    const messages = fake.getObject(objectId(pass.id))!.messages!
+    expect(messages.map((message) => message.id)).toEqual(ids.slice(2).map((id) => `message-${id}`))
+    expect(messages.at(-1)).toMatchObject({ header: 'News 12', body: 'Message number 12' })
+    expect((await updatesOf(pass.id)).filter((update) => update.kind === 'message')).toEqual(
+      ids.map((id) => expect.objectContaining({ status: 'sent', notification_id: id })),
+    )
+    // The fake refuses an 11th message (a violation): none was sent.
+    expect(fake.violations()).toEqual([])
+  })
+
+  test('a notifying message Google refuses (403 quotaExceeded) is added again as a plain one, counted so', async () => {
+    const { owner, cardId, pass } = await saved()
+    // The holder was notified 3 times today by calls the app does not know of (another system of the business).
+    const client = googleWalletClientFor(getGoogleWalletConfig()!)
+    for (let n = 0; n < 3; n++) {
+      const message = { id: `elsewhere-${n}`, header: 'Elsewhere', body: 'Sent by another system' }
+      const answer = await client.request('POST', `loyaltyObject/${encodeURIComponent(objectId(pass.id))}/addMessage`, {
+        message: { ...message, messageType: 'TEXT_AND_NOTIFY' },
+      })
+      expect(answer.status).toBe(200)
+    }
+    expect(fake.notifications(objectId(pass.id))).toHaveLength(3)
+
+    const id = await sendMessage(owner.id, cardId, 'Last call', 'Pastries half price')
+    const added = fake.getObject(objectId(pass.id))!.messages!.filter((message) => message.id === `message-${id}`)
+    expect(added).toEqual([expect.objectContaining({ messageType: 'TEXT', body: 'Pastries half price' })])
+    const refused = callsTo(objectId(pass.id), 'POST').filter((call) => call.status === 403)
+    expect(refused).toHaveLength(1)
+    expect(await updatesOf(pass.id)).toEqual([
+      expect.objectContaining({ kind: 'message', status: 'sent', notified: false, notification_id: id }),
+    ])
+    const history = await (
+      await server.fetch(`/account/${cardId}/push_notification/history`, { headers: { cookie: owner.cookie } })
+    ).text()
+    expect(history).toContain('Google Wallet: 1 delivered · 0 failed · 0 pending · 1 shown, not notified')
   })
 })
 

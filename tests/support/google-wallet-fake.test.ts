@@ -286,22 +286,25 @@ describe('notifications', () => {
   const addMessage = (messageType: string) =>
     api('POST', `${objectPath}/addMessage`, { message: { header: 'News', body: 'Double stamps today', messageType } })
 
-  test('at most 3 per object in 24 hours; beyond that the message is added without notifying', async () => {
+  test('at most 3 per object in 24 hours; beyond that a notifying message is refused (403 quotaExceeded)', async () => {
     await insertBoth()
     const times: number[] = []
-    for (let n = 0; n < 4; n++) {
+    for (let n = 0; n < 3; n++) {
       times.push(clock)
       const { status, json } = await addMessage('TEXT_AND_NOTIFY')
       expect(status).toBe(200)
       expect(json.resource.messages).toHaveLength(n + 1)
       clock += HOUR_MS
     }
-    expect(fake.notifications(OBJECT_ID)).toEqual(times.slice(0, 3))
+    const refused = await addMessage('TEXT_AND_NOTIFY')
+    expect(refused.status).toBe(403)
+    expect(refused.json.error.errors).toEqual([expect.objectContaining({ reason: 'quotaExceeded' })])
+    expect(fake.notifications(OBJECT_ID)).toEqual(times)
     expect(fake.throttled(OBJECT_ID)).toBe(1)
-    expect(fake.getObject(OBJECT_ID)?.messages).toHaveLength(4)
+    expect(fake.getObject(OBJECT_ID)?.messages).toHaveLength(3)
 
-    // TEXT never notifies; an update asking for it does (and the preference is not kept).
-    await addMessage('TEXT')
+    // TEXT never notifies; an update asking for it past the limit is applied without notifying.
+    expect((await addMessage('TEXT')).status).toBe(200)
     expect(fake.throttled(OBJECT_ID)).toBe(1)
     const patch = { loyaltyPoints: { balance: { string: '10 of 10' } }, notifyPreference: 'NOTIFY_ON_UPDATE' }
     expect((await api('PATCH', objectPath, patch)).status).toBe(200)
@@ -311,11 +314,34 @@ describe('notifications', () => {
 
     // 24 hours after the first, one notification is free again.
     clock = times[0]! + 24 * HOUR_MS
-    await addMessage('TEXT_AND_NOTIFY')
-    expect(fake.notifications(OBJECT_ID)).toEqual([...times.slice(0, 3), clock])
-    await addMessage('TEXT_AND_NOTIFY')
+    expect((await addMessage('TEXT_AND_NOTIFY')).status).toBe(200)
+    expect(fake.notifications(OBJECT_ID)).toEqual([...times, clock])
+    expect((await addMessage('TEXT_AND_NOTIFY')).status).toBe(403)
     expect(fake.throttled(OBJECT_ID)).toBe(3)
     expect(fake.violations()).toEqual([])
+  })
+
+  test('an object holds at most 10 messages: an 11th is refused until the list is patched shorter', async () => {
+    await insertBoth()
+    for (let n = 0; n < 10; n++) expect((await addMessage('TEXT')).status).toBe(200)
+    const eleventh = await addMessage('TEXT')
+    expect(eleventh.status).toBe(400)
+    expect(fake.violations()).toEqual([expect.stringMatching(/more than 10 messages/)])
+    expect(fake.getObject(OBJECT_ID)?.messages).toHaveLength(10)
+    const kept = fake
+      .getObject(OBJECT_ID)!
+      .messages!.slice(1)
+      .map(({ header, body, messageType }) => ({
+        header,
+        body,
+        messageType,
+      }))
+    expect((await api('PATCH', objectPath, { messages: kept })).status).toBe(200)
+    expect((await addMessage('TEXT')).status).toBe(200)
+    expect(fake.getObject(OBJECT_ID)?.messages).toHaveLength(10)
+    const tooMany = [...kept, ...kept]
+    expect((await api('PATCH', objectPath, { messages: tooMany })).status).toBe(400)
+    expect(fake.violations()).toHaveLength(2)
   })
 })
 

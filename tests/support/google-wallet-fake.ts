@@ -50,7 +50,10 @@ export type GoogleWalletFake = {
   deleteObject(id: string): void
   /** When (ms) the object's holder was notified, within Google's limit. */
   notifications(objectId: string): number[]
-  /** Notify requests beyond Google's limit of 3 per object in 24 hours (the change applied, no notification). */
+  /**
+   * Notify requests beyond Google's limit of 3 per object in 24 hours: an update is applied without notifying, a
+   * TEXT_AND_NOTIFY message refused with 403 quotaExceeded.
+   */
   throttled(objectId: string): number
   /** expires_in of the next grants (default 3600). */
   setTokenLifetime(seconds: number): void

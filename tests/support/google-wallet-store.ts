@@ -4,7 +4,8 @@ import { checkBody, isObject } from './google-wallet-schema.ts'
 /**
  * The Google Wallet fake's loyalty classes and objects (google-wallet-fake.ts holds the HTTP side): insert, get,
  * update (PUT), patch and addMessage on a request whose token, path and body shape have been checked, with Google's
- * rules on required fields, ids, classes and review status, and its limit of 3 notifications per object in 24 hours.
+ * rules on required fields, ids, classes and review status, its limit of 3 notifications per object in 24 hours (a
+ * notifying message past it is refused with 403 quotaExceeded) and its 10 messages per object.
  */
 
 type LoyaltyClass = gapi.client.walletobjects.LoyaltyClass
@@ -16,6 +17,8 @@ export type Answer = { status: number; body: unknown; violation?: string; header
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const NOTIFICATIONS_PER_DAY = 3
+/** An object holds at most this many messages (Google's limit; messages are never removed by Google). */
+export const MESSAGES_PER_OBJECT = 10
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',
@@ -74,8 +77,11 @@ export function createWalletStore({ issuerId, now }: { issuerId: string; now: ()
         return refusal(400, 'A message needs a header and a body.')
       }
       const messages = (stored.messages ?? []) as unknown[]
+      if (messages.length >= MESSAGES_PER_OBJECT) return tooManyMessages(id)
+      // Past the holder's notifications of the day Google refuses a notifying message (403 quotaExceeded), and adds
+      // nothing: the sender must try again without notifying.
+      if (message.messageType === 'TEXT_AND_NOTIFY' && !notifyHolder(id)) return quotaExceeded(id, stored)
       stored.messages = [...messages, { ...message, kind: 'walletobjects#walletObjectMessage' }]
-      if (message.messageType === 'TEXT_AND_NOTIFY') notifyHolder(id)
       return { status: 200, body: { resource: present(stored) } }
     }
 
@@ -86,6 +92,7 @@ export function createWalletStore({ issuerId, now }: { issuerId: string; now: ()
       method === 'PUT' ? { ...withoutNulls(given), id, kind } : withoutNulls({ ...stored, ...given, id, kind })
     const missing = checkRules(route.type, next, method === 'PUT' ? 'update' : 'patch', stored)
     if (missing) return missing
+    if (Array.isArray(next.messages) && next.messages.length > MESSAGES_PER_OBJECT) return tooManyMessages(id)
     const notify = next.notifyPreference === 'NOTIFY_ON_UPDATE'
     delete next.notifyPreference
     store.set(id, next)
@@ -141,12 +148,17 @@ export function createWalletStore({ issuerId, now }: { issuerId: string; now: ()
     return copy
   }
 
+  /** Notifies the holder within Google's limit (true), or counts a request beyond it (false). */
   function notifyHolder(objectId: string) {
     const times = notified.get(objectId) ?? []
     notified.set(objectId, times)
     const at = now()
-    if (times.filter((time) => at - time < DAY_MS).length < NOTIFICATIONS_PER_DAY) times.push(at)
-    else throttled.set(objectId, (throttled.get(objectId) ?? 0) + 1)
+    if (times.filter((time) => at - time < DAY_MS).length < NOTIFICATIONS_PER_DAY) {
+      times.push(at)
+      return true
+    }
+    throttled.set(objectId, (throttled.get(objectId) ?? 0) + 1)
+    return false
   }
 
   return {
@@ -191,6 +203,26 @@ export function allowed(method: string, route: Route) {
   if (route.addMessage) return method === 'POST' && route.type === 'LoyaltyObject'
   if (route.id === undefined) return method === 'POST'
   return method === 'GET' || method === 'PUT' || method === 'PATCH'
+}
+
+/** An 11th message: the app must keep each object within Google's 10. */
+function tooManyMessages(id: string): Answer {
+  return refusal(
+    400,
+    `The object ${id} would hold more than ${MESSAGES_PER_OBJECT} messages: remove one before adding another.`,
+  )
+}
+
+/** Google's answer to a notifying message past the holder's notifications of the day (not the app's fault). */
+export function quotaExceeded(id: string, stored: Record<string, unknown>): Answer {
+  const message =
+    `Quota exceeded for issuer ${id.split('.')[0]} when adding TEXT_AND_NOTIFY message to class ` +
+    `${String(stored.classId)}.`
+  const error = googleError(403, message)
+  return {
+    status: 403,
+    body: { error: { ...error.error, errors: [{ message, domain: 'walletobjects', reason: 'quotaExceeded' }] } },
+  }
 }
 
 /** A refusal of what the app must never send: Google's error, and a violation. */

@@ -1,7 +1,13 @@
 import { formatDate } from '#app/utils/plan-format.ts'
 
 export type WalletStatusView = {
-  appleWallet: { on: boolean; missing: string[]; certExpiresAt: string | null; problem: string | null }
+  appleWallet: {
+    on: boolean
+    missing: string[]
+    certExpiresAt: string | null
+    problem: string | null
+    urlNotice: { level: 'warning' | 'note'; message: string } | null
+  }
   googleWallet: { on: boolean; missing: string[]; serviceAccountEmail: string | null; problem: string | null }
 }
 
@@ -22,6 +28,9 @@ export function WalletStatus({ status }: { status: WalletStatusView }) {
         {apple.on && apple.certExpiresAt ? ` · pass certificate valid until ${formatDate(apple.certExpiresAt)}` : null}
       </p>
       {apple.problem ? <p className="field-error">{apple.problem}</p> : null}
+      {apple.urlNotice ? (
+        <p className={apple.urlNotice.level === 'warning' ? 'field-error' : 'field-hint'}>{apple.urlNotice.message}</p>
+      ) : null}
       <MissingSettings on={apple.on} names={apple.missing} />
       <p>
         <strong>Google Wallet: </strong>

@@ -18,13 +18,19 @@ export type PassImageCard = {
   logo: { data: Buffer; contentType: string } | null
 }
 
-/** Apple's sizes at @1x, in points (Wallet: "Pass design and creation"). */
+/** Apple's sizes at @1x, in points (Wallet: "Pass design and creation"; a store card's strip is 375×144). */
 export const PASS_IMAGE_SIZES = {
   icon: { width: 29, height: 29 },
   logo: { width: 160, height: 50 },
-  strip: { width: 375, height: 123 },
+  strip: { width: 375, height: 144 },
 } as const
 const SCALES = [1, 2, 3] as const
+
+/**
+ * Where the stamps go on the strip. Wallet writes the store card's primary field ('3 of 8') over the strip's left
+ * part, so the stamps keep to the right of it: the count is never drawn over a stamp.
+ */
+export const STAMP_AREA = { left: 150, top: 6, right: 369, bottom: 138 } as const
 
 const fileName = (name: string, scale: number) => (scale === 1 ? `${name}.png` : `${name}@${scale}x.png`)
 
@@ -46,23 +52,32 @@ function drawnLogoSvg(card: PassImageCard, scale: number) {
   return svg(side, side, scale, stampIcon(card.stampIcon, card.textColor, 5, 5, side - 10))
 }
 
-/** Where each stamp goes: one row up to 7, two rows beyond (up to 10 a row at 20 stamps). */
+/** The rows (1 to 4) that give the largest stamps in the stamp area. */
+function bestGrid(required: number) {
+  const width = STAMP_AREA.right - STAMP_AREA.left
+  const height = STAMP_AREA.bottom - STAMP_AREA.top
+  let best = { rows: 1, columns: required, cell: 0 }
+  for (let rows = 1; rows <= Math.min(4, required); rows++) {
+    const columns = Math.ceil(required / rows)
+    const cell = Math.min(width / columns, height / rows)
+    if (cell > best.cell) best = { rows, columns, cell }
+  }
+  return best
+}
+
+/** Where each stamp goes: a grid in the stamp area, its rows as full as can be, a shorter last row centred. */
 export function stampLayout(required: number) {
-  const { width, height } = PASS_IMAGE_SIZES.strip
-  const rows = required > 7 ? 2 : 1
-  const columns = Math.ceil(required / rows)
-  const cellWidth = (width - 16) / columns
-  const cellHeight = (height - 12) / rows
-  const diameter = Math.min(cellWidth, cellHeight, 80) * 0.82
+  const { rows, columns, cell } = bestGrid(required)
+  const diameter = Math.min(cell, 80) * 0.82
+  const centreX = (STAMP_AREA.left + STAMP_AREA.right) / 2
+  const top = (STAMP_AREA.top + STAMP_AREA.bottom) / 2 - (rows * cell) / 2
   return Array.from({ length: required }, (_, index) => {
     const row = Math.floor(index / columns)
     const inRow = row === rows - 1 ? required - columns * (rows - 1) : columns
     const column = index % columns
-    // A shorter last row is centred under the full one.
-    const rowStart = (width - inRow * cellWidth) / 2
     return {
-      cx: rowStart + (column + 0.5) * cellWidth,
-      cy: 6 + (row + 0.5) * cellHeight,
+      cx: centreX - (inRow * cell) / 2 + (column + 0.5) * cell,
+      cy: top + (row + 0.5) * cell,
       r: diameter / 2,
     }
   })

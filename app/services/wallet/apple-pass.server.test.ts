@@ -58,7 +58,7 @@ afterEach(() => {
   expect(warnings).toEqual([])
 })
 
-const SIZES = { icon: [29, 29], logo: [160, 50], strip: [375, 123] } as const
+const SIZES = { icon: [29, 29], logo: [160, 50], strip: [375, 144] } as const
 const SCALES = { '': 1, '@2x': 2, '@3x': 3 }
 
 describe('buildApplePass', () => {
@@ -80,6 +80,8 @@ describe('buildApplePass', () => {
       backgroundColor: 'rgb(30, 58, 95)',
       foregroundColor: 'rgb(255, 255, 255)',
       labelColor: 'rgb(255, 255, 255)',
+      logoText: 'Bean There',
+      sharingProhibited: true,
       barcodes: [
         { format: 'PKBarcodeFormatQR', message: 'K7QX2M9P', messageEncoding: 'iso-8859-1', altText: 'K7QX2M9P' },
       ],
@@ -92,6 +94,12 @@ describe('buildApplePass', () => {
         auxiliaryFields: [],
         backFields: [
           { key: 'terms', label: 'Terms', value: 'One stamp per visit.' },
+          {
+            key: 'message',
+            label: 'Message',
+            value: 'Messages from Bean There will show here.',
+            changeMessage: '%@',
+          },
           {
             key: 'web',
             label: 'Your card online',
@@ -153,7 +161,7 @@ describe('buildApplePass', () => {
     expect(over.equals(all)).toBe(true)
     for (const required of [1, 7, 20]) {
       const meta = await sharp(await strip(required - 1, required)).metadata()
-      expect([meta.width, meta.height]).toEqual([750, 246])
+      expect([meta.width, meta.height]).toEqual([750, 288])
     }
   })
 
@@ -218,6 +226,7 @@ describe('buildApplePass', () => {
   test('a card without a title yet still makes a valid pass', async () => {
     const { passJson } = await build(content({}, { title: '', businessName: '' }))
     expect([passJson.organizationName, passJson.description]).toEqual(['Stampwise', 'Stamp card'])
+    expect(passJson.logoText).toBe('Stampwise')
   })
 
   test('a tampered pass fails verification', async () => {

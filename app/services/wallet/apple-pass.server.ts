@@ -49,7 +49,17 @@ export function walletColor(hex: string) {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[character]!)
 
-/** The fields of the storeCard. Empty texts are left out: Wallet shows an empty field as a bare label. */
+/** What the back's message field says before the business sent any message. */
+export const noMessageYet = (organizationName: string) => `Messages from ${organizationName} will show here.`
+
+/** The name Wallet shows: the business, else the card's title (Wallet refuses an empty organizationName). */
+export const passOrganizationName = (card: Pick<ApplePassContent['card'], 'businessName' | 'title'>) =>
+  card.businessName.trim() || card.title.trim() || 'Stampwise'
+
+/**
+ * The fields of the storeCard. Empty texts are left out (Wallet shows an empty field as a bare label), except the
+ * message: Wallet alerts only when a field it already has changes, so the field is there from the start.
+ */
 export function storeCardFields(content: ApplePassContent, appUrl: string) {
   const { card, stamps, stampsRequired } = content
   const earned = stamps >= stampsRequired
@@ -69,9 +79,12 @@ export function storeCardFields(content: ApplePassContent, appUrl: string) {
       : [],
     backFields: [
       ...(card.terms.trim() ? [{ key: 'terms', label: 'Terms', value: card.terms.trim() }] : []),
-      ...(content.latestMessage
-        ? [{ key: 'message', label: 'Message', value: content.latestMessage, changeMessage: '%@' }]
-        : []),
+      {
+        key: 'message',
+        label: 'Message',
+        value: content.latestMessage?.trim() || noMessageYet(passOrganizationName(card)),
+        changeMessage: '%@',
+      },
       {
         key: 'web',
         label: 'Your card online',
@@ -89,7 +102,7 @@ export const nearbyText = (organizationName: string) => `${organizationName} is 
 export function applePassJson(content: ApplePassContent, config: AppleWalletConfig, options: ApplePassOptions) {
   const { card } = content
   // Wallet refuses empty texts here; a card in the middle of onboarding may not have both yet.
-  const organizationName = card.businessName.trim() || card.title.trim() || 'Stampwise'
+  const organizationName = passOrganizationName(card)
   const locations = content.locations.slice(0, APPLE_PASS_LOCATIONS_MAX).map(({ latitude, longitude }) => ({
     latitude,
     longitude,
@@ -105,6 +118,10 @@ export function applePassJson(content: ApplePassContent, config: AppleWalletConf
     backgroundColor: walletColor(card.backgroundColor),
     foregroundColor: walletColor(card.textColor),
     labelColor: walletColor(card.textColor),
+    // The business's name beside the logo on the front (organizationName shows only in notifications).
+    logoText: organizationName,
+    // A pass is one holder's stamps: Wallet's share button would hand them to someone else.
+    sharingProhibited: true,
     barcodes: [
       {
         format: 'PKBarcodeFormatQR',

@@ -142,6 +142,16 @@ export function googleError(answer: GoogleAnswer): string {
   return `${answer.status}${message ? ` ${message}` : ''}`.slice(0, 200)
 }
 
+/**
+ * Whether Google refused to notify: past a holder's notifications of the day it answers a notifying call 403 with the
+ * reason quotaExceeded (it counts notifications the app may not know of: an earlier life of the object, say).
+ */
+export function isNotificationQuotaExceeded(answer: GoogleAnswer): boolean {
+  if (answer.status !== 403) return false
+  const errors = (answer.body as { error?: { errors?: { reason?: unknown }[] } } | null)?.error?.errors
+  return Array.isArray(errors) && errors.some((error) => error?.reason === 'quotaExceeded')
+}
+
 /** How long one call to Google may take before it counts as unreachable. */
 export const GOOGLE_TIMEOUT_MS = 10_000
 

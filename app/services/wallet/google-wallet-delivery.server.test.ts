@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest'
+import { isNotificationQuotaExceeded } from './google-wallet-client.server.ts'
 import { googleUpdateOutcome } from './google-wallet-delivery.server.ts'
 
 test('what Google’s answer means: sent, gone (404), retried (429, 5xx, no answer), or failed', () => {
@@ -20,4 +21,14 @@ test('what Google’s answer means: sent, gone (404), retried (429, 5xx, no answ
     status: 'failed',
     error: '400 INVALID_ARGUMENT',
   })
+})
+
+test('a refused notification is told from other 403s by its reason, quotaExceeded', () => {
+  const quota = { error: { code: 403, errors: [{ domain: 'walletobjects', reason: 'quotaExceeded' }] } }
+  expect(isNotificationQuotaExceeded({ status: 403, body: quota })).toBe(true)
+  expect(
+    isNotificationQuotaExceeded({ status: 403, body: { error: { code: 403, status: 'PERMISSION_DENIED' } } }),
+  ).toBe(false)
+  expect(isNotificationQuotaExceeded({ status: 429, body: quota })).toBe(false)
+  expect(isNotificationQuotaExceeded({ status: 403, body: 'Forbidden' })).toBe(false)
 })

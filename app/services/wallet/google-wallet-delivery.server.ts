@@ -8,6 +8,7 @@ import {
   claimGoogleWalletUpdates,
   failPendingGoogleWalletUpdates,
   nextGoogleWalletUpdateWaitMs,
+  GOOGLE_MESSAGES_PER_OBJECT,
   recordGoogleWalletUpdateOutcomes,
   type ClaimedGoogleWalletUpdate,
   type GoogleWalletUpdateOutcome,
@@ -15,14 +16,17 @@ import {
 import {
   googleError,
   googleWalletClientFor,
+  isNotificationQuotaExceeded,
   type GoogleAnswer,
   type GoogleWalletClient,
 } from './google-wallet-client.server.ts'
 import {
   addMessageRequest,
   googleClassId,
+  googleMessageId,
   googleObjectId,
   INACTIVE_PATCH,
+  keptMessagesPatch,
   loyaltyClassFor,
   loyaltyObjectStampsPatch,
 } from './google-wallet-objects.server.ts'
@@ -59,6 +63,16 @@ export function googleUpdateOutcome(answer: GoogleAnswer): Outcome {
 
 type Sent = { answer: GoogleAnswer; notified: boolean } | { skipped: 'gone' }
 
+/**
+ * Makes a call that may notify; when Google refuses the notification (403 quotaExceeded), it is made again without
+ * one, so the change or message is shown, not lost (history counts it "shown, not notified").
+ */
+async function notifyOrPlain(notify: boolean, call: (withNotification: boolean) => Promise<GoogleAnswer>) {
+  const answer = await call(notify)
+  if (!notify || !isNotificationQuotaExceeded(answer)) return { answer, notified: notify }
+  return { answer: await call(false), notified: false }
+}
+
 /** Makes one call; `mayNotify` says whether Google's limit leaves room to notify this pass's holder. */
 async function send(
   client: GoogleWalletClient,
@@ -78,15 +92,23 @@ async function send(
       if (!update.pass || !update.card) return { skipped: 'gone' }
       const notify = update.notify && mayNotify
       const path = `loyaltyObject/${encodeURIComponent(googleObjectId(issuerId, update.passId!))}`
-      const body = loyaltyObjectStampsPatch(update.pass.stamps, update.card, notify)
-      return { answer: await client.request('PATCH', path, body), notified: notify }
+      const patch = (withNotification: boolean) =>
+        client.request('PATCH', path, loyaltyObjectStampsPatch(update.pass!.stamps, update.card!, withNotification))
+      return notifyOrPlain(notify, patch)
     }
     case 'message': {
       if (!update.message || !update.pass) return { skipped: 'gone' }
-      const path = `loyaltyObject/${encodeURIComponent(googleObjectId(issuerId, update.passId!))}/addMessage`
-      // The message's id is the notification's: sent twice after a crash, Google keeps one.
-      const body = addMessageRequest({ id: `message-${update.notificationId}`, ...update.message }, mayNotify)
-      return { answer: await client.request('POST', path, body), notified: mayNotify }
+      const path = `loyaltyObject/${encodeURIComponent(googleObjectId(issuerId, update.passId!))}`
+      // Google keeps at most 10 messages per object and removes none: a full one keeps its newest 9 first.
+      if (update.sentMessages.length >= GOOGLE_MESSAGES_PER_OBJECT) {
+        const newest = update.sentMessages.slice(-(GOOGLE_MESSAGES_PER_OBJECT - 1))
+        const trimmed = await client.request('PATCH', path, keptMessagesPatch(newest))
+        if (trimmed.status !== 200) return { answer: trimmed, notified: false }
+      }
+      const message = { id: googleMessageId(update.notificationId!), ...update.message }
+      const add = (withNotification: boolean) =>
+        client.request('POST', `${path}/addMessage`, addMessageRequest(message, withNotification))
+      return notifyOrPlain(mayNotify, add)
     }
     case 'inactive': {
       const path = `loyaltyObject/${encodeURIComponent(googleObjectId(issuerId, update.passId!))}`

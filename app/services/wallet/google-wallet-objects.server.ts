@@ -73,6 +73,9 @@ export function loyaltyObjectStampsPatch(stamps: number, card: GoogleCardFields,
   return patch
 }
 
+/** A message's id at Google is its notification's: sent twice after a crash, it is the same message. */
+export const googleMessageId = (notificationId: string) => `message-${notificationId}`
+
 /** A message to the holder: TEXT_AND_NOTIFY within Google's limit, TEXT (shown, not notified) beyond it. */
 export function addMessageRequest(
   message: { id: string; title: string; body: string },
@@ -85,6 +88,21 @@ export function addMessageRequest(
       body: message.body,
       messageType: notify ? 'TEXT_AND_NOTIFY' : 'TEXT',
     },
+  }
+}
+
+/**
+ * The PATCH that leaves an object only the given messages (the newest it was sent), as plain ones: Google keeps at
+ * most 10 per object and removes none, so a full object is trimmed before the next message is added.
+ */
+export function keptMessagesPatch(messages: { notificationId: string; title: string; body: string }[]): LoyaltyObject {
+  return {
+    messages: messages.map((message) => ({
+      id: googleMessageId(message.notificationId),
+      header: message.title,
+      body: message.body,
+      messageType: 'TEXT',
+    })),
   }
 }
 
