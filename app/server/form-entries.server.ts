@@ -24,7 +24,7 @@ const again = 'Go back, reload the page and send the form again.'
 export const FORM_ENTRY_MESSAGES = {
   tooMany: `The form has more than ${FORM_ENTRIES_MAX} fields, more than any form of Stampwise, so nothing was saved`,
   repeated: (name: string) =>
-    `The form sends the field "${name.slice(0, 40)}" more often than this form does, so nothing was saved`,
+    `The form sends the field “${name.slice(0, 40)}” more often than this form does, so nothing was saved`,
 }
 
 /** The route's address a request posts to: a Remix data request (`/x.data`, `/_root.data`) names its page. */
