@@ -100,30 +100,6 @@ function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
   })
 }
 
-/** The most of an unread request body thrown away to keep its connection; past it the connection is closed. */
-const UNREAD_BODY_LIMIT = 64 * 1024 * 1024
-
-/**
- * An answer sent before the request's body was read to its end (an action that ignores the body, a JSON call's
- * 413 on the declared length, a 405) leaves the rest of the body on a keep-alive connection: Node neither reads
- * it nor closes the connection, so the client's next request on it waits for the keep-alive timeout and then
- * fails with a reset. Once the answer is sent, the rest is read and thrown away.
- */
-const discardUnreadBodies: express.RequestHandler = (req, res, next) => {
-  res.once('finish', () => {
-    if (req.complete || req.destroyed) return
-    let discarded = 0
-    // Remix's reader of the body (paused, since nobody reads it any more) lets go of it.
-    req.removeAllListeners('data')
-    req.on('data', (chunk: Buffer) => {
-      discarded += chunk.length
-      if (discarded > UNREAD_BODY_LIMIT) req.socket.destroy()
-    })
-    req.resume()
-  })
-  next()
-}
-
 /** The hooks a server build exports (app/entry.server.tsx re-exports them from app/server/server-hooks.server.ts). */
 export function serverHooksOf(build: ServerBuild): ServerHooks {
   const hooks = (build.entry.module as { serverHooks?: ServerHooks }).serverHooks
@@ -223,9 +199,9 @@ export function createApp({
     })
   }
 
-  app.use(discardUnreadBodies)
-  // Server-Timing and the 503 of a database outage (which reads res.locals.loadContext, set below); cross-site posts
-  // and oversized bodies refused before anything reads a body; the client address for rate limits.
+  // The unread rest of a body thrown away after its answer; Server-Timing and the 503 of a database outage (which
+  // reads res.locals.loadContext, set below); cross-site posts, oversized bodies and forms of too many entries
+  // refused before anything reads a body; the client address for rate limits.
   app.use(hooks.requestHandlers(env))
 
   const mode = env.NODE_ENV === 'production' ? 'production' : 'development'

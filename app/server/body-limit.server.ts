@@ -9,15 +9,20 @@ import { type Refusal } from './request-refusal.server.ts'
  *   multipart            2 MB (a logo, the largest upload) + 1 MB for the other fields
  *   anything else        64 KB (JSON calls; the app reads no other kind of body)
  * A body that declares its length is judged by the declaration, before a byte is read (Node's parser never reads
- * past it). A chunked body, which declares nothing, is held in memory up to its limit and let through whole,
- * or refused as soon as it passes the limit, its rest thrown away as it arrives.
+ * past it). A chunked body, which declares nothing, and every form (whose entries are counted as they arrive,
+ * form-entries.server.ts) are held in memory up to the limit and let through whole, or refused as soon as they
+ * pass it, their rest thrown away after the answer.
  */
 const MB = 1024 * 1024
 
 export const BODY_LIMITS = { form: MB, multipart: LOGO_MAX_BYTES + MB, other: 64 * 1024 } as const
 
-/** Past this much of a refused body the connection is closed instead of read to its end (as server.ts does). */
-const DISCARD_LIMIT = 64 * MB
+/**
+ * The most of a body's unread rest thrown away after its answer (a refusal, or an action that ignores the body),
+ * so that a client still sending reads the answer (DECISIONS.md, "Hardening decided after the third outside
+ * review"); past it the connection is closed. A phone photo sent as a logo (up to ~12 MB) still gets its 413.
+ */
+export const DISCARD_LIMIT = 16 * MB
 
 export function bodyLimitFor(contentType: string | undefined): { limit: number; refusal: Refusal } {
   const type = contentType?.split(';')[0]?.trim().toLowerCase()
@@ -55,44 +60,84 @@ export function declaredLength(req: IncomingMessage): number | 'chunked' | null 
   return req.headers['transfer-encoding'] === undefined ? null : 'chunked'
 }
 
+/** A judge of a body fed as it arrives: a refusal stops it (the answer goes at once, the rest is thrown away). */
+export type BodyCheck = { write: (chunk: Buffer) => Refusal | null; end: () => Refusal | null }
+
+/** Refuses a body once it passes `limit` bytes. */
+export function sizeCheck(limit: number, refusal: Refusal): BodyCheck {
+  let size = 0
+  return { write: (chunk) => ((size += chunk.length) > limit ? refusal : null), end: () => null }
+}
+
+/** The checks in order: the first refusal wins. */
+export const allChecks = (...checks: BodyCheck[]): BodyCheck => ({
+  write: (chunk) => {
+    for (const check of checks) {
+      const refusal = check.write(chunk)
+      if (refusal) return refusal
+    }
+    return null
+  },
+  end: () => {
+    for (const check of checks) {
+      const refusal = check.end()
+      if (refusal) return refusal
+    }
+    return null
+  },
+})
+
 /**
- * Holds a chunked body until it ends (then `onWhole`, the body intact in the request's stream) or passes `limit`
- * (then `onTooLarge`, and the rest is dropped as it arrives). Node's HTTP parser hands each piece of a body to
- * `req.push()`; taking those pieces here, before they reach the stream, is what lets nothing downstream read a
- * body that has not been measured.
+ * Holds a body until it ends (then `onWhole`, the body intact in the request's stream) or `check` refuses it (then
+ * `onRefused`; the rest goes to the stream unread, for the discard after the answer, unread-body.server.ts).
+ * Node's HTTP parser hands each piece of a body to `req.push()`; taking those pieces here, before they reach the
+ * stream, is what lets nothing downstream read a body that has not been judged.
  */
-export function holdChunkedBody(
+export function holdBody(
   req: IncomingMessage,
-  limit: number,
-  { onWhole, onTooLarge }: { onWhole: () => void; onTooLarge: () => void },
+  check: BodyCheck,
+  { onWhole, onRefused }: { onWhole: () => void; onRefused: (refusal: Refusal) => void },
 ) {
-  // What arrived before this ran is already in the stream: it counts, and stays in front of what is held.
-  let size = req.readableLength
-  if (req.complete) return size > limit ? onTooLarge() : onWhole()
   const held: Buffer[] = []
-  let refused = false
+  // What arrived before this ran is already in the stream (the middleware before it is synchronous, so nothing
+  // should have): it is judged too, and stays in front of what is held.
+  for (const piece of bufferedPieces(req)) {
+    const refusal = check.write(piece)
+    if (refusal) return onRefused(refusal)
+  }
+  if (req.complete) {
+    const refusal = check.end()
+    return refusal ? onRefused(refusal) : onWhole()
+  }
   const push = req.push
   req.push = function holdPiece(chunk: Buffer | null, encoding?: BufferEncoding): boolean {
     if (chunk === null) {
       req.push = push
-      if (!refused) for (const piece of held.splice(0)) push.call(req, piece)
+      const refusal = check.end()
+      if (!refusal) for (const piece of held.splice(0)) push.call(req, piece)
       const result = push.call(req, null)
       // Not from inside the parser's callback: the app starts on the next turn.
-      if (!refused) process.nextTick(onWhole)
+      process.nextTick(() => (refusal ? onRefused(refusal) : onWhole()))
       return result
     }
-    size += chunk.length
-    if (refused) {
-      if (size > DISCARD_LIMIT) req.socket.destroy()
-      return true
-    }
-    if (size > limit) {
-      refused = true
+    const piece = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk
+    const refusal = check.write(piece)
+    if (refusal) {
+      // The held pieces and this one are dropped; the rest of the body flows to the stream, unread until the answer.
+      req.push = push
       held.length = 0
-      onTooLarge()
+      onRefused(refusal)
       return true
     }
-    held.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk)
+    held.push(piece)
     return true
   }
+}
+
+/** The pieces already in the request's stream, unread. */
+function bufferedPieces(req: IncomingMessage): Buffer[] {
+  if (req.readableLength === 0) return []
+  // `readableBuffer` is the stream's list of pieces (iterable); reading them from it leaves them in place.
+  const buffered = (req as unknown as { readableBuffer?: Iterable<Buffer> }).readableBuffer
+  return buffered ? [...buffered] : []
 }

@@ -3,6 +3,7 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from '@remix-run/node'
+import { DISCARD_LIMIT } from './body-limit.server.ts'
 
 /**
  * Reads a multipart form with an upload while it streams in: no part may pass `maxPartBytes` and the whole body
@@ -23,7 +24,7 @@ export async function readLimitedMultipart(
   {
     maxPartBytes,
     maxBodyBytes,
-    drainBytes = 64 * 1024 * 1024,
+    drainBytes = DISCARD_LIMIT,
   }: { maxPartBytes: number; maxBodyBytes: number; drainBytes?: number },
 ): Promise<MultipartRead> {
   if (!request.body) return { status: 'malformed' }

@@ -1,13 +1,15 @@
-import { bodyLimitFor, declaredLength, holdChunkedBody } from './body-limit.server.ts'
+import { allChecks, bodyLimitFor, declaredLength, holdBody, sizeCheck } from './body-limit.server.ts'
 import { crossSiteRefusal } from './cross-site-guard.server.ts'
 import { type Env } from './env.server.ts'
+import { formEntryCheck } from './form-entries.server.ts'
 import { sendRefusal } from './request-refusal.server.ts'
 import type express from 'express'
 
 /**
- * What every request must pass before the app sees it: it comes from our own pages (cross-site-guard.server.ts)
- * and its body is within its limit (body-limit.server.ts). Both answer before a byte of the body is read, so a
- * refused request costs no memory; server.ts reads and throws away what the client still sends.
+ * What every request must pass before the app sees it: it comes from our own pages (cross-site-guard.server.ts),
+ * its body is within its limit (body-limit.server.ts) and a form's entries within theirs (form-entries.server.ts).
+ * Each answers before anything parses the body, so a refused request costs no memory and no work that grows with
+ * it; unread-body.server.ts reads and throws away what the client still sends.
  */
 export function requestGuards(env: Pick<Env, 'APP_URL'>): express.RequestHandler[] {
   const refuseCrossSite: express.RequestHandler = (req, res, next) => {
@@ -32,10 +34,14 @@ export function requestGuards(env: Pick<Env, 'APP_URL'>): express.RequestHandler
     const length = declaredLength(req)
     if (length === null) return next()
     const { limit, refusal } = bodyLimitFor(req.get('Content-Type'))
-    const refuse = () => sendRefusal(req, res, refusal, env.APP_URL)
-    if (length === 'chunked') return holdChunkedBody(req, limit, { onWhole: () => next(), onTooLarge: refuse })
-    if (length > limit) return refuse()
-    next()
+    if (length !== 'chunked' && length > limit) return sendRefusal(req, res, refusal, env.APP_URL)
+    const entries = formEntryCheck(req.get('Content-Type'), req.path)
+    if (length !== 'chunked' && !entries) return next()
+    const check = entries ? allChecks(sizeCheck(limit, refusal), entries) : sizeCheck(limit, refusal)
+    holdBody(req, check, {
+      onWhole: () => next(),
+      onRefused: (reason) => sendRefusal(req, res, reason, env.APP_URL),
+    })
   }
 
   return [refuseCrossSite, limitBody]

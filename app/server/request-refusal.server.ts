@@ -10,7 +10,7 @@ import type express from 'express'
  * - anything else (a form sent without JavaScript) gets a small page with the message and a way back.
  */
 export type Refusal = {
-  status: 403 | 413
+  status: 400 | 403 | 413
   /** The page's heading. */
   title: string
   message: string

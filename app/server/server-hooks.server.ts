@@ -17,6 +17,7 @@ import { pageCaches } from './page-caches.server.ts'
 import { runWithRequestFigures } from './request-context.server.ts'
 import { requestGuards } from './request-guards.server.ts'
 import { routeLabeller } from './route-label.server.ts'
+import { discardUnreadBodies } from './unread-body.server.ts'
 import type express from 'express'
 
 /*
@@ -136,10 +137,12 @@ export const serverHooks = {
   metricsHandler: (env: Env) =>
     metricsHandler(env.METRICS_TOKEN, { queueDepths, databaseHealthy: () => isDatabaseHealthy() }),
   /**
-   * Mounted in this order after the static files, before anything reads a body: request figures with the 503 of an
-   * outage, the refusal of cross-site posts and oversized bodies, the client address for rate limits.
+   * Mounted in this order after the static files, before anything reads a body: the discard of a body's unread rest
+   * after its answer, request figures with the 503 of an outage, the refusal of cross-site posts, oversized bodies
+   * and forms of too many entries, the client address for rate limits.
    */
   requestHandlers: (env: Env): express.RequestHandler[] => [
+    discardUnreadBodies,
     requestFiguresAndOutage,
     ...requestGuards(env),
     clientAddressHeader,

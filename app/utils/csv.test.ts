@@ -15,12 +15,16 @@ describe('CSV cells (RFC 4180, formula cells escaped)', () => {
     expect(csvText('Café ☕')).toBe('Café ☕')
   })
 
-  test('text starting with =, +, - or @ gets a leading quote mark, inside the quotes when it needs them', () => {
+  test('text starting with =, +, -, @, a tab or a carriage return gets a leading quote mark, inside the quotes when it needs them', () => {
     expect(csvText('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`)
     expect(csvText('+1')).toBe("'+1")
     expect(csvText('-2+3')).toBe("'-2+3")
     expect(csvText('@SUM(A1)')).toBe("'@SUM(A1)")
     expect(csvText('=1,2')).toBe(`"'=1,2"`)
+    // A leading tab or carriage return too: some spreadsheets skip it and read the formula behind it.
+    expect(csvText('\t=1+2')).toBe("'\t=1+2")
+    expect(csvText('\r=1+2')).toBe(`"'\r=1+2"`)
+    expect(csvText('\tplain')).toBe("'\tplain")
     // Only the first character counts.
     expect(csvText('a=b')).toBe('a=b')
     expect(csvText(' =1')).toBe(' =1')

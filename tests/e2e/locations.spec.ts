@@ -42,21 +42,23 @@ test('locations: add one with its staff, refuse half a position, edit and remove
   expect(await sql(`select 1 from locations where owner_id = $1`, [owner.id])).toHaveLength(0)
 
   await add.getByLabel('Longitude').fill('-9,137')
+  // Both: staffIds is the one name a form may repeat (docs/decisions/051-form-entries-and-discard-limit.md).
   await add.getByLabel(/^Anna/).check()
+  await add.getByLabel(/^Ben/).check()
   await add.getByRole('button', { name: 'Add location' }).click()
   await expect(toast(page, '“Baixa” added.')).toBeVisible()
   const baixa = main(page).getByRole('region', { name: 'Baixa' })
   await expect(baixa.getByText('38.7101, -9.137: on Apple Wallet passes.')).toBeVisible()
-  await expect(baixa.getByText('Staff: Anna')).toBeVisible()
+  await expect(baixa.getByText('Staff: Anna, Ben')).toBeVisible()
   expect(await measureWidth(page, 360), 'a location at 360 px').toMatchObject({ beyondRightEdge: [] })
   const [stored] = await sql<{ id: string; latitude: number; longitude: number }>(
     `select id, latitude, longitude from locations where owner_id = $1`,
     [owner.id],
   )
   expect([stored!.latitude, stored!.longitude]).toEqual([38.7101, -9.137])
-  expect(await sql(`select staff_id from staff_locations where location_id = $1`, [stored!.id])).toEqual([
-    { staff_id: anna.id },
-  ])
+  expect(
+    await sql(`select staff_id from staff_locations where location_id = $1 order by staff_id`, [stored!.id]),
+  ).toEqual([anna.id, ben.id].sort().map((id) => ({ staff_id: id })))
 
   // Edit: Ben instead of Anna, no position.
   await baixa.getByText('Edit “Baixa”').click()

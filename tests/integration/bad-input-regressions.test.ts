@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
+import { FORM_ENTRY_MESSAGES } from '#app/server/form-entries.server.ts'
 import { createAuthorizationRecords } from '#tests/support/authorization-fixture.ts'
 import { encodeBody, type HostileBody } from '#tests/support/hostile-input.ts'
 import { unreadableReason } from '#tests/support/readable-answer.ts'
@@ -58,7 +59,8 @@ const CASES: [name: string, address: () => string, body: HostileBody, message: s
       ['title', 'again'],
       ['body', 'Two for one'],
     ]),
-    'Enter a title',
+    // Now refused before the parse (docs/decisions/051-form-entries-and-discard-limit.md).
+    FORM_ENTRY_MESSAGES.repeated('title'),
   ],
   [
     'the template composer, a "save as a template" value that is no checkbox (no message)',
@@ -78,7 +80,7 @@ const CASES: [name: string, address: () => string, body: HostileBody, message: s
       ['intent', 'undo'],
       ['code', 'AUTHZ234'],
     ]),
-    'Unknown action',
+    FORM_ENTRY_MESSAGES.repeated('intent'),
   ],
   [
     'the scan page, Undo for a pass it does not show (no message)',

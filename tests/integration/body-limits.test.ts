@@ -57,7 +57,8 @@ describe('forms (urlencoded): 1 MB', () => {
   })
 
   // The outside review's attack: a huge form to /login. The body is refused at its first bytes and thrown away as
-  // it arrives (past 64 MB the connection is closed), so this process's memory, which holds the server, stays flat.
+  // it arrives (past the discard limit, 16 MB, the connection is closed), so this process's memory, which holds
+  // the server, stays flat.
   test.for([
     ['declared up front', true],
     ['chunked', false],
