@@ -13,6 +13,7 @@ import * as insights from './0012-insights.ts'
 import * as automations from './0013-automations.ts'
 import * as staffLocationsRules from './0014-staff-locations-rules.ts'
 import * as removedStaffAndPauses from './0015-removed-staff-and-pauses.ts'
+import * as invitationNotices from './0016-invitation-notices.ts'
 import * as walletLimits from './0018-wallet-limits.ts'
 
 /**
@@ -35,5 +36,6 @@ export const migrations = [
   { name: '0013-automations', ...automations },
   { name: '0014-staff-locations-rules', ...staffLocationsRules },
   { name: '0015-removed-staff-and-pauses', ...removedStaffAndPauses },
+  { name: '0016-invitation-notices', ...invitationNotices },
   { name: '0018-wallet-limits', ...walletLimits },
 ]

@@ -11,7 +11,13 @@ import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 
 export type NoticeKind =
-  'payment_confirmed' | 'trial_ending' | 'plan_ending' | 'push_finished' | 'first_holder' | 'first_card_ready'
+  | 'payment_confirmed'
+  | 'trial_ending'
+  | 'plan_ending'
+  | 'push_finished'
+  | 'first_holder'
+  | 'first_card_ready'
+  | 'team_invitation'
 
 /** An in-app notice for an owner: the header's bell lists them. */
 export class Notice extends Model<InferAttributes<Notice>, InferCreationAttributes<Notice>> {

@@ -210,13 +210,16 @@ export async function listOwnersWithSuspendedStaff({
   return rows.map((row) => row.ownerId)
 }
 
-/** The name an invitation gives its owner: the business on their first card with one, else the owner's address. */
-export async function findInviterName(ownerId: string): Promise<string | null> {
+/**
+ * The name an invitation gives its owner: the business on their first card with one. Not the owner's address: the
+ * mail to the invitee carries names, never addresses (docs/decisions/052-invitations-hold-no-address.md).
+ */
+export async function findInviterName(ownerId: string, transaction?: Transaction): Promise<string | null> {
   const [row] = await select<{ name: string }>(
-    `select coalesce((select business_name from cards where user_id = u.id and business_name <> ''
-                      order by created_at limit 1), u.email) as name
-     from users u where u.id = cast(:ownerId as uuid)`,
+    `select business_name as name from cards where user_id = cast(:ownerId as uuid) and business_name <> ''
+     order by created_at limit 1`,
     { ownerId },
+    transaction,
   )
   return row?.name ?? null
 }
@@ -296,6 +299,23 @@ export async function getEmployerForAdmin(
      from users s join users o on o.id = s.employer_id
      where s.id = cast(:staffId as uuid) and s.role = 'staff'`,
     { staffId },
+  )
+  return row ?? null
+}
+
+/** An address's pending invitation (a staff row without a password, not removed): whose, and whether it ran out. */
+export type PendingInvitation = { staffId: string; ownerId: string; name: string; lapsed: boolean }
+
+export async function findPendingInvitation(
+  email: string,
+  transaction?: Transaction,
+): Promise<PendingInvitation | null> {
+  const [row] = await select<PendingInvitation>(
+    `select id as "staffId", employer_id as "ownerId", staff_name as name,
+            coalesce(invitation_expires_at <= now(), true) as lapsed
+     from users where email = :email and role = 'staff' and password_hash is null and removed_at is null`,
+    { email },
+    transaction,
   )
   return row ?? null
 }

@@ -39,6 +39,8 @@ export const SignupSchema = z
     // The browser's zone, filled in by the page's script (absent without JavaScript, optional in the JSON call):
     // anything that is not a zone becomes null (UTC), never an error.
     timeZone: z.unknown().optional().transform(browserTimeZone),
+    // Ticked after the page said the address has a pending invitation: make an own account, withdrawing it.
+    withdrawInvitation: z.boolean().optional(),
   })
   .refine((value) => value.password === value.confirmPassword, {
     path: ['confirmPassword'],

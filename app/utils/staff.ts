@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { NewPasswordSchema, TokenSchema } from './auth-schemas.ts'
+import { isPlainName, PLAIN_NAME_MESSAGE } from './plain-name.ts'
 import { isUuid } from './uuid.ts'
 
 /**
@@ -62,7 +63,9 @@ export const InviteSchema = z.object({
     .min(1, { error: TEAM_MESSAGES.name })
     .max(STAFF_NAME_MAX, { error: TEAM_MESSAGES.name })
     // Control characters would show as nothing (or break a mail's header line): refused like a missing name.
-    .refine((name) => !/[\p{Cc}\p{Cf}]/u.test(name), { error: TEAM_MESSAGES.name }),
+    .refine((name) => !/[\p{Cc}\p{Cf}]/u.test(name), { error: TEAM_MESSAGES.name })
+    // It goes into a mail from Stampwise to someone else: a name, not a link or an address.
+    .refine((name) => /[\p{Cc}\p{Cf}]/u.test(name) || isPlainName(name), { error: PLAIN_NAME_MESSAGE }),
   email: z
     .string({ error: TEAM_MESSAGES.email })
     .trim()

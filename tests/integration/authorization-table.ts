@@ -164,6 +164,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   // A staff invitation's page (issue 20): without the mailed token, 400 for a guest. The signed in (a shop's tablet)
   // see who is signed in and a way to log out; their post is refused until they do.
   { route: '/join-team', get: { ...everyone('ok'), guest: 400 }, post: { ...everyone(409), guest: 400 } },
+  // Declining one (issue 30): the mailed token is the proof, signed in or not; without it, 400 for everyone.
+  { route: '/decline-invitation', get: everyone(400), post: everyone(400) },
   // Confirms on load, signed in or not (DECISIONS.md); without a token it only shows the page.
   { route: '/email-confirmed', get: OK },
   {

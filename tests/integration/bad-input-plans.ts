@@ -64,6 +64,7 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     fields: ['password', 'confirmPassword', 'token'],
     base: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, token: TOKEN },
   },
+  '/decline-invitation': { fields: ['token'], base: { token: TOKEN } },
   '/logout': { fields: [] },
   '/auth_apple': {
     fields: ['code', 'state', 'user', 'error'],

@@ -127,7 +127,9 @@ describe('a pending invitee cannot get around the invitation', () => {
     await expect(
       findOrCreateSocialAccount(GOOGLE, { sub: `google-${invitee.email}`, email: invitee.email, email_verified: true }),
     ).rejects.toMatchObject({
-      userMessage: 'Accept your invitation from the e-mail first: then you can sign in with Google.',
+      userMessage: expect.stringContaining(
+        'accept the invitation from its e-mail first: then you can sign in with Google.',
+      ),
     })
     expect((await userRow(invitee.id)).google_subject).toBeNull()
     const unconfirmed = await pendingInvitee(owner.id)
@@ -137,7 +139,9 @@ describe('a pending invitee cannot get around the invitation', () => {
         { sub: `apple-${unconfirmed.email}`, email: unconfirmed.email, email_verified: true },
       ),
     ).rejects.toMatchObject({
-      userMessage: 'Accept your invitation from the e-mail first: then you can sign in with Apple.',
+      userMessage: expect.stringContaining(
+        'accept the invitation from its e-mail first: then you can sign in with Apple.',
+      ),
     })
   })
 })

@@ -117,7 +117,7 @@ describe('inviting a team member', () => {
     expect(list).toContain('1 of 2 staff seats taken')
 
     const link = await invitationLink(email)
-    expect(link.mail.subject).toBe('Corner Coffee invited you to stamp loyalty cards on Stampwise')
+    expect(link.mail.subject).toBe("Invitation from 'Corner Coffee' to stamp loyalty cards on Stampwise")
     const page = await get(link.path)
     expect(page.status).toBe(200)
     expect(await html(page)).toContain('Anna, Corner Coffee invited you to stamp their loyalty cards')

@@ -3,6 +3,7 @@ import { servesDevelopmentTools } from '#app/server/loopback.server.ts'
 import { queueMail } from '#app/server/mail.server.ts'
 import { DEMO_EMAIL, DEMO_STAFF_EMAIL } from '#app/services/accounts/demo-account.server.ts'
 import { confirmationEmail, passwordResetEmail } from '#app/services/mail/emails.server.ts'
+import { invitationHoldingAddress, releaseInvitation } from '#app/services/team/invitation-release.server.ts'
 import { DEFAULT_TIME_ZONE } from '#app/utils/local-time.ts'
 import { consumeToken, inspectToken, issueToken, revokeTokens, type TokenState } from '#models/one-time-token.server.ts'
 import { deleteUserSessions } from '#models/session.server.ts'
@@ -98,19 +99,29 @@ function refuseDemoAccount(normalizedEmail: string, ip: string): LoginResult | n
   return { status: 'error', code: 'invalid', message: isProduction ? INVALID_CREDENTIALS : DEMO_ACCOUNT_LOCAL_ONLY }
 }
 
-export type SignupResult = { status: 'success'; email: string } | { status: 'error'; field: 'email'; message: string }
+export type SignupResult =
+  | { status: 'success'; email: string }
+  | { status: 'error'; field: 'email'; message: string }
+  /** The address has a pending invitation: the page offers to accept it instead, or to withdraw it and go on. */
+  | { status: 'invited'; businessName: string; message: string }
+
+export const invitedMessage = (businessName: string) =>
+  `${businessName} invited this address to their team on Stampwise. To join them, use the link in the invitation e-mail. To create your own account instead, confirm it below: the invitation will be withdrawn.`
 
 export async function signUp({
   email,
   password,
   ip,
   timeZone = null,
+  withdrawInvitation = false,
 }: {
   email: string
   password: string
   ip: string
   /** The browser's zone, canonical (browserTimeZone), or null: UTC. */
   timeZone?: string | null
+  /** The person chose their own account over a pending invitation to this address. */
+  withdrawInvitation?: boolean
 }): Promise<SignupResult> {
   await consumeRateLimit(RATE_LIMITS.signupPerIp, ip)
   const normalized = normalizeEmail(email)
@@ -118,15 +129,23 @@ export async function signUp({
   // A zone the browser knows and the database does not is not worth refusing a sign-up for: UTC, changeable later.
   const zone = timeZone && (await isTimeZoneKnownToDatabase(timeZone)) ? timeZone : DEFAULT_TIME_ZONE
   const created = await withTransaction(async (transaction) => {
+    // An invitation holds the address only while pending, and never against its owner's own account (ADR 052).
+    const invitation = await invitationHoldingAddress(normalized, transaction)
+    if (invitation && !withdrawInvitation) return { kind: 'invited' as const, businessName: invitation.businessName }
+    if (invitation) await releaseInvitation(invitation, 'own-account', transaction)
     if (await isEmailTaken(normalized, undefined, transaction)) return null
     const user = await createUser({ email: normalized, passwordHash, timeZone: zone }, transaction)
     await startTrial(user.id, transaction)
-    return { userId: user.id, token: await issueToken({ userId: user.id, kind: 'email_verification' }, transaction) }
+    const token = await issueToken({ userId: user.id, kind: 'email_verification' }, transaction)
+    return { kind: 'created' as const, token }
   }).catch((error: { name?: string }) => {
     if (error.name === 'SequelizeUniqueConstraintError') return null // two sign-ups raced with one address
     throw error
   })
   if (!created) return { status: 'error', field: 'email', message: EMAIL_TAKEN }
+  if (created.kind === 'invited') {
+    return { status: 'invited', businessName: created.businessName, message: invitedMessage(created.businessName) }
+  }
   await queueMail({ to: normalized, ...confirmationEmail(created.token) })
   return { status: 'success', email: normalized }
 }

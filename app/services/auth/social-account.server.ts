@@ -1,5 +1,6 @@
 import { type Transaction } from 'sequelize'
 import { z } from 'zod'
+import { invitationHoldingAddress } from '#app/services/team/invitation-release.server.ts'
 import { startTrial } from '#models/subscription.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
 import {
@@ -61,6 +62,14 @@ async function resolveAccount(
     )
   }
 
+  // An invitation that ran out holds nothing; a pending one is the person's to accept or decline (ADR 052).
+  const invitation = await invitationHoldingAddress(email, transaction)
+  if (invitation) {
+    throw new OidcSignInError(
+      `${invitation.businessName} invited this address to their team. To join them, accept the invitation from its e-mail first: then you can sign in with ${label}. To use Stampwise for your own business instead, decline it from that e-mail ('Not you? Decline') and sign in with ${label} again.`,
+      'pending staff invitee',
+    )
+  }
   const existing = await findCredentialsByEmail(email, transaction)
   if (existing) {
     if (existing.disabledAt) throw disabled()

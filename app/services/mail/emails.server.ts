@@ -1,4 +1,5 @@
 import { getEnv } from '#app/server/env.server.ts'
+import { quotedName } from '#app/utils/plain-name.ts'
 
 /** The e-mails Stampwise sends, each with a plain-text and an HTML part; links are built from APP_URL. */
 type Email = { subject: string; text: string; html: string }
@@ -12,15 +13,15 @@ export const appLink = (pathname: string, query: Record<string, string> = {}) =>
   return url.toString()
 }
 
-function layout({
-  heading,
-  paragraphs,
-  action,
-}: {
+type MailContent = {
   heading: string
   paragraphs: string[]
   action?: { label: string; href: string }
-}) {
+  /** A quieter link under the button (a way out, such as declining). */
+  secondary?: { lead: string; label: string; href: string }
+}
+
+function layout({ heading, paragraphs, action, secondary }: MailContent) {
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#b9381b;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
        <p style="color:#4a5568;font-size:13px">If the button does not work, copy this address into your browser:<br>${escapeHtml(action.href)}</p>`
@@ -31,29 +32,23 @@ function layout({
 <h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(heading)}</h1>
 ${paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join('\n')}
 ${button}
+${secondary ? `<p style="color:#4a5568;font-size:14px">${escapeHtml(secondary.lead)} <a href="${escapeHtml(secondary.href)}" style="color:#17233b">${escapeHtml(secondary.label)}</a></p>` : ''}
 <p style="color:#4a5568;font-size:13px;margin-top:32px">You receive this e-mail because of your Stampwise account. Questions? Reply to ${escapeHtml(getEnv().SUPPORT_EMAIL)}.</p>
 </div></body></html>`
 }
 
-function text({
-  heading,
-  paragraphs,
-  action,
-}: {
-  heading: string
-  paragraphs: string[]
-  action?: { label: string; href: string }
-}) {
+function text({ heading, paragraphs, action, secondary }: MailContent) {
   return [
     heading,
     '',
     ...paragraphs.flatMap((p) => [p, '']),
     ...(action ? [`${action.label}: ${action.href}`, ''] : []),
+    ...(secondary ? [`${secondary.lead} ${secondary.label}: ${secondary.href}`, ''] : []),
     '— Stampwise',
   ].join('\n')
 }
 
-function email(subject: string, content: Parameters<typeof layout>[0]): Email {
+function email(subject: string, content: MailContent): Email {
   return { subject, text: text(content), html: layout(content) }
 }
 
@@ -124,15 +119,22 @@ export function supportMessageEmail(input: {
   })
 }
 
-/** A staff invitation (app/services/team/team.server.ts): the link sets the member's password (/join-team). */
+/**
+ * A staff invitation (app/services/team/team.server.ts): the link sets the member's password (/join-team); 'Not you?
+ * Decline' frees the address (/decline-invitation). The owner typed both names: they are quoted as data, plain text
+ * only, never the mail's own sentence (docs/decisions/052-invitations-hold-no-address.md).
+ */
 export function staffInvitationEmail({ token, name, from }: { token: string; name: string; from: string }): Email {
-  return email(`${from} invited you to stamp loyalty cards on Stampwise`, {
-    heading: `Hello ${name}, join ${from} on Stampwise`,
+  const business = quotedName(from, 'a business')
+  const invitee = quotedName(name, 'you')
+  return email(`Invitation from ${business} to stamp loyalty cards on Stampwise`, {
+    heading: `An invitation for ${invitee} from ${business}`,
     paragraphs: [
-      `${from} invited you to their team on Stampwise, to stamp their customers’ loyalty cards at the counter.`,
+      `The business ${business} uses Stampwise for its loyalty cards and invited this address to its team, to stamp customers’ cards at the counter.`,
       'Choose a password to accept. The link works for 7 days and only once; then sign in with this e-mail address.',
       'If you did not expect this e-mail, ignore it: nothing happens without you.',
     ],
     action: { label: 'Choose my password', href: appLink('/join-team', { token }) },
+    secondary: { lead: 'Not you?', label: 'Decline', href: appLink('/decline-invitation', { token }) },
   })
 }

@@ -1,3 +1,4 @@
+import { type Transaction } from 'sequelize'
 import { hashPassword } from '#app/services/auth/password.server.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
 import { consumeToken, inspectToken, type TokenState } from '#models/one-time-token.server.ts'
@@ -24,10 +25,12 @@ export type Invitation =
   | { state: 'valid'; staffId: string; name: string; email: string; businessName: string }
   | { state: 'refused'; message: string }
 
-/** Who invited the member, as the mail and the page name them: the business on their first card, else the owner. */
-export async function inviterName(ownerId: string): Promise<string> {
-  return (await findInviterName(ownerId)) ?? 'A Stampwise business'
+/** Who invited the member, as the mail and the page name them: the business on their first card. */
+export async function inviterName(ownerId: string, transaction?: Transaction): Promise<string> {
+  return (await findInviterName(ownerId, transaction)) ?? INVITER_FALLBACK
 }
+
+export const INVITER_FALLBACK = 'A Stampwise business'
 
 async function invitationOf(state: TokenState): Promise<Invitation> {
   if (state.state !== 'valid' && state.state !== 'used')

@@ -9,6 +9,7 @@ import {
   countSeatHolders,
   extendInvitation,
   findAccountByEmail,
+  findPendingInvitation,
   findTeamMember,
   fitTeamToSeats,
   getStaffSeats,
@@ -66,6 +67,10 @@ async function seatLeft(ownerId: string, seats: number, transaction: Transaction
  * owner's team gets the same answer, so an invitation tells nothing about other businesses or their staff.
  */
 async function addressRefusal(ownerId: string, email: string, transaction: Transaction) {
+  // An invitation that ran out, this owner's or another's, holds the address no more (ADR 052).
+  // It held no seat since it ran out, so removing it is all (app/services/team/invitation-release.server.ts).
+  const lapsed = await findPendingInvitation(email, transaction)
+  if (lapsed?.lapsed) await markStaffRemoved({ ownerId: lapsed.ownerId, staffId: lapsed.staffId }, transaction)
   const account = await findAccountByEmail(email, transaction)
   if (!account) return null
   if (account.employerId === ownerId) {
