@@ -15,7 +15,7 @@ import { readFormData } from '#app/server/form-data.server.ts'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { logIn } from '#app/services/auth/auth.server.ts'
 import { landingAfterSignIn, requireAnonymous } from '#app/services/auth/guest.server.ts'
-import { getConfiguredProviders } from '#app/services/auth/oidc-config.server.ts'
+import { socialSignInView } from '#app/services/auth/oidc-config.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress, safeRedirectPath, signIn } from '#app/services/auth/session.server.ts'
 import { LoginSchema } from '#app/utils/auth-schemas.ts'
@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request, { toLanding: true })
   // An unsafe redirectTo (another site) is dropped here, and checked again in the action.
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'), '')
-  return { providers: getConfiguredProviders(), redirectTo: redirectTo || null }
+  return { social: socialSignInView(), redirectTo: redirectTo || null }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -58,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { providers, redirectTo } = useLoaderData<typeof loader>()
+  const { social, redirectTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { shown, setShown } = useShowPassword(actionData?.result)
   const [form, fields] = useSchemaForm(LoginSchema, { id: 'login-form', lastResult: actionData?.result })
@@ -88,7 +88,7 @@ export default function Login() {
       <p className="auth-divider">
         <span>or</span>
       </p>
-      <SocialSignIn providers={providers} />
+      <SocialSignIn {...social} />
       <p className="auth-switch">
         New to Stampwise? <Link to="/sign-up">Create an account</Link>
       </p>

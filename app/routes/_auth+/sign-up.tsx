@@ -17,7 +17,7 @@ import { readFormData } from '#app/server/form-data.server.ts'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { signUp } from '#app/services/auth/auth.server.ts'
 import { requireAnonymous } from '#app/services/auth/guest.server.ts'
-import { getConfiguredProviders } from '#app/services/auth/oidc-config.server.ts'
+import { socialSignInView } from '#app/services/auth/oidc-config.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { clientAddress } from '#app/services/auth/session.server.ts'
 import { SignupSchema } from '#app/utils/auth-schemas.ts'
@@ -30,7 +30,7 @@ const verifyEmailPath = (email: string) => `/verify-email?${new URLSearchParams(
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)
-  return { providers: getConfiguredProviders() }
+  return { social: socialSignInView() }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -43,8 +43,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
   }
-  const { email, password, timeZone } = submission.value
-  const result = await unlessRateLimited(signUp({ email, password, timeZone, ip: clientAddress(request) }))
+  const { email, password, timeZone, withdrawInvitation } = submission.value
+  const result = await unlessRateLimited(
+    signUp({ email, password, timeZone, withdrawInvitation, ip: clientAddress(request) }),
+  )
   if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   if (result.status === 'error') {
     return data(
@@ -52,11 +54,21 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     )
   }
+  if (result.status === 'invited') {
+    // 409: the address is held by an invitation the person may still accept; the box lets them withdraw it.
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { email: [result.message] }, hideFields: HIDDEN_FIELDS }),
+        invitedBy: result.businessName,
+      },
+      { status: 409 },
+    )
+  }
   return redirect(verifyEmailPath(result.email))
 }
 
 export default function SignUp() {
-  const { providers } = useLoaderData<typeof loader>()
+  const { social } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { shown, setShown } = useShowPassword(actionData?.result)
   const [form, fields] = useSchemaForm(SignupSchema, { id: 'sign-up-form', lastResult: actionData?.result })
@@ -76,12 +88,18 @@ export default function SignUp() {
           labels={['Password', 'Repeat password']}
         />
         <ShowPasswordToggle shown={shown} onToggle={setShown} />
+        {actionData && 'invitedBy' in actionData ? (
+          <label className="checkbox">
+            <input type="checkbox" name={fields.withdrawInvitation.name} value="on" />
+            {`Create my own account instead (withdraws the invitation from ${actionData.invitedBy})`}
+          </label>
+        ) : null}
         <SubmitButton pendingLabel="Creating your account…">Continue</SubmitButton>
       </Form>
       <p className="auth-divider">
         <span>or</span>
       </p>
-      <SocialSignIn providers={providers} />
+      <SocialSignIn {...social} />
       <p className="auth-switch">
         Already have an account? <Link to="/login">Log in</Link>
       </p>

@@ -19,13 +19,17 @@ import { findOrCreateSocialAccount } from './social-account.server.ts'
 
 const LABELS: Record<OidcProviderName, string> = { google: 'Google', apple: 'Apple' }
 
+/** The words for a person, not an operator (issue 30, item 3): the way is not there, and the one that is. */
+export const unavailableMessage = (label: string) =>
+  `Sign-in with ${label} is not available here yet: use your e-mail and password.`
+
 export async function authenticateWithProvider(provider: OidcProviderName, request: Request): Promise<Response> {
   const label = LABELS[provider]
   const settings = getProviderSettings(provider)
   if (!settings) {
     return redirectWithToast('/login', {
       type: 'error',
-      message: `Sign-in with ${label} is not set up on this server yet. Please use your e-mail and password.`,
+      message: unavailableMessage(label),
     })
   }
   try {
