@@ -64,6 +64,21 @@ export function activityStaff(ownerId: string) {
   )
 }
 
+/**
+ * Whether Stampwise support (any admin, from the admin's card pages) ever stamped, undid or redeemed on the owner's
+ * cards: only then is support a person to filter by. Few admins with few events each: the actor index answers it.
+ */
+export async function supportActedFor(ownerId: string): Promise<boolean> {
+  const [row] = await selectRows<{ acted: boolean }>(
+    `select exists (
+       select 1 from users a join stamp_events e on e.actor_id = a.id join cards c on c.id = e.card_id
+       where a.role = 'admin' and c.user_id = :ownerId
+     ) as acted`,
+    { ownerId },
+  )
+  return row?.acted ?? false
+}
+
 /** The owner's locations, removed ones too (the events keep them), oldest first. */
 export function activityLocations(ownerId: string) {
   return selectRows<ActivityLocationChoice>(

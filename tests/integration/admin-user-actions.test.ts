@@ -152,6 +152,8 @@ describe('/admin/users/{userId}', () => {
     const html = await text(response)
     expect(html).toContain(owner.email)
     expect(html).toContain('Free trial')
+    // The status in words, once: not "Free trial trial" (issue 30, item 7).
+    expect(html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).not.toMatch(/Free trial trial/)
     expect(html).toContain('test owner') // the status history's cause
     expect(html).toContain('Coffee card')
     expect(html).toContain(`href="/admin/users/${owner.id}/cards/${card!.id}/edit"`)

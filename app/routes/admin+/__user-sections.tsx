@@ -65,13 +65,9 @@ export function SubscriptionFacts({ subscription: s }: { subscription: Subscript
     <dl className="facts">
       <dt>Status</dt>
       <dd>
-        {STATUS_TEXT[s.status] ?? s.status} <code className="status-code">{s.status}</code>
-        {s.effectiveStatus !== s.status ? (
-          <>
-            {' '}
-            (due now: <code className="status-code">{s.effectiveStatus}</code>)
-          </>
-        ) : null}
+        {/* The words only: "Free trial trial" read the stored code as a second word (issue 30, item 7). */}
+        {STATUS_TEXT[s.status] ?? s.status}
+        {s.effectiveStatus !== s.status ? ` (due now: ${STATUS_TEXT[s.effectiveStatus] ?? s.effectiveStatus})` : null}
       </dd>
       <dt>Plan</dt>
       <dd>

@@ -10,14 +10,20 @@ import {
   type ActivityFilterSchema,
   type ActivityQuerySchema,
 } from '#app/utils/activity-query.ts'
-import { activityCards, activityLocations, activityStaff, type ActivityKey } from '#models/activity.server.ts'
+import {
+  activityCards,
+  activityLocations,
+  activityStaff,
+  supportActedFor,
+  type ActivityKey,
+} from '#models/activity.server.ts'
 import { NO_LOCATION_LABEL, removedLabel, SUPPORT_NAME } from './activity-labels.ts'
 
 /**
  * The activity's filters against the owner's own choices: their cards, themself, their staff (removed ones marked)
- * and Stampwise support, their locations (removed ones marked) and 'no location'. A value that is not one of them
- * (a typed address, another owner's card or staff member) is a 400 with the field's message, like a value the form
- * could not send: nobody learns whether it exists.
+ * and Stampwise support once it acted on their cards, their locations (removed ones marked) and 'no location'. A
+ * value that is not one of them (a typed address, another owner's card or staff member) is a 400 with the field's
+ * message, like a value the form could not send: nobody learns whether it exists.
  */
 export type Option = readonly [value: string, label: string]
 export type ActivityChoices = { cards: Option[]; people: Option[]; locations: Option[] }
@@ -27,17 +33,19 @@ export async function activityChoices(
   { withCards = true }: { withCards?: boolean } = {},
 ): Promise<ActivityChoices & { hasTeamOrPlaces: boolean }> {
   // The card page filters one card's insights: it has no card to choose.
-  const [cards, staff, locations] = await Promise.all([
+  const [cards, staff, locations, supportActed] = await Promise.all([
     withCards ? activityCards(ownerId) : [],
     activityStaff(ownerId),
     activityLocations(ownerId),
+    supportActedFor(ownerId),
   ])
   return {
     cards: cards.map((card) => [card.id, card.status === 'archived' ? `${card.title} (archived)` : card.title]),
     people: [
       [OWNER_PERSON, 'You'],
       ...staff.map((member): Option => [member.id, removedLabel(member.name, member.removed)]),
-      [SUPPORT_PERSON, SUPPORT_NAME],
+      // Only when support acted on the owner's cards: a new owner's list names nobody who never stamped.
+      ...(supportActed ? [[SUPPORT_PERSON, SUPPORT_NAME] as const] : []),
     ],
     locations: [
       [NO_LOCATION, NO_LOCATION_LABEL],
