@@ -59,6 +59,7 @@ export type ScanActionData = {
   /** That rule's refusal: why, and when the next stamp is possible. */
   refusal?: string
   nextStampAt?: string | null
+  refusedPass?: { shortCode: string; stamps: number; stampsRequired: number } | null
 }
 
 /**
@@ -110,6 +111,13 @@ export async function scanAction(request: Request, actor: ScanActor, cardIdParam
           rule: outcome.rule,
           refusal: outcome.message,
           nextStampAt: outcome.nextStampAt?.toISOString() ?? null,
+          refusedPass: outcome.pass
+            ? {
+                shortCode: outcome.pass.shortCode,
+                stamps: outcome.pass.stamps,
+                stampsRequired: outcome.pass.stampsRequired,
+              }
+            : null,
         },
         outcome.status,
       )

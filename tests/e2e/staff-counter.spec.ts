@@ -86,6 +86,18 @@ test('a staff member stamps at the counter, is refused by the pause with its end
   )
   await expect(page.getByLabel('Override the rule and stamp anyway')).toHaveCount(0)
   await fitsPhone(page, 'the refusal')
+  // On a fresh scan page too (the next time this customer comes by), the refusal is one sentence with one time,
+  // beside the customer's card as it stands, never an empty one (issue 30, item 4).
+  await page.goto(`/staff/${card.id}/scan`)
+  await page.getByLabel('Pass code').fill(pass.shortCode)
+  await page.getByRole('button', { name: 'Give stamp' }).click()
+  // The time alone, or with the date once the pause ends after the business's midnight.
+  await expect(page.locator('#stamp-form-refusal')).toHaveText(
+    new RegExp(`^This card was stamped recently: the next stamp is possible at (\\d+ \\w+ \\d{4}, )?${ends!.at}\\.$`),
+  )
+  await expect(progress(page)).toHaveText(`${pass.shortCode}: 1 of 5 stamps`)
+  await expect(page.getByRole('figure', { name: /: 1 of 5 stamps$/ })).toBeVisible()
+  await fitsPhone(page, 'the refusal beside the card')
 
   // The owner, on their own scan page, overrides.
   const ownerContext = await browser.newContext({ viewport: { width: 360, height: 740 } })

@@ -2,8 +2,6 @@ import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getSequelize } from '#app/server/db.server.ts'
 import {
-  dailyCapMessage,
-  pauseMessage,
   perScanMessage,
   ruleRefusal,
   stampPass,
@@ -83,12 +81,14 @@ describe('most stamps in one scan', () => {
       ok: false,
       status: 409,
       field: 'count',
-      message: perScanMessage(3),
+      message: 'This card allows at most 3 stamps per scan.',
       rule: 'per_scan',
       rules: ['per_scan'],
       nextStampAt: null,
+      // The card as it stands, for the page to show (issue 30, item 4).
+      pass: expect.objectContaining({ passId, stamps: 3 }),
     })
-    expect(perScanMessage(1)).toBe('This card allows 1 stamp per scan')
+    expect(perScanMessage(1)).toBe('This card allows 1 stamp per scan.')
     expect(expectOk(await stamp(4, true)).stamps).toBe(7)
     // The override is recorded only on the stamp a rule would have refused.
     expect(expectOk(await stamp(2, true)).stamps).toBe(9)
@@ -113,7 +113,9 @@ describe('the pause between stamps', () => {
     expect(refused).toMatchObject({ ok: false, status: 409, field: 'code', rule: 'pause', nextStampAt: end })
     if (refused.ok) return
     // The time alone, or with the date when the pause ends after the business's midnight.
-    expect(refused.message).toBe(pauseMessage(nextStampWhen(end, timeZone)))
+    expect(refused.message).toBe(
+      `This card was stamped recently: the next stamp is possible at ${nextStampWhen(end, timeZone)}.`,
+    )
     expect(refused.message).toMatch(/^This card was stamped recently: the next stamp is possible at /)
 
     // 5 seconds before the end: still refused; just after it: allowed.
@@ -208,10 +210,11 @@ describe('the daily cap', () => {
       ok: false,
       status: 409,
       field: 'count',
-      message: dailyCapMessage(3, 1, formatLocalDateTime(tomorrow, timeZone)),
+      message: `Daily limit of 3 stamps a day: only 1 more today, more from ${formatLocalDateTime(tomorrow, timeZone)}.`,
       rule: 'daily_cap',
       rules: ['daily_cap'],
       nextStampAt: null,
+      pass: expect.objectContaining({ stamps: 2 }),
     })
     expectOk(await setup.stamp(1))
     const full = await setup.stamp(1)
@@ -219,14 +222,12 @@ describe('the daily cap', () => {
       ok: false,
       status: 409,
       field: 'code',
-      message: dailyCapMessage(3, 0, formatLocalDateTime(tomorrow, timeZone)),
+      message: `Daily limit reached (3 stamps a day): the next stamp is possible at ${formatLocalDateTime(tomorrow, timeZone)}.`,
       rule: 'daily_cap',
       rules: ['daily_cap'],
       nextStampAt: tomorrow,
+      pass: expect.objectContaining({ stamps: 3 }),
     })
-    expect(dailyCapMessage(3, 0, '00:00')).toBe(
-      'Daily limit reached (3 stamps a day): the next stamp is possible at 00:00',
-    )
     // Tomorrow, in the owner's zone, the count starts again: today's stamps move to yesterday.
     await sql(
       `update pass_days set day = day - 7 where pass_id = :passId and day = (now() at time zone :timeZone)::date`,
@@ -304,7 +305,7 @@ describe('several rules refusing one scan', () => {
       ok: false,
       status: 409,
       field: 'code',
-      message: `${pauseMessage(nextStampWhen(inMinutes(30), 'UTC', now))}. ${perScanMessage(3)}`,
+      message: `This card was stamped recently: the next stamp is possible at ${nextStampWhen(inMinutes(30), 'UTC', now)}. ${perScanMessage(3)}`,
       rule: 'pause',
       rules: ['pause', 'per_scan'],
       nextStampAt: inMinutes(30),
@@ -315,8 +316,9 @@ describe('several rules refusing one scan', () => {
     const capped = { ...paused, daily_stamp_cap: 2, stamps_today: 2 }
     const dayLater = ruleRefusal({ ...capped, next_day_at: inMinutes(90) }, 1)
     expect(dayLater).toMatchObject({ rule: 'pause', rules: ['pause', 'daily_cap'], nextStampAt: inMinutes(90) })
+    // One sentence, one time: the one that applies (issue 30, item 4).
     expect(dayLater?.message).toBe(
-      `${pauseMessage(nextStampWhen(inMinutes(30), 'UTC', now))}. ${dailyCapMessage(2, 0, nextStampWhen(inMinutes(90), 'UTC', now))}`,
+      `This card was stamped recently and it has reached its daily limit (2 stamps a day): the next stamp is possible at ${nextStampWhen(inMinutes(90), 'UTC', now)}.`,
     )
     const pauseLater = ruleRefusal({ ...capped, pause_until: inMinutes(120), next_day_at: inMinutes(90) }, 1)
     expect(pauseLater).toMatchObject({ rules: ['pause', 'daily_cap'], nextStampAt: inMinutes(120) })
@@ -328,7 +330,7 @@ describe('several rules refusing one scan', () => {
     expect(fewer).toMatchObject({ field: 'count', rule: 'daily_cap', rules: ['daily_cap', 'per_scan'] })
     expect(fewer?.nextStampAt).toBeNull()
     expect(fewer?.message).toBe(
-      `${dailyCapMessage(6, 4, nextStampWhen(inMinutes(90), 'UTC', now))}. ${perScanMessage(3)}`,
+      `Daily limit of 6 stamps a day: only 4 more today, more from ${nextStampWhen(inMinutes(90), 'UTC', now)}. ${perScanMessage(3)}`,
     )
   })
 

@@ -31,6 +31,8 @@ export type ScanActionAnswer = {
   rule?: string
   refusal?: string
   nextStampAt?: string | null
+  /** The refused pass as it stands: the page shows the customer's stamps beside the refusal. */
+  refusedPass?: { shortCode: string; stamps: number; stampsRequired: number } | null
 }
 
 export function ScanPage({
@@ -46,6 +48,7 @@ export function ScanPage({
   const resultFor = (intent: StampIntent) => (actionData?.intent === intent ? actionData.result : undefined)
   // A rule refused the stamp just sent: the owner may send it again past the rule.
   const refusal = actionData?.intent === 'stamp' ? actionData.refusal : undefined
+  const refusedPass = refusal ? actionData?.refusedPass : null
   return (
     <div className="scan-page">
       <h1>Scan</h1>
@@ -62,7 +65,8 @@ export function ScanPage({
             mayOverride={mayOverride}
           />
         </section>
-        {pass ? (
+        {/* A refusal for another pass than the one shown shows that one's card instead. */}
+        {pass && !(refusedPass && refusedPass.shortCode !== pass.shortCode) ? (
           <PassResult
             key={`${pass.passId}-${pass.stamps}-${pass.rewardsRedeemed}`}
             card={card}
@@ -81,7 +85,24 @@ export function ScanPage({
                 errors={Object.values(actionData.result.error ?? {}).flatMap((messages) => messages ?? [])}
               />
             ) : null}
-            <CardPreview card={card} size="small" />
+            {refusedPass ? (
+              // A refused stamp shows the customer's card as it stands, not an empty one (issue 30, item 4).
+              <section className="panel scan-pass" aria-labelledby="scan-pass-title">
+                <h2 id="scan-pass-title">
+                  Pass <span className="scan-pass__code">{refusedPass.shortCode}</span>
+                </h2>
+                <CardPreview
+                  card={card}
+                  size="small"
+                  collected={Math.min(refusedPass.stamps, refusedPass.stampsRequired)}
+                />
+                <p className="scan-pass__progress">
+                  {`${refusedPass.shortCode}: ${refusedPass.stamps} of ${refusedPass.stampsRequired} stamps`}
+                </p>
+              </section>
+            ) : (
+              <CardPreview card={card} size="small" />
+            )}
           </>
         )}
       </div>

@@ -55,6 +55,8 @@ export type StampingRefusal = {
   rules?: StampingRule[]
   /** When the next stamp is possible under all of them (null: now, with fewer stamps). */
   nextStampAt?: Date | null
+  /** A rule's refusal: the pass as it stands (the scan page shows its stamps). */
+  pass?: PassStampState
 }
 export type StampingResult = { ok: true; pass: PassStampState } | StampingRefusal
 
@@ -80,51 +82,66 @@ export function parsePassReference(value: string): { passId: string } | { shortC
 }
 
 export const perScanMessage = (max: number) =>
-  max === 1 ? 'This card allows 1 stamp per scan' : `This card allows at most ${max} stamps per scan`
-export const pauseMessage = (at: string) => `This card was stamped recently: the next stamp is possible at ${at}`
-export const dailyCapMessage = (cap: number, left: number, at: string) =>
-  left <= 0
-    ? `Daily limit reached (${cap} ${cap === 1 ? 'stamp' : 'stamps'} a day): the next stamp is possible at ${at}`
-    : `Daily limit of ${cap} stamps: only ${left} more today (more at ${at})`
-
-/** Several rules' sentences as one message: each stays as it reads alone. */
-const joinedSentences = (sentences: string[]) => sentences.join('. ')
+  max === 1 ? 'This card allows 1 stamp per scan.' : `This card allows at most ${max} stamps per scan.`
+const stampsADay = (cap: number) => `${cap} ${cap === 1 ? 'stamp' : 'stamps'} a day`
 
 /**
- * The card's stamping rules against this scan: every rule that refuses it, in one refusal (why, for each, and when
- * the next stamp is possible), or null. All of them, because the owner's override passes every rule that refuses:
- * a refusal naming only one would have the owner override rules never shown, and staff retry into the next one.
- * The time-based rules come first (pause, then daily cap, then per scan): `rule` is the first that refuses, and
- * `nextStampAt` the latest time any of them allows (null: now, with fewer stamps). The caller checked the count
- * against the stamps left first.
+ * The card's stamping rules against this scan: every rule that refuses it, in one refusal, or null. All of them,
+ * because the owner's override passes every rule that refuses: a refusal naming only one would have the owner
+ * override rules never shown, and staff retry into the next one (ADR 046). The words give ONE time, the one that
+ * applies (issue 30, item 4): the time-based rules (pause, a reached daily cap) share one sentence ending with when
+ * the last of them allows a stamp; a daily cap with stamps left and the per-scan limit are sentences of their own.
+ * `rule` is the first that refuses (pause, then daily cap, then per scan), `nextStampAt` that time (null: now, with
+ * fewer stamps). The caller checked the count against the stamps left first.
  */
 export function ruleRefusal(pass: LockedPass, count: number, now = new Date(pass.now)): StampingRefusal | null {
-  const refusals: { rule: StampingRule; field: StampingRefusal['field']; message: string; at: Date | null }[] = []
+  const rules: { rule: StampingRule; field: StampingRefusal['field'] }[] = []
+  const waits: { reason: string; at: Date }[] = []
+  const sentences: string[] = []
   if (pass.pause_until && new Date(pass.pause_until) > now) {
-    const at = new Date(pass.pause_until)
-    refusals.push({ rule: 'pause', field: 'code', message: pauseMessage(nextStampWhen(at, pass.time_zone, now)), at })
+    rules.push({ rule: 'pause', field: 'code' })
+    waits.push({ reason: 'This card was stamped recently', at: new Date(pass.pause_until) })
   }
-  if (pass.daily_stamp_cap !== null && pass.next_day_at && (pass.stamps_today ?? 0) + count > pass.daily_stamp_cap) {
-    const at = new Date(pass.next_day_at)
-    const left = pass.daily_stamp_cap - (pass.stamps_today ?? 0)
-    refusals.push({
-      rule: 'daily_cap',
-      field: left > 0 ? 'count' : 'code',
-      message: dailyCapMessage(pass.daily_stamp_cap, left, nextStampWhen(at, pass.time_zone, now)),
-      at: left > 0 ? null : at,
-    })
+  const cap = pass.daily_stamp_cap
+  let capLeftAt: Date | null = null
+  if (cap !== null && pass.next_day_at && (pass.stamps_today ?? 0) + count > cap) {
+    const left = cap - (pass.stamps_today ?? 0)
+    rules.push({ rule: 'daily_cap', field: left > 0 ? 'count' : 'code' })
+    if (left > 0) {
+      sentences.push(`Daily limit of ${stampsADay(cap)}: only ${left} more today`)
+      capLeftAt = new Date(pass.next_day_at)
+    } else {
+      const reason = waits.length
+        ? `it has reached its daily limit (${stampsADay(cap)})`
+        : `Daily limit reached (${stampsADay(cap)})`
+      waits.push({ reason, at: new Date(pass.next_day_at) })
+    }
   }
   if (count > pass.max_stamps_per_scan) {
-    refusals.push({ rule: 'per_scan', field: 'count', message: perScanMessage(pass.max_stamps_per_scan), at: null })
+    rules.push({ rule: 'per_scan', field: 'count' })
+    sentences.push(perScanMessage(pass.max_stamps_per_scan).slice(0, -1))
   }
-  const [first] = refusals
+  const [first] = rules
   if (!first) return null
-  const times = refusals.flatMap(({ at }) => (at ? [at.getTime()] : []))
+  const nextStampAt = waits.length ? new Date(Math.max(...waits.map(({ at }) => at.getTime()))) : null
+  const when = (at: Date) => nextStampWhen(at, pass.time_zone, now)
+  if (nextStampAt) {
+    sentences.unshift(
+      `${waits.map(({ reason }) => reason).join(' and ')}: the next stamp is possible at ${when(nextStampAt)}`,
+    )
+  } else if (capLeftAt) {
+    // No other time on the page: when the day's stamps come back is the one that applies.
+    sentences[0] = `${sentences[0]!}, more from ${when(capLeftAt)}`
+  }
   return {
-    ...refuse(409, first.field, joinedSentences(refusals.map(({ message }) => message))),
+    ...refuse(
+      409,
+      first.field,
+      sentences.map((sentence) => (sentence.endsWith('.') ? sentence : `${sentence}.`)).join(' '),
+    ),
     rule: first.rule,
-    rules: refusals.map(({ rule }) => rule),
-    nextStampAt: times.length > 0 ? new Date(Math.max(...times)) : null,
+    rules: rules.map(({ rule }) => rule),
+    nextStampAt,
   }
 }
 
@@ -211,7 +228,8 @@ export async function stampPass({
     if (count > left) return refuse(409, 'count', stampsLeftMessage(left))
     // The owner's tick stamps past a rule, and is recorded only when a rule would have refused.
     const refusal = ruleRefusal(pass, count)
-    if (refusal && !override) return refusal
+    // The card as it stands goes with the refusal: the page shows the customer's stamps, not an empty card.
+    if (refusal && !override) return { ...refusal, pass: stateOf(pass, null) }
     const { state, pushId } = await applyEvent(transaction, pass, {
       ownerId,
       actorId,
