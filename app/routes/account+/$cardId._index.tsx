@@ -149,6 +149,12 @@ export default function RewardCard() {
   return (
     <>
       <h1>Reward Card</h1>
+      {/* At the counter the owner comes to stamp: the first thing on the page, above the figures (issue 30). */}
+      <p className="stamp-action">
+        <Link to={`/account/${card.id}/scan`} className="button button--block">
+          Stamp a card
+        </Link>
+      </p>
       <div className="card-detail">
         <div>
           <CardPreview card={card} />
@@ -244,9 +250,6 @@ export default function RewardCard() {
         />
       </section>
       <nav aria-label="Card actions" className="actions">
-        <Link to={`/account/${card.id}/scan`} className="button">
-          Stamp a card
-        </Link>
         <Link to={`/account/${card.id}/qr_code`} className="button button--ghost">
           QR code and poster
         </Link>

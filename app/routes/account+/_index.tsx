@@ -56,12 +56,6 @@ export default function AccountHome() {
         </p>
       ) : null}
       {cards.length ? (
-        <section className="panel insights" aria-labelledby="account-insights">
-          <h2 id="account-insights">Last {insights.label}, all cards</h2>
-          <InsightFigures items={insights.items} previousLabel={insights.label} />
-        </section>
-      ) : null}
-      {cards.length ? (
         <ul className="account-cards" role="list">
           {cards.map((card) => (
             <li key={card.id} className="panel account-card">
@@ -70,6 +64,16 @@ export default function AccountHome() {
               <Link to={`/account/${card.id}`}>
                 <CardPreview card={card} size="small" />
               </Link>
+              {card.status !== 'draft' ? (
+                // Straight to the counter from the home (issue 30, item 2); a draft has no holders to stamp yet.
+                <Link
+                  to={`/account/${card.id}/scan`}
+                  className="button button--block"
+                  aria-label={`Stamp a card: ${card.title || 'Untitled card'}`}
+                >
+                  Stamp a card
+                </Link>
+              ) : null}
               <dl className="account-card__stats">
                 <div>
                   <dt>Holders</dt>
@@ -104,6 +108,13 @@ export default function AccountHome() {
           )}
         </section>
       )}
+      {/* The cards first: at the counter the owner comes to stamp (issue 30, item 2); the month's figures after. */}
+      {cards.length ? (
+        <section className="panel insights" aria-labelledby="account-insights">
+          <h2 id="account-insights">Last {insights.label}, all cards</h2>
+          <InsightFigures items={insights.items} previousLabel={insights.label} />
+        </section>
+      ) : null}
     </>
   )
 }
