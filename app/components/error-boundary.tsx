@@ -1,7 +1,15 @@
 import { isRouteErrorResponse, useRouteError, type ErrorResponse } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { isChunkLoadError } from '#app/utils/chunk-error.ts'
-import { ErrorScreen, ForbiddenScreen, NotFoundScreen, TooLargeScreen, type ScreenLandmark } from './error-screens.tsx'
+import { STAFF_NOT_HERE } from '#app/utils/staff-not-here.ts'
+import {
+  ErrorScreen,
+  ForbiddenScreen,
+  NotFoundScreen,
+  StaffNotHereScreen,
+  TooLargeScreen,
+  type ScreenLandmark,
+} from './error-screens.tsx'
 
 type StatusHandler = (error: ErrorResponse) => ReactNode
 type StatusHandlers = Partial<Record<number, StatusHandler>>
@@ -15,7 +23,9 @@ function refusalMessage(data: unknown): string | null {
 /** The site's screens by status: a page of its own (root) or inside a layout's chrome (account, admin, onboarding). */
 function siteStatusHandlers(as: ScreenLandmark): StatusHandlers {
   return {
-    404: () => <NotFoundScreen as={as} />,
+    // A staff member on an owner's page (a link the owner shared): a 404 as for any record not theirs, with the way
+    // back to their counter (issue 30, item 7).
+    404: (error) => (error.data === STAFF_NOT_HERE ? <StaffNotHereScreen as={as} /> : <NotFoundScreen as={as} />),
     403: (error) => (
       <ForbiddenScreen as={as} message={refusalMessage(error.data) ?? 'Your account does not have access to it.'} />
     ),

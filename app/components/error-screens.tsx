@@ -62,6 +62,20 @@ export function NotFoundScreen({ as: Landmark = 'main' }: { as?: ScreenLandmark 
   )
 }
 
+/** An owner's page opened by a staff member: not theirs (404), and their counter one tap away. */
+export function StaffNotHereScreen({ as: Landmark = 'main' }: { as?: ScreenLandmark }) {
+  return (
+    <Landmark className="error-screen">
+      <p className="eyebrow">Error 404</p>
+      <h1>This page is for the business owner</h1>
+      <p>Your staff account opens the cards you stamp. Links the owner uses lead to pages only they can see.</p>
+      <Link to="/staff" className="button">
+        Back to your counter
+      </Link>
+    </Landmark>
+  )
+}
+
 /** A page the signed-in user may not open (an owner on an admin page): say so, and offer the way back. */
 export function ForbiddenScreen({ message, as: Landmark = 'main' }: { message: string; as?: ScreenLandmark }) {
   return (

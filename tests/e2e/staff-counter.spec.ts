@@ -157,3 +157,20 @@ test('a staff member changes their password and logs out', async ({ page }) => {
   await page.getByRole('button', { name: 'Log out' }).click()
   await expect(page).toHaveURL(/\/login/)
 })
+
+test('a staff member following an owner’s link gets a 404 with the way back to their counter', async ({ page }) => {
+  // The document's own 404, and with JavaScript the data request's for the same page.
+  expectPageError(failedLoad(404, /^\/account\/[0-9a-f-]{36}$/))
+  const owner = await createOwner('counter-owner-link')
+  const card = await createCard(owner.id, { title: 'Coffee card' })
+  const staff = await createStaffMember(owner.id, { name: 'Cleo' })
+  await page.setViewportSize({ width: 360, height: 740 })
+  await signIn(page, staff)
+  const answer = await page.goto(`/account/${card.id}`)
+  expect(answer?.status()).toBe(404)
+  await expect(page.locator('h1')).toHaveText('This page is for the business owner')
+  await fitsPhone(page, 'the owner page for staff')
+  await page.getByRole('link', { name: 'Back to your counter' }).click()
+  await expect(page).toHaveURL(/\/staff$/)
+  await expect(main(page).locator('h1')).toHaveText('Cards to stamp')
+})

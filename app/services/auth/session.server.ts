@@ -2,6 +2,7 @@ import { createCookie, redirect } from '@remix-run/node'
 import { getEnv } from '#app/server/env.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { getSessionSecrets } from '#app/server/secrets.server.ts'
+import { STAFF_NOT_HERE } from '#app/utils/staff-not-here.ts'
 import {
   createSession,
   deleteSessionByToken,
@@ -67,7 +68,7 @@ function loginRedirect(request: Request): Response {
 export async function requireUserId(request: Request): Promise<string> {
   const session = await getSession(request)
   if (!session) throw loginRedirect(request)
-  if (session.role === 'staff') throw notFound()
+  if (session.role === 'staff') throw notFound(STAFF_NOT_HERE)
   return session.userId
 }
 
