@@ -3,6 +3,7 @@ import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { InstallGuide, PASS_PAGE_SCRIPT } from '#app/routes/__pass-install.tsx'
+import { RefreshLink, useRefreshOnReturn } from '#app/routes/__pass-live.tsx'
 import { PassNotifications } from '#app/routes/__pass-notifications.tsx'
 import { OfflineNote, useKeptCopy } from '#app/routes/__pass-offline.tsx'
 import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
@@ -43,6 +44,7 @@ export default function PassPage() {
   const { pass, card, qrSvg, pushKey, wallets } = useLoaderData<typeof loader>()
   const nonce = useNonce()
   const keptCopy = useKeptCopy()
+  useRefreshOnReturn()
   const earned = pass.stamps >= card.stampsRequired
   return (
     <main className="pass-page">
@@ -53,6 +55,7 @@ export default function PassPage() {
         collected={Math.min(pass.stamps, card.stampsRequired)}
       />
       <p className="pass-page__progress">{`${pass.stamps} of ${card.stampsRequired} stamps`}</p>
+      <RefreshLink passId={pass.id} />
       {earned && card.reward ? <p className="pass-page__earned">{`Reward earned: ${card.reward}`}</p> : null}
       {!earned && card.reward ? <p className="pass-page__reward">{`Reward: ${card.reward}`}</p> : null}
       <section className="pass-page__code" aria-label="Your code">
