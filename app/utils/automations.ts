@@ -4,6 +4,7 @@
  * and the server's senders and the migration's back-fill agree with it.
  */
 import { PUSH_BODY_MAX, PUSH_TITLE_MAX } from './push-message.ts'
+import { rewardInSentence } from './reward-in-sentence.ts'
 
 /** The automatic messages an owner words and turns on per card (`card_automations.kind`). */
 export const AUTOMATION_KINDS = ['welcome', 'one_to_go', 'reward_earned', 'reward_waiting', 'we_miss_you'] as const
@@ -63,14 +64,16 @@ export const DEFAULT_DAYS: Record<(typeof WAITING_KINDS)[number], number> = { re
 
 /** What a card has for a kind its owner never saved: off, except 'reward earned' (today's reward push). */
 export function defaultAutomation(kind: AutomationKind, card: AutomationCardWords): AutomationSetting {
-  const reward = card.reward.trim() || 'your reward'
+  // Inside our sentences the owner's line-start capital goes ("get a free coffee"); 'Reward earned: …' keeps it.
+  const reward = rewardInSentence(card.reward) || 'your reward'
+  const rewardLine = card.reward.trim() || 'your reward'
   const title = cut(card.businessName.trim() || card.title.trim() || 'Stampwise', PUSH_TITLE_MAX)
   const bodies: Record<AutomationKind, string> = {
     welcome: `Welcome! Collect ${card.stampsRequired} stamps and get ${reward}.`,
-    one_to_go: `One stamp to go: ${reward} is yours on your next visit.`,
+    one_to_go: `One stamp to go: ${rewardLine} is yours on your next visit.`,
     // The words of today's reward push (app/services/push/stamp-push.server.ts), so nothing changes for holders.
-    reward_earned: `Reward earned: ${reward}`,
-    reward_waiting: `Your reward is waiting: ${reward}. Show your card on your next visit.`,
+    reward_earned: `Reward earned: ${rewardLine}`,
+    reward_waiting: `Your reward is waiting: ${rewardLine}. Show your card on your next visit.`,
     we_miss_you: `We miss you! Come back soon and collect your next stamp.`,
   }
   return {

@@ -63,7 +63,7 @@ describe('the automations page', () => {
     for (const name of ['Welcome', 'One stamp to go', 'Reward earned', 'Reward waiting', 'We miss you', 'Stamp push'])
       expect(text).toContain(`>${name}</h2>`)
     // The default words, counters and previews, rendered on the server.
-    expect(text).toContain('Welcome! Collect 8 stamps and get A free coffee.')
+    expect(text).toContain('Welcome! Collect 8 stamps and get a free coffee.')
     expect(text).toContain('Reward earned: A free coffee')
     expect(text).toContain('We miss you! Come back soon and collect your next stamp.')
     expect(text).toContain('13 / 50')

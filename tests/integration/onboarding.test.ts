@@ -138,6 +138,9 @@ describe('onboarding pages', () => {
     const ready = await (await get(`/card_ready?cardId=${cardId}`, owner.cookie)).text()
     expect(ready).toContain('Your card is ready')
     expect(ready).toMatch(/Reward: (<!-- -->)?A free coffee/)
+    // Inside a sentence the owner's line-start capital goes (issue 30, item 7); the preview's line keeps it.
+    expect(ready.replaceAll('<!-- -->', '')).toContain('When it is full, they get a free coffee.')
+    expect(ready).not.toMatch(/they get (<!-- -->)?A free coffee/)
 
     const steps = ['card_ready', 'your_qr_code', 'easy_way', 'place_your_qr'] as const
     for (const [index, step] of steps.entries()) {

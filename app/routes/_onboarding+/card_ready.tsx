@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/nod
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
+import { rewardInSentence } from '#app/utils/reward-in-sentence.ts'
 import { StepActions } from './__step-parts.tsx'
 import { continueFromStep, loadStepPage } from './__step.server.ts'
 
@@ -30,7 +31,8 @@ export default function CardReadyStep() {
         <li>You get the card’s QR code, to print or show on a screen.</li>
         <li>A customer scans it and taps ‘Get my card’: the card opens in their browser, no app and no sign-up.</li>
         <li>
-          At each visit you stamp their card from your phone. When it is full, they get {design.reward || 'the reward'}.
+          At each visit you stamp their card from your phone. When it is full, they get{' '}
+          {rewardInSentence(design.reward) || 'the reward'}.
         </li>
       </ol>
       <p>

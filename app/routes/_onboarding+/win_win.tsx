@@ -3,6 +3,7 @@ import { Form, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { type OnboardingHandle } from '#app/utils/card-design-steps.ts'
+import { rewardInSentence } from '#app/utils/reward-in-sentence.ts'
 import { finishOnboarding } from '#models/card-onboarding.server.ts'
 import { loadStepPage, requireStepCard } from './__step.server.ts'
 
@@ -26,8 +27,8 @@ export default function WinWinStep() {
     <>
       <h1>Win-win: you are all set</h1>
       <p className="lead">
-        Your customers collect stamps for {design.reward || 'their reward'}, and you get them coming back. Stamp their
-        cards, watch your holders grow and send them a push message when you have news.
+        Your customers collect stamps for {rewardInSentence(design.reward) || 'their reward'}, and you get them coming
+        back. Stamp their cards, watch your holders grow and send them a push message when you have news.
       </p>
       <CardPreview card={design} />
       <Form method="POST" className="onboarding-actions">
