@@ -76,6 +76,8 @@ export const PAGES: PageRow[] = [
     state: 'with a valid token',
   },
   guest('/join-team', '/join-team', { status: 400, state: 'without a token' }),
+  guest('/decline-invitation', '/decline-invitation', { status: 400, state: 'without a token' }),
+  guest('/decline-invitation', '/decline-invitation?declined', { state: 'declined' }),
   guest('/email-confirmed'),
   owner('/logout'),
 
@@ -179,6 +181,7 @@ export const PAGES: PageRow[] = [
   staff('/staff'),
   staff('/staff/:cardId/scan', (r) => `/staff/${r.card}/scan`),
   staff('/staff/password'),
+  staff('/account/:cardId', (r) => `/account/${r.card}`, { status: 404, state: 'an owner page, for staff' }),
   admin('/admin'),
   admin('/admin/feedback'),
   admin('/admin/users/new'),
