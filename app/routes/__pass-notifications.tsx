@@ -7,11 +7,21 @@ import { type KeptCopy } from '#app/routes/__pass-offline.tsx'
  * browser without JavaScript and no button (none could work); after hydration it shows the state and exactly the
  * one button that applies (docs/decisions/027-holder-pass-page-ownership.md).
  */
-type PushState = { kind: 'static' | 'checking' | 'busy' | 'unavailable' | 'off' | 'on'; message: string }
+type PushState = {
+  kind: 'static' | 'checking' | 'busy' | 'unavailable' | 'off' | 'failed' | 'on'
+  message: string
+}
 
 const NEEDS_JAVASCRIPT = 'Notifications need JavaScript turned on in your browser.'
 const INVITE = 'Get a message when you collect a stamp and when there is news.'
 const ON = 'Notifications are on.'
+/**
+ * How long turning on may take. The browser's push service (Google's, Apple's, Mozilla's) answers within seconds
+ * when it can be reached; without an answer the button must not say 'Turning on…' for ever (issue 30, item 5).
+ */
+export const TURN_ON_TIMEOUT_MS = 15_000
+const TIMED_OUT =
+  'Turning on took too long: your browser’s notification service did not answer. Check your connection and try again.'
 
 export function PassNotifications({
   passId,
@@ -39,15 +49,15 @@ export function PassNotifications({
     try {
       if ((await Notification.requestPermission()) !== 'granted')
         return setState({ kind: 'off', message: 'Notifications were not allowed.' })
-      const registration = await passRegistration()
-      const subscription = await registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(pushKey),
-      })
-      await send(address, 'POST', subscription.toJSON())
+      const subscription = await withinTimeout(
+        passRegistration().then((registration) =>
+          registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(pushKey) }),
+        ),
+      )
+      await withinTimeout(send(address, 'POST', subscription.toJSON()))
       setState({ kind: 'on', message: ON })
     } catch (error) {
-      setState({ kind: 'off', message: `Notifications could not be turned on: ${messageOf(error)}` })
+      setState({ kind: 'failed', message: turnOnFailure(error) })
     }
   }
 
@@ -61,7 +71,13 @@ export function PassNotifications({
       }
       setState({ kind: 'off', message: 'Notifications are off.' })
     } catch (error) {
-      setState({ kind: 'on', message: messageOf(error) })
+      setState({
+        kind: 'on',
+        message:
+          error instanceof Refused
+            ? `Notifications could not be turned off: ${error.message}`
+            : 'Notifications could not be turned off just now. Please try again.',
+      })
     }
   }
 
@@ -74,6 +90,11 @@ export function PassNotifications({
       {state.kind === 'off' ? (
         <button type="button" className="button" onClick={turnOn}>
           Turn on notifications
+        </button>
+      ) : null}
+      {state.kind === 'failed' ? (
+        <button type="button" className="button" onClick={turnOn}>
+          Try again
         </button>
       ) : null}
       {state.kind === 'on' ? (
@@ -114,8 +135,9 @@ async function currentState(address: string, keptCopy: KeptCopy): Promise<PushSt
     // A subscription this device has but the server lost (removed after failures): saved again.
     if (!saved.subscribed) await send(address, 'POST', subscription.toJSON())
     return { kind: 'on', message: ON }
-  } catch (error) {
-    return { kind: 'off', message: messageOf(error) }
+  } catch {
+    // Not known (the check itself failed): the way to turn them on, rather than the browser's error text.
+    return { kind: 'off', message: INVITE }
   }
 }
 
@@ -127,7 +149,8 @@ async function passRegistration(): Promise<ServiceWorkerRegistration> {
   const registration = await navigator.serviceWorker
     .register('/pass-sw.js', { scope: location.pathname })
     .catch(() => null)
-  if (!registration) throw new Error('This browser cannot keep the card')
+  // No worker (a private window, say): said in the holder's words by turnOnFailure.
+  if (!registration) throw new DOMException('This browser cannot keep the card', 'InvalidStateError')
   await navigator.serviceWorker.ready
   return registration
 }
@@ -139,7 +162,7 @@ async function send(address: string, method: 'POST' | 'DELETE', body: unknown) {
     body: JSON.stringify(body),
   })
   const answer = (await response.json().catch(() => ({}))) as { message?: string }
-  if (!response.ok) throw new Error(answer.message || 'The server refused it')
+  if (!response.ok) throw new Refused(answer.message || 'the card’s server refused it. Please try again later.')
   return answer
 }
 
@@ -148,4 +171,31 @@ function keyBytes(text: string) {
   return Uint8Array.from(binary, (char) => char.charCodeAt(0))
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+class TimedOut extends Error {}
+/** Our own refusal from the server, whose words are already for the holder. */
+class Refused extends Error {}
+
+function withinTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimedOut()), TURN_ON_TIMEOUT_MS)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * Why turning on failed, in words a customer understands: never the browser's own text ("Registration failed -
+ * push service error", "DOMException…"), which says nothing to them (issue 30, item 5).
+ */
+function turnOnFailure(error: unknown): string {
+  if (error instanceof TimedOut) return TIMED_OUT
+  if (error instanceof Refused) return `Notifications could not be turned on: ${error.message}`
+  const name = error instanceof DOMException || error instanceof Error ? error.name : ''
+  if (name === 'NotAllowedError')
+    return 'Notifications are blocked for this site: allow them in your browser settings, then try again.'
+  if (name === 'AbortError' || name === 'NetworkError' || !navigator.onLine)
+    return 'Your browser’s notification service could not be reached. Check your connection and try again.'
+  if (name === 'InvalidStateError' || name === 'SecurityError' || name === 'NotSupportedError')
+    return 'Notifications cannot be turned on in this window (a private window cannot keep them). Open the card in a normal window, or add it to your Home Screen.'
+  return 'Notifications could not be turned on just now. Please try again.'
+}
