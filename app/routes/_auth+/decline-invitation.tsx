@@ -17,6 +17,7 @@ import { declineInvitation } from '#app/services/team/invitation-release.server.
 import { checkInvitation, JOIN_MESSAGES } from '#app/services/team/invitation.server.ts'
 import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { InvitationRefused } from './__invitation-refused.tsx'
 import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/login' }
@@ -80,17 +81,7 @@ export default function DeclineInvitation() {
   }
   const token = invitation?.token ?? (actionData ? actionData.result.initialValue?.token : null)
   if (typeof token !== 'string') {
-    return (
-      <>
-        <h1>This invitation does not work</h1>
-        <p role="alert" className="form-message form-message--error">
-          {error}
-        </p>
-        <Link to="/login" className="button button--block">
-          Go to login
-        </Link>
-      </>
-    )
+    return <InvitationRefused message={error} />
   }
   return (
     <>

@@ -1,7 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import {
   FormErrors,
   HIDDEN_FIELDS,
@@ -24,6 +24,7 @@ import { checkInvitation, JOIN_MESSAGES, joinTeam } from '#app/services/team/inv
 import { TokenSchema } from '#app/utils/auth-schemas.ts'
 import { JoinTeamSchema } from '#app/utils/staff.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
+import { InvitationRefused } from './__invitation-refused.tsx'
 import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/login' }
@@ -92,17 +93,7 @@ export default function JoinTeam() {
   const postedToken = actionData?.result.initialValue?.token
   const token = invited?.token ?? (typeof postedToken === 'string' ? postedToken : null)
   if (!token) {
-    return (
-      <>
-        <h1>This invitation does not work</h1>
-        <p role="alert" className="form-message form-message--error">
-          {error}
-        </p>
-        <Link to="/login" className="button button--block">
-          Go to login
-        </Link>
-      </>
-    )
+    return <InvitationRefused message={error} />
   }
   return <JoinForm token={token} invited={invited} />
 }
