@@ -19,6 +19,17 @@ async function page(cookie: string) {
 const queries = (response: Response) =>
   Number(/db;desc="(\d+) queries"/.exec(response.headers.get('Server-Timing') ?? '')?.[1])
 
+/**
+ * The database queries of a load right after a load. The render is reused within a 15-second time bucket
+ * (account-page-version.server.ts), so the second load misses once when a bucket turns between the two; a bucket
+ * turns at most once in 15 s, so of two more loads one is inside the same bucket as the load before it.
+ */
+async function queriesOfRepeatedLoad(cookie: string) {
+  let fewest = Infinity
+  for (let load = 0; load < 2 && fewest > 1; load++) fewest = Math.min(fewest, queries((await page(cookie)).response))
+  return fewest
+}
+
 test('each change to the page’s data shows at once; unchanged data is answered from the cache', async () => {
   const owner = await createOwner()
   const cookie = await logIn(server, owner.email)
@@ -27,8 +38,7 @@ test('each change to the page’s data shows at once; unchanged data is answered
     { id: owner.id, slug: `cache-${Date.now()}` },
   )
   expect((await page(cookie)).html).toContain('Alpha card')
-  const cached = await page(cookie)
-  expect(queries(cached.response)).toBe(1)
+  expect(await queriesOfRepeatedLoad(cookie)).toBe(1)
 
   await sql(`update cards set title = 'Beta card' where id = :id`, { id: card!.id })
   expect((await page(cookie)).html).toContain('Beta card')
