@@ -124,6 +124,7 @@ export const PAGES: PageRow[] = [
   // Automatic messages (issue 19): the settings page, and the history's automatic days at a day that is not one.
   cardPage('/automations'),
   cardPage('/rules'),
+  cardPage('/edit'),
   owner(
     '/account/:cardId/push_notification/history',
     (r) => `/account/${r.card}/push_notification/history?until=soon`,

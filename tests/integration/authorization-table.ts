@@ -217,6 +217,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/:cardId/automations', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Stamping rules (issue 20): one form; an empty one is 400.
   { route: '/account/:cardId/rules', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
+  // Editing a published card (issue 30): the design and reward in one form; an empty one is 400.
+  { route: '/account/:cardId/edit', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Scheduled messages (issue 19): the list and its Cancel, never gated.
   { route: '/account/:cardId/push_notification/scheduled', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Holders (issue 18): the list and one holder's history.

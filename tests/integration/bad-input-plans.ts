@@ -205,6 +205,11 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     ],
     base: { intent: 'grant-quota', messages: '5' },
   },
+  // The owner's edit of a published card (issue 30): the admin's form, without the audit.
+  '/account/:cardId/edit': {
+    fields: [...DESIGN_FIELDS, 'reward', 'terms', 'logo', 'removeLogo'],
+    base: { ...DESIGN, ...REWARD },
+  },
   '/admin/users/:userId/cards/:cardId/edit': {
     fields: [...DESIGN_FIELDS, 'reward', 'terms', 'logo', 'removeLogo'],
     base: { ...DESIGN, ...REWARD },

@@ -253,12 +253,16 @@ export default function RewardCard() {
         <Link to={`/account/${card.id}/qr_code`} className="button button--ghost">
           QR code and poster
         </Link>
-        <Link to={`/main?cardId=${card.id}`} className="button button--ghost">
-          Edit design
-        </Link>
-        <Link to={`/card_reward?cardId=${card.id}`} className="button button--ghost">
-          Edit reward
-        </Link>
+        {/* A published card is edited in the account; a draft is finished where it was begun, in the wizard. */}
+        {card.status === 'draft' ? (
+          <Link to={`/main?cardId=${card.id}`} className="button button--ghost">
+            Finish the setup
+          </Link>
+        ) : (
+          <Link to={`/account/${card.id}/edit`} className="button button--ghost">
+            Edit card
+          </Link>
+        )}
         <Link to={`/account/${card.id}/push_notification`} className="button button--ghost">
           Push notifications
         </Link>

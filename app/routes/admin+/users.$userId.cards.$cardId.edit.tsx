@@ -8,7 +8,7 @@ import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { readDesignFormData, readLogoChoice } from '#app/services/cards/card-design-form.server.ts'
 import { cardDesignView } from '#app/services/cards/card-design.server.ts'
-import { editCardAsAdmin } from '#app/services/cards/card-edit.server.ts'
+import { editCard } from '#app/services/cards/card-edit.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
 import { CardEditSchema } from '#app/utils/card-design-schema.ts'
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { status: 400 },
     )
 
-  const outcome = await editCardAsAdmin({
+  const outcome = await editCard({
     adminId,
     userId,
     cardId: card.id,

@@ -11,17 +11,19 @@ import { type CardLogo } from '#models/card-onboarding.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
 
 /**
- * An admin saves a user's card: the fields that changed are written together with their audit entry ('card.edit',
- * before and after of those fields only) in one transaction. Nothing changed: nothing is written.
+ * A card's design and reward saved whole, by its owner (/account/{cardId}/edit) or by an admin: the fields that
+ * changed are written, for an admin together with the audit entry ('card.edit', before and after of those fields
+ * only), in one transaction. Nothing changed: nothing is written.
  */
-export async function editCardAsAdmin({
-  adminId,
+export async function editCard({
+  adminId = null,
   userId,
   cardId,
   values,
   logo,
 }: {
-  adminId: string
+  /** The admin who edits someone's card, or null when the owner edits their own. */
+  adminId?: string | null
   userId: string
   cardId: string
   values: EditableCardValues
@@ -51,10 +53,11 @@ export async function editCardAsAdmin({
     const changed = Object.keys(after)
     if (changed.length === 0) return { status: 'saved' as const, changed }
     await updateUserCard(userId, cardId, { values: changes, logo: logoChange }, transaction)
-    await writeAudit(
-      { actorId: adminId, action: 'card.edit', targetType: 'card', targetId: cardId, before, after },
-      transaction,
-    )
+    if (adminId)
+      await writeAudit(
+        { actorId: adminId, action: 'card.edit', targetType: 'card', targetId: cardId, before, after },
+        transaction,
+      )
     return { status: 'saved' as const, changed }
   })
   // The card's passes in Apple Wallet were queued an update by the change (migration 0010): send it now.
