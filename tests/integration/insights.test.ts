@@ -181,6 +181,25 @@ describe('the card page', () => {
     expect(week.html).toContain('Last 7 days: 2 stamps and 1 new holders')
   })
 
+  test('12 months are drawn week by week (53 bars a phone can show), 90 days day by day', async () => {
+    const owner = await signedInOwner(server)
+    const card = await seedHistoryCard(owner.id, { timeZone: ZONE })
+    const pass = await seedPass(card.id, new Date(Date.now() - 200 * 86_400_000).toISOString())
+    await recordEventAt(pass, 'stamp', new Date(Date.now() - 100 * 86_400_000).toISOString(), 3)
+    await recordEventAt(pass, 'stamp', new Date(Date.now() - 86_400_000).toISOString(), 1)
+    const bars = (html: string) => html.match(/class="activity-chart__stamps"/g)?.length
+    const year = await page(`/account/${card.id}?range=12m`, owner.cookie)
+    expect(year.status).toBe(200)
+    expect(year.html).toContain('Stamps and new holders per week')
+    expect(bars(year.html)).toBeGreaterThanOrEqual(52)
+    expect(bars(year.html)).toBeLessThanOrEqual(53)
+    expect(year.html).toContain('Last 12 months: 4 stamps and 1 new holders')
+    expect(year.html).toMatch(/<th scope="col">Week<\/th>/)
+    const quarter = await page(`/account/${card.id}?range=90d`, owner.cookie)
+    expect(quarter.html).toContain('Stamps and new holders per day')
+    expect(bars(quarter.html)).toBe(90)
+  })
+
   test('a range that is not one answers 400 with the default range and a line saying so', async () => {
     const owner = await signedInOwner(server)
     const card = await seedHistoryCard(owner.id)

@@ -22,6 +22,7 @@ import { cardInsights } from '#app/services/insights/card-insights.server.ts'
 import { cardWalletStatus } from '#app/services/wallet/wallet-links.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { ActivityFilterSchema, type ActivityFilter } from '#app/utils/activity-query.ts'
+import { chartUnit } from '#app/utils/chart-buckets.ts'
 import {
   DEFAULT_INSIGHT_RANGE,
   INSIGHT_RANGES,
@@ -241,7 +242,9 @@ export default function RewardCard() {
           </p>
         ) : null}
         <InsightFigures items={insights.items} previousLabel={insights.range.label} />
-        <h3>{insights.filtered ? 'Stamps per day' : 'Stamps and new holders per day'}</h3>
+        <h3>
+          {insights.filtered ? 'Stamps' : 'Stamps and new holders'} per {chartUnit(insights.days.length)}
+        </h3>
         <ActivityChart days={insights.days} label={`Last ${insights.range.label}`} newHolders={!insights.filtered} />
         <h3>Visits by weekday and hour</h3>
         <VisitHeatMap
