@@ -82,13 +82,17 @@ export async function countOwnerCards(userId: string): Promise<number> {
   return Card.count({ where: { userId } })
 }
 
-/** Cards that count toward the plan's card limit: every card not archived (drafts included). */
-export async function countActiveOwnerCards(userId: string): Promise<number> {
+/**
+ * Cards that hold a place under the plan's card limit: every card not archived. A draft holds one too (else
+ * unfinished cards would be unlimited), so how many of them are drafts comes along, for the words that say so.
+ */
+export async function countOwnerCardPlaces(userId: string): Promise<{ used: number; drafts: number }> {
   const [rows] = (await getSequelize().query(
-    `select count(*)::int as count from cards where user_id = :userId and status <> 'archived'`,
+    `select count(*)::int as used, (count(*) filter (where status = 'draft'))::int as drafts
+     from cards where user_id = :userId and status <> 'archived'`,
     { replacements: { userId } },
-  )) as [{ count: number }[], unknown]
-  return rows[0]!.count
+  )) as [{ used: number; drafts: number }[], unknown]
+  return rows[0]!
 }
 
 export type OwnerCardWithStats = {

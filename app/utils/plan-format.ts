@@ -34,10 +34,13 @@ export const ownerStatusText = (status: string) => (status === 'trial' ? 'Runnin
 
 /**
  * Cards in use against the plan's limit. Without access the limit is 0, and "1 of 0" reads like an error: say
- * what it means instead.
+ * what it means instead. An unfinished draft holds a place but is not live: it is named, not passed off as active.
  */
-export const cardUsageText = (active: number, limit: number) =>
-  limit > 0 ? `${active} of ${limit}` : `${active}, no new cards until you choose a plan`
+export const cardUsageText = (used: number, limit: number, drafts = 0) => {
+  const usage = limit > 0 ? `${used} of ${limit}` : `${used}, no new cards until you choose a plan`
+  if (drafts === 0) return usage
+  return `${usage} (${drafts === 1 ? '1 of them is an unfinished draft' : `${drafts} of them are unfinished drafts`})`
+}
 
 /** This month's push messages against the plan's; as with cards, a limit of 0 is said in words. */
 export const pushUsageText = (used: number, limit: number) =>

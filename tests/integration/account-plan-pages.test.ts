@@ -149,6 +149,22 @@ describe('the card limit', () => {
     expect(await (await get('/main', owner.cookie)).text()).not.toContain('card limit')
   })
 
+  test('a draft holds a place under the limit and is named as one, never passed off as an active card', async () => {
+    const owner = await signedInOwner(server)
+    for (let i = 0; i < 2; i++) await createCard(owner.id)
+    const plan = (await (await get('/account/plan', owner.cookie)).text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+    expect(plan).toContain('Active cards 2 of 3')
+    expect(plan).not.toContain('unfinished draft')
+    await createCard(owner.id, 'draft')
+    const withDraft = (await (await get('/account/plan', owner.cookie)).text())
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+    expect(withDraft).toContain('Active cards 3 of 3 (1 of them is an unfinished draft)')
+    expect(await (await get('/main?new', owner.cookie)).text()).toContain(
+      'Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another. An unfinished draft holds a place too: finish or delete it.',
+    )
+  })
+
   test('an ended plan creates no cards', async () => {
     const owner = await signedInOwner(server)
     await endTrial(owner.id)

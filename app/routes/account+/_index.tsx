@@ -27,14 +27,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     requireOwnerPlanState(userId, now),
     accountInsights(userId, timeZone, now),
   ])
-  const active = cards.filter((card) => card.status !== 'archived').length
+  const inUse = cards.filter((card) => card.status !== 'archived')
+  const drafts = inUse.filter((card) => card.status === 'draft').length
   return {
     cards,
     insights,
     newCard:
-      active < state.cardLimit
+      inUse.length < state.cardLimit
         ? { allowed: true as const }
-        : { allowed: false as const, message: CARD_LIMIT_MESSAGE(state.cardLimit) },
+        : { allowed: false as const, message: CARD_LIMIT_MESSAGE(state.cardLimit, drafts) },
   }
 }
 

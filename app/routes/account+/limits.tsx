@@ -39,7 +39,7 @@ export default function Limits() {
       <div className="limits-columns">
         <section className={cardLimitReached ? 'panel panel--warning' : 'panel'}>
           <h2>Cards</h2>
-          <p>Active cards: {cardUsageText(cards.active, cards.limit)}.</p>
+          <p>Active cards: {cardUsageText(cards.active, cards.limit, cards.drafts)}.</p>
           {cardLimitReached ? (
             <p>
               To create another card, archive one you no longer use (its holders keep their cards) or choose a bigger

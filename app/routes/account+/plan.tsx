@@ -106,7 +106,7 @@ export default function PlanDetails() {
           <dt>Additional push messages</dt>
           <dd>{plan.quota.additionalLeft}</dd>
           <dt>Active cards</dt>
-          <dd>{cardUsageText(plan.cards.active, plan.cards.limit)}</dd>
+          <dd>{cardUsageText(plan.cards.active, plan.cards.limit, plan.cards.drafts)}</dd>
         </dl>
         <Link to="/account/tariffs" className="button">
           {plan.status === 'active' ? 'Change plan' : 'View plans'}

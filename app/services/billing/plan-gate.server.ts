@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { type PlanState } from '#app/utils/plan-status.ts'
-import { countActiveOwnerCards } from '#models/card.server.ts'
+import { countOwnerCardPlaces } from '#models/card.server.ts'
 import { requireOwnerPlanState } from './plan.server.ts'
 
 /**
@@ -14,23 +14,26 @@ export async function requirePushAccess(userId: string, now = new Date()): Promi
   return state
 }
 
-export const CARD_LIMIT_MESSAGE = (limit: number) =>
+/** Why no new card: the plan's limit is reached (an unfinished draft holds a place too, and is named then). */
+export const CARD_LIMIT_MESSAGE = (limit: number, drafts = 0) =>
   limit === 0
     ? 'Your plan has ended, so you cannot create new cards. Choose a plan to create cards again.'
-    : `Your plan includes ${limit} active ${limit === 1 ? 'card' : 'cards'}. Archive a card or choose a bigger plan to create another.`
+    : `Your plan includes ${limit} active ${limit === 1 ? 'card' : 'cards'}. Archive a card or choose a bigger plan to create another.${drafts > 0 ? ` ${DRAFT_PLACE}` : ''}`
+
+const DRAFT_PLACE = 'An unfinished draft holds a place too: finish or delete it.'
 
 export type CardSlot =
   { allowed: true } | { allowed: false; message: string; limit: number; active: number; ended: boolean }
 
 /** Whether the owner may create one more card under their plan's card limit (archived cards do not count). */
 export async function checkCardSlot(userId: string, now = new Date()): Promise<CardSlot> {
-  const [state, active] = await Promise.all([requireOwnerPlanState(userId, now), countActiveOwnerCards(userId)])
-  if (active < state.cardLimit) return { allowed: true }
+  const [state, places] = await Promise.all([requireOwnerPlanState(userId, now), countOwnerCardPlaces(userId)])
+  if (places.used < state.cardLimit) return { allowed: true }
   return {
     allowed: false,
-    message: CARD_LIMIT_MESSAGE(state.cardLimit),
+    message: CARD_LIMIT_MESSAGE(state.cardLimit, places.drafts),
     limit: state.cardLimit,
-    active,
+    active: places.used,
     ended: state.subActiveFlag === 0,
   }
 }

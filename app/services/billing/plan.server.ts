@@ -1,6 +1,6 @@
 import { notFound } from '#app/server/http-errors.server.ts'
 import { monthStart, planBox, planState, type PlanState } from '#app/utils/plan-status.ts'
-import { countActiveOwnerCards } from '#models/card.server.ts'
+import { countOwnerCardPlaces } from '#models/card.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { countQuotaPushesSince } from '#models/notification.server.ts'
 import { ensureOwnerSubscription } from '#models/subscription.server.ts'
@@ -39,9 +39,9 @@ export async function getPushQuota(userId: string, state: PlanState, now = new D
 /** Everything /account/plan and /api/account/plan show. */
 export async function getPlanOverview(userId: string, now = new Date()) {
   const state = await requireOwnerPlanState(userId, now)
-  const [quota, activeCards, invoice] = await Promise.all([
+  const [quota, cardPlaces, invoice] = await Promise.all([
     getPushQuota(userId, state, now),
-    countActiveOwnerCards(userId),
+    countOwnerCardPlaces(userId),
     getOpenInvoiceForUser(userId),
   ])
   const provider = getPaymentProvider()
@@ -49,7 +49,7 @@ export async function getPlanOverview(userId: string, now = new Date()) {
     state,
     box: planBox(state),
     quota,
-    cards: { active: activeCards, limit: state.cardLimit },
+    cards: { active: cardPlaces.used, drafts: cardPlaces.drafts, limit: state.cardLimit },
     invoice: invoice && { ...invoice, paymentInstructions: provider.paymentInstructions(invoice) },
   }
 }
