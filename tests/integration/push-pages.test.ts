@@ -12,7 +12,6 @@ import { useTestServer } from '#tests/support/test-server.ts'
  */
 const server = useTestServer()
 
-const NO_RECIPIENTS = 'No holder of this card has turned on notifications yet.'
 const NO_QUOTA_LEFT = 'You have no push messages left this month. Upgrade your plan or ask us for additional messages.'
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
@@ -166,8 +165,9 @@ describe('the composer', () => {
     expect(confirm).toContain('Double stamps')
     expect(confirm).toContain('Will reach 0 devices')
     expect(confirm).toContain('0 of 10 messages')
-    expect(confirm).toContain(NO_RECIPIENTS)
-    expect(mainOf(confirm)).toMatch(/<button[^>]*>Send<\/button>/)
+    // Nobody reachable: the notice of what raises reach (push-no-reach.test.ts), and Send disabled.
+    expect(confirm).toContain('Nobody can receive a message from this card yet')
+    expect(mainOf(confirm)).toMatch(/<button[^>]*disabled=""[^>]*>Send<\/button>/)
     expect(confirm).toContain(`href="${base(cardId)}/create?draft=${id}"`)
 
     const edit = await html(await get(`${base(cardId)}/create?draft=${id}`, owner.cookie))
@@ -293,7 +293,7 @@ describe('confirm and send', () => {
     const id = await createDraft(owner.cookie, cardId)
     const response = await post(`${base(cardId)}/confirm/${id}`, owner.cookie)
     expect(response.status).toBe(409)
-    expect(await html(response)).toContain(NO_RECIPIENTS)
+    expect(await html(response)).toContain('Nobody can receive a message from this card yet')
     expect(await sql(`select status from notifications where id = :id`, { id })).toEqual([{ status: 'draft' }])
   })
 

@@ -4,11 +4,13 @@ import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { getPushQuota } from '#app/services/billing/plan.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { noReachOf } from '#app/services/push/card-reach.server.ts'
 import { countCardReach } from '#app/services/push/push-send.server.ts'
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { reachText } from '#app/utils/push-channels.ts'
 import { listTemplatesForOwner } from '#models/template.server.ts'
+import { NoReachNotice } from './__no-reach-notice.tsx'
 import { TemplateList } from './__push-templates.tsx'
 
 export const handle: AccountHandle = { title: 'Create push', back: 'previous' }
@@ -23,21 +25,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const state = await requirePushAccess(userId)
   const card = await requireOwnedCard(userId, params.cardId)
-  const [quota, reach, templates] = await Promise.all([
+  const [quota, reach, templates, noReach] = await Promise.all([
     getPushQuota(userId, state),
     countCardReach({ cardId: card.id, ownerId: userId }),
     listTemplatesForOwner(userId),
+    noReachOf({ cardId: card.id, ownerId: userId }),
   ])
   return {
     card: { id: card.id, title: card.title, businessName: card.businessName },
     quota,
     reach,
+    noReach,
     templates: templates.map(({ id, title, body }) => ({ id, title, body })),
   }
 }
 
 export default function CreatePush() {
-  const { card, quota, reach, templates } = useLoaderData<typeof loader>()
+  const { card, quota, reach, noReach, templates } = useLoaderData<typeof loader>()
   const base = `/account/${card.id}/push_notification`
   return (
     <>
@@ -46,6 +50,7 @@ export default function CreatePush() {
         A message to the holders of <strong>{card.title || 'your card'}</strong> who turned on notifications or added it
         to Apple Wallet or Google Wallet. {`${reachText(reach)} today.`}
       </p>
+      {noReach ? <NoReachNotice noReach={noReach} /> : null}
       <dl className="facts">
         <dt>This month</dt>
         <dd>{`${quota.usedThisMonth} of ${quota.monthlyLimit} messages sent`}</dd>

@@ -11,6 +11,7 @@ import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { noReachOf } from '#app/services/push/card-reach.server.ts'
 import {
   getPushConfirmData,
   NO_AUDIENCE,
@@ -39,7 +40,9 @@ import {
   SCHEDULE_MIN_AHEAD_MS,
   scheduleSchema,
 } from '#app/utils/schedule-time.ts'
+import { audienceHasDevice } from '#models/holder-audience.server.ts'
 import { getOwnerTimeZone } from '#models/user.server.ts'
+import { NoReachNotice } from './__no-reach-notice.tsx'
 import { pushCard } from './__push-composer.server.ts'
 import { confirmPath, NotificationPreview, pushPath } from './__push-composer.tsx'
 import type { DeliveryProgress as DeliveryCounts } from '#models/notification.server.ts'
@@ -74,10 +77,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { notification, recipients, reach, quota, holders } = confirm
   if (notification.status === 'draft') await requirePushAccess(userId)
   const draft = notification.status === 'draft'
+  // A card that reaches nobody at all gets the notice of what raises reach (said once, instead of a warning here).
+  const noReach =
+    draft && recipients === 0 && confirm.audience === 'all'
+      ? await noReachOf({ cardId: card.id, ownerId: userId })
+      : null
   const warnings = !draft
     ? []
     : [
-        recipients === 0 ? (confirm.audience === 'all' ? NO_RECIPIENTS : NO_AUDIENCE) : null,
+        recipients === 0 && !noReach ? (confirm.audience === 'all' ? NO_RECIPIENTS : NO_AUDIENCE) : null,
         quota.totalLeft <= 0 ? NO_QUOTA_LEFT : null,
       ]
   const audienceError =
@@ -92,6 +100,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       audience: confirm.audience,
       audienceError,
       holders,
+      noReach,
       recipients,
       reach,
       quota,
@@ -101,12 +110,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         max: localInputValue(new Date(now + SCHEDULE_MAX_AHEAD_DAYS * 86_400_000), timeZone),
       },
       warnings: warnings.filter((warning): warning is string => warning !== null),
+      // The Send refusal the notice stands for: a Send refused for it makes the notice the alert, not a second text.
+      noReachRefusal: noReach ? NO_RECIPIENTS : null,
     },
     audienceError ? { status: 400 } : undefined,
   )
 }
 
 type ActionData = { message?: string; result?: SubmissionResult<string[]> }
+
+const SCHEDULED_TO_NOBODY_YET = 'Nobody can receive it yet: it goes to those who can be reached by then.'
 
 /**
  * 'Send' takes the quota and queues the message to the chosen audience, then back here (post/redirect/get) to watch
@@ -164,8 +177,12 @@ async function scheduleAction({
       type: 'info',
     })
   }
+  // Reach may grow by then, so a message to nobody yet is not refused; it is said (issue 30, item 6).
+  const reachable = await audienceHasDevice({ cardId, ownerId: userId, audience })
+  const scheduled = `Scheduled for ${formatLocalDateTime(when, timeZone)} (${timeZone}).`
   return redirectWithToast(pushPath(cardId, '/scheduled'), {
-    message: `Scheduled for ${formatLocalDateTime(when, timeZone)} (${timeZone}).`,
+    message: reachable ? scheduled : `${scheduled} ${SCHEDULED_TO_NOBODY_YET}`,
+    type: reachable ? 'success' : 'info',
   })
 }
 
@@ -193,9 +210,23 @@ export default function ConfirmPush() {
 
 /** The audience's GET form (changing the select shows its reach at once with JavaScript), then Send and Schedule. */
 function DraftDetails() {
-  const { card, notification, audience, audienceError, holders, reach, quota, warnings, timeZone, schedule } =
-    useLoaderData<typeof loader>()
+  const {
+    card,
+    notification,
+    audience,
+    audienceError,
+    holders,
+    noReach,
+    recipients,
+    reach,
+    quota,
+    warnings,
+    noReachRefusal,
+    timeZone,
+    schedule,
+  } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
+  const refused = actionData?.message
   const submit = useSubmit()
   const [form, fields] = useForm({
     id: 'schedule',
@@ -249,12 +280,15 @@ function DraftDetails() {
         <dt>Additional messages</dt>
         <dd>{quota.additionalLeft}</dd>
       </dl>
+      {/* A refusal the page says already (a Send posted as the last holder left, say) is not said twice: the
+          notice or warning that says it becomes the alert. */}
+      {noReach ? <NoReachNotice noReach={noReach} alert={refused !== undefined && refused === noReachRefusal} /> : null}
       {warnings.map((warning) => (
-        <p key={warning} className="notice-panel">
+        <p key={warning} className="notice-panel" role={refused === warning ? 'alert' : undefined}>
           {warning}
         </p>
       ))}
-      {actionData?.message ? (
+      {refused && refused !== noReachRefusal && !warnings.includes(refused) ? (
         <div role="alert" className="form-message form-message--error">
           <p>{actionData.message}</p>
         </div>
@@ -263,7 +297,8 @@ function DraftDetails() {
         <Form method="POST">
           <input type="hidden" name="intent" value="send" />
           <input type="hidden" name="audience" value={audience} />
-          <IntentButton intent="send" pendingLabel="Sending…">
+          {/* Disabled while nobody can be reached: the notice or warning above says why, once. */}
+          <IntentButton intent="send" pendingLabel="Sending…" disabled={recipients === 0}>
             Send
           </IntentButton>
         </Form>

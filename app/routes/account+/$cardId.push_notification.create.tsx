@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } 
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { NoReachNotice } from './__no-reach-notice.tsx'
 import { loadBlankComposer, pushComposerAction } from './__push-composer.server.ts'
 import { PushComposer, type ComposerActionData } from './__push-composer.tsx'
 
@@ -19,7 +20,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function CreatePushMessage() {
-  const { card, draftId, values } = useLoaderData<typeof loader>()
+  const { card, draftId, values, noReach } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ComposerActionData | undefined
   return (
     <>
@@ -31,6 +32,7 @@ export default function CreatePushMessage() {
           A message to the holders of <strong>{card.title || 'your card'}</strong>. You check it before it is sent.
         </p>
       )}
+      {noReach ? <NoReachNotice noReach={noReach} /> : null}
       <PushComposer
         key={draftId ?? 'new'}
         card={card}

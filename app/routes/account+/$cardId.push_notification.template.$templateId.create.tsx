@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } 
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { NoReachNotice } from './__no-reach-notice.tsx'
 import { loadTemplateComposer, pushComposerAction } from './__push-composer.server.ts'
 import { PushComposer, type ComposerActionData } from './__push-composer.tsx'
 
@@ -19,7 +20,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function CreatePushFromTemplate() {
-  const { card, template, values } = useLoaderData<typeof loader>()
+  const { card, template, values, noReach } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ComposerActionData | undefined
   return (
     <>
@@ -27,6 +28,7 @@ export default function CreatePushFromTemplate() {
       <p className="lead">
         From the template <strong>{template.title}</strong>: change what you like, then check it before it is sent.
       </p>
+      {noReach ? <NoReachNotice noReach={noReach} /> : null}
       <PushComposer key={template.id} card={card} values={values} draftId={null} lastResult={actionData?.result} />
       <p>
         <Link to={`/account/${card.id}/push_notification/template`}>Choose another template</Link>

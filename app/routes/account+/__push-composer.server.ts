@@ -5,6 +5,7 @@ import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { noReachOf } from '#app/services/push/card-reach.server.ts'
 import { PushMessageSchema } from '#app/utils/push-message.ts'
 import { type OwnedCard } from '#models/card.server.ts'
 import { createDraftNotification, getOwnedNotification, updateDraftNotification } from '#models/notification.server.ts'
@@ -38,12 +39,14 @@ const EMPTY: ComposerValues = { title: '', body: '', link: '' }
 export async function loadBlankComposer({ request, params }: LoaderFunctionArgs) {
   const { userId, card } = await requirePushCard(request, params.cardId)
   const draftId = new URL(request.url).searchParams.get('draft')
-  if (!draftId) return { card: pushCard(card), draftId: null, values: EMPTY }
+  const noReach = await noReachOf({ cardId: card.id, ownerId: userId })
+  if (!draftId) return { card: pushCard(card), draftId: null, values: EMPTY, noReach }
   const draft = await getOwnedNotification({ ownerId: userId, cardId: card.id, notificationId: draftId })
   if (!draft || draft.kind !== 'message') throw notFound('Message not found')
   if (draft.status !== 'draft') throw redirect(confirmPath(card.id, draft.id))
   return {
     card: pushCard(card),
+    noReach,
     draftId: draft.id,
     values: { title: draft.title, body: draft.body, link: draft.link ?? '' },
   }
@@ -52,10 +55,14 @@ export async function loadBlankComposer({ request, params }: LoaderFunctionArgs)
 /** …/template/{templateId}/create: the composer filled from a shared template or one of the owner's own. */
 export async function loadTemplateComposer({ request, params }: LoaderFunctionArgs) {
   const { userId, card } = await requirePushCard(request, params.cardId)
-  const template = await getTemplateForOwner({ ownerId: userId, templateId: params.templateId ?? '' })
+  const [template, noReach] = await Promise.all([
+    getTemplateForOwner({ ownerId: userId, templateId: params.templateId ?? '' }),
+    noReachOf({ cardId: card.id, ownerId: userId }),
+  ])
   if (!template) throw notFound('Template not found')
   return {
     card: pushCard(card),
+    noReach,
     draftId: null,
     template: { id: template.id, title: template.title, shared: template.shared },
     values: { title: template.title, body: template.body, link: template.link ?? '' },
