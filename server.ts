@@ -138,6 +138,9 @@ export function createApp({
     }
   }
   const serverBuild = build
+  // The open pass's event stream, first: thousands stay open at once, so each must hold a socket and little else
+  // (no metrics timer, security headers for a document or compression buffer, which would hold its events back).
+  app.use(hooks.passLiveStream)
   app.use(hooks.requestMetrics(() => (typeof serverBuild === 'function' ? devRoutes : serverBuild.routes)))
   app.get(
     '/metrics',
@@ -296,6 +299,8 @@ async function main() {
     else logger.info({ signal }, 'shutting down')
     stopping = true
     for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close')
+    // Open pass pages hold a stream each: ended now, their pages reconnect (to another instance, or this one again).
+    hooks.closeLiveStreams()
     // Stop accepting, let requests in flight finish, then stop the jobs and release the database.
     await new Promise<void>((resolve) => {
       server.close(() => resolve())

@@ -83,11 +83,17 @@ export async function createPassOnJoinableCard(cardId: string) {
   throw new Error('no free short code after several attempts')
 }
 
+/** The pass page's version: the pass row and its card's row, both kept by updated_at triggers. */
+const PASS_PAGE_VERSION = `(extract(epoch from p.updated_at) * 1000000)::bigint || '|'
+  || (extract(epoch from c.updated_at) * 1000000)::bigint`
+
 export type PassView = {
   id: string
   shortCode: string
   stamps: number
   rewardsRedeemed: number
+  /** What the page shows, as a version: its live feed reports when it moves (getPassPageVersion). */
+  pageVersion: string
   card: Omit<JoinableCard, 'userId' | 'slug'>
 }
 
@@ -95,29 +101,42 @@ export type PassView = {
 export async function getPassView(passId: unknown): Promise<PassView | null> {
   if (!isPassId(passId)) return null
   const rows = await select<
-    JoinableCard & { passId: string; shortCode: string; stamps: number; rewardsRedeemed: number }
+    JoinableCard & { passId: string; shortCode: string; stamps: number; rewardsRedeemed: number; pageVersion: string }
   >(
-    `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps,
+    `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps, ${PASS_PAGE_VERSION} as "pageVersion",
       p.rewards_redeemed as "rewardsRedeemed"
      from passes p join cards c on c.id = p.card_id where p.id = :passId`,
     { passId },
   )
   const row = rows[0]
   if (!row) return null
-  const { passId: id, shortCode, stamps, rewardsRedeemed, userId: _userId, slug: _slug, ...card } = row
-  return { id, shortCode, stamps, rewardsRedeemed, card }
+  const { passId: id, shortCode, stamps, rewardsRedeemed, pageVersion, userId: _userId, slug: _slug, ...card } = row
+  return { id, shortCode, stamps, rewardsRedeemed, pageVersion, card }
 }
 
-/** What the pass page shows, as a version: the pass row and its card's row, both kept by updated_at triggers. */
+/** What the pass page shows, as a version (the render cache's key, and what the live feed compares). */
 export async function getPassPageVersion(passId: string): Promise<string | null> {
   if (!isPassId(passId)) return null
   const rows = await select<{ version: string }>(
-    `select (extract(epoch from p.updated_at) * 1000000)::bigint || '|'
-              || (extract(epoch from c.updated_at) * 1000000)::bigint as version
-     from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    `select ${PASS_PAGE_VERSION} as version from passes p join cards c on c.id = p.card_id where p.id = :passId`,
     { passId },
   )
   return rows[0]?.version ?? null
+}
+
+/**
+ * The page versions of many passes in one statement (the live feed asks once a second for every open pass of the
+ * process, not once per pass). A pass that is gone has no row.
+ */
+export async function getPassPageVersions(passIds: string[]): Promise<Map<string, string>> {
+  const ids = passIds.filter(isPassId)
+  if (ids.length === 0) return new Map()
+  const rows = await select<{ id: string; version: string }>(
+    `select p.id, ${PASS_PAGE_VERSION} as version
+     from passes p join cards c on c.id = p.card_id where p.id = any(:ids::uuid[])`,
+    { ids: `{${ids.join(',')}}` },
+  )
+  return new Map(rows.map((row) => [row.id, row.version]))
 }
 
 /** The card's logo, for the pass page and the pass's app icons. */

@@ -80,6 +80,8 @@ async function forgetPass() {
 self.addEventListener('fetch', (event) => {
   const request = event.request
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return
+  // The live pass's event stream goes straight to the network: never kept, and not held open through this worker.
+  if (request.headers.get('Accept') === 'text/event-stream') return
   if (request.mode === 'navigate') {
     event.respondWith(
       fetch(request)

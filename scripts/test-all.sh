@@ -33,7 +33,7 @@ step() {
 step "lint (ESLint)" 3 - npm run lint --silent
 step "formatting (Prettier)" 2 - npm run format:check --silent
 
-# The test steps' limits (85 min together; lint, build and typecheck take a minute or two) leave room for a slow
+# The test steps' limits (95 min together; lint, build and typecheck take a minute or two) leave room for a slow
 # machine: one seen at 2.5 times the usual figures must not fail a healthy run; a hung step still fails.
 if step "build" 8 - npm run build --silent >/dev/null; then
   step "typecheck" 5 - npx tsc --noEmit
@@ -43,7 +43,7 @@ if step "build" 8 - npm run build --silent >/dev/null; then
   step "integration tests (PostgreSQL server)" 20 vitest-server.json \
     env TEST_DATABASE_URL="$SERVER_URL" npx vitest run --project integration --reporter=default --reporter=json \
     --outputFile.json="$REPORTS/vitest-server.json"
-  step "browser tests (Chromium, JavaScript on and off)" 35 playwright.json \
+  step "browser tests (Chromium, JavaScript on and off)" 45 playwright.json \
     env PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/playwright.json" npx playwright test --reporter=list,json
 fi
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { InstallGuide, PASS_PAGE_SCRIPT } from '#app/routes/__pass-install.tsx'
-import { RefreshLink, useRefreshOnReturn } from '#app/routes/__pass-live.tsx'
+import { RefreshLink, useLivePass } from '#app/routes/__pass-live.tsx'
 import { PassNotifications } from '#app/routes/__pass-notifications.tsx'
 import { OfflineNote, useKeptCopy } from '#app/routes/__pass-offline.tsx'
 import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
@@ -27,7 +27,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const { card } = pass
   return data(
     {
-      pass: { id: pass.id, shortCode: pass.shortCode, stamps: pass.stamps },
+      pass: { id: pass.id, shortCode: pass.shortCode, stamps: pass.stamps, version: pass.pageVersion },
       card: { ...card, iconVersion: Math.round(card.version).toString(36) },
       qrSvg: await passQrSvg(pass.shortCode),
       pushKey: (await getVapidKeys()).publicKey,
@@ -44,7 +44,7 @@ export default function PassPage() {
   const { pass, card, qrSvg, pushKey, wallets } = useLoaderData<typeof loader>()
   const nonce = useNonce()
   const keptCopy = useKeptCopy()
-  useRefreshOnReturn()
+  useLivePass(pass.id, pass.version, keptCopy === null)
   const earned = pass.stamps >= card.stampsRequired
   return (
     <main className="pass-page">

@@ -14,6 +14,7 @@ import { beyondLoopbackWarning } from './loopback.server.ts'
 import { startMailWorker } from './mail.server.ts'
 import { metricsHandler, requestMetrics } from './metrics.server.ts'
 import { pageCaches } from './page-caches.server.ts'
+import { closeAllPassStreams, passLiveStream } from './pass-live-stream.server.ts'
 import { runWithRequestFigures } from './request-context.server.ts'
 import { requestGuards } from './request-guards.server.ts'
 import { routeLabeller } from './route-label.server.ts'
@@ -149,6 +150,10 @@ export const serverHooks = {
   ],
   /** Render caches in front of Remix (outside development): public pages, /account, /p/{passId}. */
   pageCaches,
+  /** GET /p/{passId}/live, the open pass's event stream: mounted before compression (pass-live-stream.server.ts). */
+  passLiveStream,
+  /** At shutdown, before the server closes: the open pass streams would hold it open. */
+  closeLiveStreams: closeAllPassStreams,
   databaseOutageHandler,
   beyondLoopbackWarning,
 }

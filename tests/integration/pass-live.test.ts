@@ -1,0 +1,127 @@
+import crypto from 'node:crypto'
+import { expect, test } from 'vitest'
+import { createOwner } from '#tests/support/account-owner.ts'
+import { sql } from '#tests/support/auth-api.ts'
+import { useTestServer } from '#tests/support/test-server.ts'
+
+/**
+ * The open pass's event stream, GET /p/{passId}/live (issue 30, item 1; docs/decisions/050-open-pass-refresh.md),
+ * over HTTP against the built app on both databases. The changes are made in SQL from this test's own connection,
+ * as another instance on the same database would make them: the app's process learns of them only by reading the
+ * database, once a second for all its open passes.
+ */
+const server = useTestServer()
+
+async function createPass(stampsRequired = 6) {
+  const owner = await createOwner()
+  const [card] = await sql<{ id: string }>(
+    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
+     values (:owner, :slug, 'active', 'Live card', 'Corner', :stampsRequired, 'A free coffee') returning id`,
+    { owner: owner.id, slug: `live-${crypto.randomBytes(4).toString('hex')}`, stampsRequired },
+  )
+  const shortCode = Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')
+  const [pass] = await sql<{ id: string }>(
+    `insert into passes (card_id, short_code) values (:card, :shortCode) returning id`,
+    { card: card!.id, shortCode },
+  )
+  return { cardId: card!.id, passId: pass!.id }
+}
+
+/** An open stream: the events as they come, and a wait for the next one named `event` (or the stream's end). */
+async function openStream(passId: string, version?: string) {
+  const controller = new AbortController()
+  const response = await server.fetch(`/p/${passId}/live${version ? `?v=${encodeURIComponent(version)}` : ''}`, {
+    signal: controller.signal,
+    headers: { Accept: 'text/event-stream' },
+  })
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  let buffered = ''
+  let ended = false
+  async function next(event: string, timeoutMs = 2_000): Promise<string | 'ended'> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const found = new RegExp(`event: ${event}\\ndata: ([^\\n]*)\\n\\n`).exec(buffered)
+      if (found) {
+        buffered = buffered.slice(found.index + found[0].length)
+        return found[1]!
+      }
+      if (ended) return 'ended'
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error(`no '${event}' event within ${timeoutMs} ms; got: ${JSON.stringify(buffered)}`)
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
+      ])
+      if (chunk === null) continue
+      if (chunk.done) ended = true
+      else buffered += decoder.decode(chunk.value, { stream: true })
+    }
+  }
+  return { response, next, close: () => controller.abort() }
+}
+
+const pageVersion = async (passId: string) =>
+  (
+    await sql<{ version: string }>(
+      `select (extract(epoch from p.updated_at) * 1000000)::bigint || '|'
+                || (extract(epoch from c.updated_at) * 1000000)::bigint as version
+       from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+      { passId },
+    )
+  )[0]!.version
+
+test('a stamp, an undo and a design change reach the open stream within 2 s, each once', async () => {
+  const { cardId, passId } = await createPass()
+  const stream = await openStream(passId, await pageVersion(passId))
+  expect(stream.response.status).toBe(200)
+  expect(stream.response.headers.get('Content-Type')).toBe('text/event-stream; charset=utf-8')
+  expect(stream.response.headers.get('Content-Encoding')).toBeNull()
+  try {
+    const started = Date.now()
+    await sql(`update passes set stamps = stamps + 1 where id = :passId`, { passId })
+    expect(await stream.next('change')).toBe(await pageVersion(passId))
+    expect(Date.now() - started).toBeLessThan(2_000)
+
+    await sql(`update passes set stamps = stamps - 1 where id = :passId`, { passId })
+    expect(await stream.next('change')).toBe(await pageVersion(passId))
+    await sql(`update cards set stamps_required = 7 where id = :cardId`, { cardId })
+    expect(await stream.next('change')).toBe(await pageVersion(passId))
+    // Nothing changed since: no further event.
+    await expect(stream.next('change', 1_500)).rejects.toThrow(/no 'change' event/)
+  } finally {
+    stream.close()
+  }
+})
+
+test('a page that is behind already (a stamp between its render and its stream) hears of it at once', async () => {
+  const { passId } = await createPass()
+  const stream = await openStream(passId, '1|1')
+  try {
+    expect(await stream.next('change', 500)).toBe(await pageVersion(passId))
+  } finally {
+    stream.close()
+  }
+})
+
+test('a removed pass ends its stream; an unknown pass is a 404; the 11th page of one pass a 429', async () => {
+  const { passId } = await createPass()
+  const stream = await openStream(passId)
+  await sql(`delete from passes where id = :passId`, { passId })
+  expect(await stream.next('change', 3_000)).toBe('ended')
+
+  const unknown = await server.fetch(`/p/${crypto.randomUUID()}/live`)
+  expect(unknown.status).toBe(404)
+  expect(await unknown.text()).toBe('This card is not here any more.')
+
+  const other = await createPass()
+  const open = await Promise.all(Array.from({ length: 10 }, () => openStream(other.passId)))
+  try {
+    expect(open.map((page) => page.response.status)).toEqual(Array(10).fill(200))
+    const eleventh = await server.fetch(`/p/${other.passId}/live`)
+    expect(eleventh.status).toBe(429)
+    expect(await eleventh.text()).toBe('This card is open on too many pages at once.')
+  } finally {
+    for (const page of open) page.close()
+  }
+})
