@@ -242,9 +242,7 @@ export default function RewardCard() {
           </p>
         ) : null}
         <InsightFigures items={insights.items} previousLabel={insights.range.label} />
-        <h3>
-          {insights.filtered ? 'Stamps' : 'Stamps and new holders'} per {chartUnit(insights.days.length)}
-        </h3>
+        <h3>{`${insights.filtered ? 'Stamps' : 'Stamps and new holders'} per ${chartUnit(insights.days.length)}`}</h3>
         <ActivityChart days={insights.days} label={`Last ${insights.range.label}`} newHolders={!insights.filtered} />
         <h3>Visits by weekday and hour</h3>
         <VisitHeatMap
