@@ -121,27 +121,31 @@ export function ActivityChart({
           <span className="activity-chart__key activity-chart__key--holders">New holders ({totalHolders})</span>
         ) : null}
       </figcaption>
-      <table className="visually-hidden">
-        <caption>
-          {label}, per {unit}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{unit === 'day' ? 'Day' : 'Week'}</th>
-            <th scope="col">Stamps</th>
-            {newHolders ? <th scope="col">New holders</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {buckets.map((bucket) => (
-            <tr key={bucket.first}>
-              <th scope="row">{bucketDates(bucket)}</th>
-              <td>{bucket.stamps}</td>
-              {newHolders ? <td>{bucket.newHolders}</td> : null}
+      {/* The wrapper is what is hidden: a table is never narrower than its rows, and a year's rows ("Dec 7, 2025 to
+          Dec 13, 2025") would make the page scroll sideways on a phone. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>
+            {label}, per {unit}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{unit === 'day' ? 'Day' : 'Week'}</th>
+              <th scope="col">Stamps</th>
+              {newHolders ? <th scope="col">New holders</th> : null}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {buckets.map((bucket) => (
+              <tr key={bucket.first}>
+                <th scope="row">{bucketDates(bucket)}</th>
+                <td>{bucket.stamps}</td>
+                {newHolders ? <td>{bucket.newHolders}</td> : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   )
 }

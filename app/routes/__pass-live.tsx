@@ -18,8 +18,10 @@ export function useLivePass(passId: string, version: string, fresh: boolean) {
   // The version the stream starts from is the one first shown; the stream itself follows later changes.
   const firstVersion = useRef(version)
   useEffect(() => {
+    // The worker's kept copy is never asked again in place (it says it is a copy; a reload brings the live page),
+    // and nothing is asked offline: a failed ask would replace the card with the error screen.
     const refresh = () => {
-      if (revalidate.current.state === 'idle') revalidate.current.revalidate()
+      if (fresh && navigator.onLine && revalidate.current.state === 'idle') revalidate.current.revalidate()
     }
     // Only a page known to be fresh opens a stream: not before the service worker said whether this is its kept
     // copy, and not offline (the attempt would only fail). Back online, the stream opens again and the page is
