@@ -1,18 +1,16 @@
 import { type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DesignForm } from '#app/components/card-design-form.tsx'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
-import { readDesignFormData, readLogoChoice } from '#app/services/cards/card-design-form.server.ts'
+import { readCardEditForm } from '#app/services/cards/card-design-form.server.ts'
 import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { editCard } from '#app/services/cards/card-edit.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { contrastWarning } from '#app/utils/contrast.ts'
 
 export const handle: AccountHandle = { title: 'Edit card', back: 'previous' }
@@ -39,27 +37,14 @@ type EditActionData = { result: SubmissionResult<string[]> }
 export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId, { view: 'design' })
-  const read = await readDesignFormData(request)
-  if ('logoError' in read) {
-    const reply = parseWithZod(new FormData(), { schema: CardEditSchema }).reply({
-      fieldErrors: { logo: [read.logoError] },
-    })
-    return data<EditActionData>({ result: reply }, { status: 400 })
-  }
-  const submission = parseWithZod(read.formData, { schema: CardEditSchema })
-  if (submission.status !== 'success') return data<EditActionData>({ result: submission.reply() }, { status: 400 })
-  const choice = await readLogoChoice(read.formData)
-  if ('logoError' in choice)
-    return data<EditActionData>(
-      { result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) },
-      { status: 400 },
-    )
+  const form = await readCardEditForm(request)
+  if ('reply' in form) return data<EditActionData>({ result: form.reply }, { status: 400 })
 
-  const outcome = await editCard({ userId, cardId: card.id, values: submission.value, logo: choice.logo })
+  const outcome = await editCard({ userId, cardId: card.id, values: form.values, logo: form.logo })
   if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
   const saved = outcome.changed.length ? 'Card saved. Your holders’ cards show the change.' : 'Nothing changed.'
   // The form warns as the colours change; after the submit (and without JavaScript) the toast says it.
-  const warning = contrastWarning(submission.value.backgroundColor, submission.value.textColor)
+  const warning = contrastWarning(form.values.backgroundColor, form.values.textColor)
   return redirectWithToast(`/account/${card.id}`, { message: warning ? `${saved} ${warning}` : saved })
 }
 

@@ -1,17 +1,15 @@
 import { type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DesignForm } from '#app/components/card-design-form.tsx'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
-import { readDesignFormData, readLogoChoice } from '#app/services/cards/card-design-form.server.ts'
+import { readCardEditForm } from '#app/services/cards/card-design-form.server.ts'
 import { cardDesignView } from '#app/services/cards/card-design.server.ts'
 import { editCard } from '#app/services/cards/card-edit.server.ts'
 import { CARD_NOT_FOUND, requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import cardDesignFormStylesHref from '#app/styles/card-design-form.css?url'
-import { CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { contrastWarning } from '#app/utils/contrast.ts'
 import { getUserEmail } from '#models/user.server.ts'
 
@@ -39,34 +37,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const adminId = await requireAdmin(request)
   const userId = params.userId ?? ''
   const card = await requireOwnedCard(userId, params.cardId, { view: 'design' })
-  const read = await readDesignFormData(request)
-  if ('logoError' in read) {
-    const reply = parseWithZod(new FormData(), { schema: CardEditSchema }).reply({
-      fieldErrors: { logo: [read.logoError] },
-    })
-    return data<EditActionData>({ result: reply }, { status: 400 })
-  }
-  const submission = parseWithZod(read.formData, { schema: CardEditSchema })
-  if (submission.status !== 'success') return data<EditActionData>({ result: submission.reply() }, { status: 400 })
-  const choice = await readLogoChoice(read.formData)
-  if ('logoError' in choice)
-    return data<EditActionData>(
-      { result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) },
-      { status: 400 },
-    )
+  const form = await readCardEditForm(request)
+  if ('reply' in form) return data<EditActionData>({ result: form.reply }, { status: 400 })
 
   const outcome = await editCard({
     adminId,
     userId,
     cardId: card.id,
-    values: submission.value,
-    logo: choice.logo,
+    values: form.values,
+    logo: form.logo,
   })
   if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
-  const title = submission.value.title
+  const title = form.values.title
   const saved = outcome.changed.length ? `Card “${title}” saved.` : `Card “${title}”: nothing changed.`
   // The edit page warns live; after the submit (and without JavaScript) the toast is where the warning is seen.
-  const warning = contrastWarning(submission.value.backgroundColor, submission.value.textColor)
+  const warning = contrastWarning(form.values.backgroundColor, form.values.textColor)
   const message = warning ? `${saved} ${warning}` : saved
   return redirectWithToast(`/admin/users/${userId}`, { message })
 }
