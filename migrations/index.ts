@@ -15,6 +15,7 @@ import * as staffLocationsRules from './0014-staff-locations-rules.ts'
 import * as removedStaffAndPauses from './0015-removed-staff-and-pauses.ts'
 import * as invitationNotices from './0016-invitation-notices.ts'
 import * as walletLimits from './0018-wallet-limits.ts'
+import * as passMessages from './0019-pass-messages.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -38,4 +39,5 @@ export const migrations = [
   { name: '0015-removed-staff-and-pauses', ...removedStaffAndPauses },
   { name: '0016-invitation-notices', ...invitationNotices },
   { name: '0018-wallet-limits', ...walletLimits },
+  { name: '0019-pass-messages', ...passMessages },
 ]

@@ -3,6 +3,7 @@ import { getSequelize } from '#app/server/db.server.ts'
 import { APPLE_PASS_LOCATIONS_MAX } from '#app/utils/location-schemas.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { targetPassIdsSql, targetReplacements, type MessageTarget } from './holder-audience.server.ts'
+import { PASS_MESSAGE_ID, PASS_MESSAGE_JOINS } from './pass-message.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -40,20 +41,11 @@ export type ApplePassRow = {
 }
 
 /**
- * The latest message that reached the pass `p` of card `c`: the newer of the card's latest broadcast to all its
- * holders (a pass added to Wallet afterwards shows it too) and the latest message whose APNs push named this pass
- * (a broadcast to an audience it was in, or the holder's own automatic message), once on its way.
+ * The latest message the holder of pass `p` was sent, as its page shows it (models/pass-message.server.ts): the newer
+ * of the card's latest broadcast to all its holders (a pass added to Wallet afterwards shows it too) and the latest
+ * message to this pass alone or to an audience it was in, once on its way.
  */
-const LATEST_MESSAGE = `(select latest.body from (
-     (select n.body, n.queued_at, n.id from notifications n
-      where n.card_id = c.id and n.kind = 'message' and n.pass_id is null and n.audience = 'all'
-        and n.status in ('sending', 'done')
-      order by n.queued_at desc nulls last, n.id desc limit 1)
-     union all
-     (select n.body, n.queued_at, n.id from apple_pushes a join notifications n on n.id = a.notification_id
-      where a.pass_id = p.id and a.notification_id is not null and n.status in ('sending', 'done')
-      order by n.queued_at desc nulls last, n.id desc limit 1)
-   ) latest order by latest.queued_at desc nulls last, latest.id desc limit 1)`
+const LATEST_MESSAGE = `(select n.body from notifications n where n.id = ${PASS_MESSAGE_ID})`
 
 const EFFECTIVE_MODIFIED = `greatest(p.wallet_modified_at, c.wallet_modified_at)`
 
@@ -79,7 +71,7 @@ export async function getApplePassRow(passId: string): Promise<ApplePassRow | nu
               as "cardVersion",
             c.logo, c.logo_content_type as "logoContentType", ${LATEST_MESSAGE} as "latestMessage",
             ${EFFECTIVE_MODIFIED} as "modifiedAt", ${PASS_LOCATIONS} as locations
-     from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+     from passes p join cards c on c.id = p.card_id ${PASS_MESSAGE_JOINS} where p.id = :passId`,
     { passId },
   )
   if (!row) return null

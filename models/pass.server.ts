@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { QueryTypes } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { PASS_MESSAGE_ID, PASS_MESSAGE_JOINS, PASS_MESSAGE_VERSION } from './pass-message.server.ts'
 
 /**
  * A holder's pass on a card (DECISIONS.md, "Cards and holders"): an unguessable id for its address /p/{id} and a
@@ -83,9 +84,16 @@ export async function createPassOnJoinableCard(cardId: string) {
   throw new Error('no free short code after several attempts')
 }
 
-/** The pass page's version: the pass row and its card's row, both kept by updated_at triggers. */
+/**
+ * The pass page's version: the pass row and its card's row, both kept by updated_at triggers, and the pass's latest
+ * message (models/pass-message.server.ts). PASS_PAGE_FROM names the rows it reads.
+ */
 const PASS_PAGE_VERSION = `(extract(epoch from p.updated_at) * 1000000)::bigint || '|'
-  || (extract(epoch from c.updated_at) * 1000000)::bigint`
+  || (extract(epoch from c.updated_at) * 1000000)::bigint || '|' || ${PASS_MESSAGE_VERSION}`
+const PASS_PAGE_FROM = `passes p join cards c on c.id = p.card_id ${PASS_MESSAGE_JOINS}`
+
+/** The latest message the holder was sent, as their page shows it. */
+export type PassMessage = { title: string; body: string; link: string | null; sentAt: Date; timeZone: string }
 
 export type PassView = {
   id: string
@@ -94,31 +102,51 @@ export type PassView = {
   rewardsRedeemed: number
   /** What the page shows, as a version: its live feed reports when it moves (getPassPageVersion). */
   pageVersion: string
+  latestMessage: PassMessage | null
   card: Omit<JoinableCard, 'userId' | 'slug'>
+}
+
+type PassViewRow = JoinableCard & {
+  passId: string
+  shortCode: string
+  stamps: number
+  rewardsRedeemed: number
+  pageVersion: string
+  messageTitle: string | null
+  messageBody: string | null
+  messageLink: string | null
+  messageSentAt: Date | string | null
+  timeZone: string
 }
 
 /** A pass with its card as the holder's page shows it (archived cards included: holders keep their card). */
 export async function getPassView(passId: unknown): Promise<PassView | null> {
   if (!isPassId(passId)) return null
-  const rows = await select<
-    JoinableCard & { passId: string; shortCode: string; stamps: number; rewardsRedeemed: number; pageVersion: string }
-  >(
+  const rows = await select<PassViewRow>(
     `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps, ${PASS_PAGE_VERSION} as "pageVersion",
-      p.rewards_redeemed as "rewardsRedeemed"
-     from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+      p.rewards_redeemed as "rewardsRedeemed", n.title as "messageTitle", n.body as "messageBody",
+      n.link as "messageLink", greatest(cm.sent_at, pm.sent_at) as "messageSentAt", u.time_zone as "timeZone"
+     from ${PASS_PAGE_FROM} join users u on u.id = c.user_id
+       left join notifications n on n.id = ${PASS_MESSAGE_ID}
+     where p.id = :passId`,
     { passId },
   )
   const row = rows[0]
   if (!row) return null
-  const { passId: id, shortCode, stamps, rewardsRedeemed, pageVersion, userId: _userId, slug: _slug, ...card } = row
-  return { id, shortCode, stamps, rewardsRedeemed, pageVersion, card }
+  const { passId: id, shortCode, stamps, rewardsRedeemed, pageVersion, userId: _userId, slug: _slug, ...rest } = row
+  const { messageTitle, messageBody, messageLink, messageSentAt, timeZone, ...card } = rest
+  const latestMessage =
+    messageTitle !== null && messageBody !== null && messageSentAt !== null
+      ? { title: messageTitle, body: messageBody, link: messageLink, sentAt: new Date(messageSentAt), timeZone }
+      : null
+  return { id, shortCode, stamps, rewardsRedeemed, pageVersion, latestMessage, card }
 }
 
 /** What the pass page shows, as a version (the render cache's key, and what the live feed compares). */
 export async function getPassPageVersion(passId: string): Promise<string | null> {
   if (!isPassId(passId)) return null
   const rows = await select<{ version: string }>(
-    `select ${PASS_PAGE_VERSION} as version from passes p join cards c on c.id = p.card_id where p.id = :passId`,
+    `select ${PASS_PAGE_VERSION} as version from ${PASS_PAGE_FROM} where p.id = :passId`,
     { passId },
   )
   return rows[0]?.version ?? null
@@ -132,8 +160,7 @@ export async function getPassPageVersions(passIds: string[]): Promise<Map<string
   const ids = passIds.filter(isPassId)
   if (ids.length === 0) return new Map()
   const rows = await select<{ id: string; version: string }>(
-    `select p.id, ${PASS_PAGE_VERSION} as version
-     from passes p join cards c on c.id = p.card_id where p.id = any(:ids::uuid[])`,
+    `select p.id, ${PASS_PAGE_VERSION} as version from ${PASS_PAGE_FROM} where p.id = any(:ids::uuid[])`,
     { ids: `{${ids.join(',')}}` },
   )
   return new Map(rows.map((row) => [row.id, row.version]))

@@ -4,6 +4,7 @@ import { CardPreview } from '#app/components/card-preview.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { InstallGuide, PASS_PAGE_SCRIPT } from '#app/routes/__pass-install.tsx'
 import { RefreshLink, useLivePass } from '#app/routes/__pass-live.tsx'
+import { LatestMessage } from '#app/routes/__pass-message.tsx'
 import { PassNotifications } from '#app/routes/__pass-notifications.tsx'
 import { OfflineNote, useKeptCopy } from '#app/routes/__pass-offline.tsx'
 import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
@@ -11,6 +12,7 @@ import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { walletLinks } from '#app/services/wallet/wallet-links.server.ts'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import passStylesHref from '#app/styles/pass.css?url'
+import { formatLocalDate } from '#app/utils/local-time.ts'
 import { useNonce } from '#app/utils/nonce-provider.ts'
 import { getPassView } from '#models/pass.server.ts'
 
@@ -24,11 +26,20 @@ import { getPassView } from '#models/pass.server.ts'
 export async function loader({ params }: LoaderFunctionArgs) {
   const pass = await getPassView(params.passId)
   if (!pass) throw data('Card not found', { status: 404 })
-  const { card } = pass
+  const { card, latestMessage: message } = pass
   return data(
     {
       pass: { id: pass.id, shortCode: pass.shortCode, stamps: pass.stamps, version: pass.pageVersion },
       card: { ...card, iconVersion: Math.round(card.version).toString(36) },
+      // The date in the business's time zone, written here: the browser would format it differently from the server.
+      message: message
+        ? {
+            title: message.title,
+            body: message.body,
+            link: message.link,
+            sent: formatLocalDate(message.sentAt, message.timeZone),
+          }
+        : null,
       qrSvg: await passQrSvg(pass.shortCode),
       pushKey: (await getVapidKeys()).publicKey,
       wallets: walletLinks(pass.id),
@@ -41,7 +52,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export default function PassPage() {
-  const { pass, card, qrSvg, pushKey, wallets } = useLoaderData<typeof loader>()
+  const { pass, card, message, qrSvg, pushKey, wallets } = useLoaderData<typeof loader>()
   const nonce = useNonce()
   const keptCopy = useKeptCopy()
   useLivePass(pass.id, pass.version, keptCopy === null)
@@ -58,6 +69,7 @@ export default function PassPage() {
       <RefreshLink passId={pass.id} />
       {earned && card.reward ? <p className="pass-page__earned">{`Reward earned: ${card.reward}`}</p> : null}
       {!earned && card.reward ? <p className="pass-page__reward">{`Reward: ${card.reward}`}</p> : null}
+      <LatestMessage message={message} />
       <section className="pass-page__code" aria-label="Your code">
         <div
           className="pass-page__qr"

@@ -1,4 +1,5 @@
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
+import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { expect, test } from '#tests/support/test.ts'
 
 // Runs twice (playwright.config.ts): with JavaScript, and without (docs/decisions/050-open-pass-refresh.md).
@@ -59,4 +60,50 @@ test('with JavaScript, the open pass in the foreground shows a stamp, an undo an
   await sql(`update cards set stamps_required = 7 where id = $1`, [card.id])
   await expect(page.getByText('0 of 7 stamps', { exact: true })).toBeVisible({ timeout: 2000 })
   await counter.close()
+})
+
+test('a message the owner sends shows on the open pass: within 2 s with JavaScript, by Refresh without', async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}, testInfo) => {
+  const owner = await createOwner('live-message')
+  const card = await createCard(owner.id, { title: 'Live card', stampsRequired: 6 })
+  await page.goto(`/c/${card.slug}`)
+  await page.getByRole('button', { name: 'Get my card' }).click()
+  await expect(page.getByText('0 of 6 stamps', { exact: true })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Latest message' })).toHaveCount(0)
+  const passId = new URL(page.url()).pathname.split('/').pop()!
+  // The holder allowed notifications once (a device at the local push service), so the owner can send.
+  const subscription = await pushEndpointClient(process.env.E2E_PUSH_CONTROL_URL!).createSubscription('ok')
+  await sql(`insert into push_subscriptions (pass_id, endpoint, p256dh, auth) values ($1, $2, $3, $4)`, [
+    passId,
+    subscription.endpoint,
+    subscription.keys.p256dh,
+    subscription.keys.auth,
+  ])
+
+  // The owner, in another browser, writes the message from scratch and sends it after the confirm step.
+  const office = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled })
+  const ownerPage = await office.newPage()
+  await signIn(ownerPage, owner)
+  await ownerPage.goto(`/account/${card.id}/push_notification/create`)
+  await ownerPage.locator('main').getByLabel('Title', { exact: true }).fill('Closed on Monday')
+  await ownerPage.locator('main').getByLabel('Message', { exact: true }).fill('Back on Tuesday with fresh bread.')
+  await ownerPage.locator('main').getByRole('button', { name: 'Continue' }).click()
+  await expect(ownerPage).toHaveURL(/\/confirm\/[0-9a-f-]{36}$/)
+  await ownerPage.locator('main').getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(ownerPage.getByText('Sending to 1 device.')).toBeVisible()
+
+  const message = page.getByRole('region', { name: 'Latest message' })
+  if (javaScriptEnabled) {
+    await expect(message).toContainText('Back on Tuesday with fresh bread.', { timeout: 2000 })
+  } else {
+    await page.getByRole('link', { name: 'Refresh' }).click()
+    await expect(message).toContainText('Back on Tuesday with fresh bread.')
+  }
+  await expect(message.getByText('Closed on Monday', { exact: true })).toBeVisible()
+  await expect(message.getByText(/^Sent \d{1,2} [A-Z][a-z]{2} \d{4}$/)).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+  await office.close()
 })

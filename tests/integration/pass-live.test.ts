@@ -1,5 +1,7 @@
 import crypto from 'node:crypto'
 import { expect, test } from 'vitest'
+import { prepareNotification } from '#app/services/push/push-delivery.server.ts'
+import { getPassPageVersion } from '#models/pass.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
@@ -19,12 +21,40 @@ async function createPass(stampsRequired = 6) {
      values (:owner, :slug, 'active', 'Live card', 'Corner', :stampsRequired, 'A free coffee') returning id`,
     { owner: owner.id, slug: `live-${crypto.randomBytes(4).toString('hex')}`, stampsRequired },
   )
+  return { ownerId: owner.id, cardId: card!.id, passId: await addPass(card!.id) }
+}
+
+async function addPass(cardId: string, stamps = 0) {
   const shortCode = Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')
   const [pass] = await sql<{ id: string }>(
-    `insert into passes (card_id, short_code) values (:card, :shortCode) returning id`,
-    { card: card!.id, shortCode },
+    `insert into passes (card_id, short_code, stamps) values (:cardId, :shortCode, :stamps) returning id`,
+    { cardId, shortCode, stamps },
   )
-  return { cardId: card!.id, passId: pass!.id }
+  return pass!.id
+}
+
+/** A message as the owner's confirm step queues it, then on its way (the push job's first step). */
+async function sendMessage(card: { ownerId: string; cardId: string }, body: string, audience = 'all') {
+  const [row] = await sql<{ id: string }>(
+    `insert into notifications (card_id, user_id, kind, status, title, body, link, audience, queued_at)
+     values (:cardId, :ownerId, 'message', 'queued', 'Corner news', :body, 'https://corner.example/menu', :audience,
+       now())
+     returning id`,
+    { ...card, body, audience },
+  )
+  await prepareNotification(row!.id)
+}
+
+/** The latest message as the pass page shows it (its HTML, through the render cache), or null. */
+async function shownMessage(passId: string) {
+  const html = await (await server.fetch(`/p/${passId}`)).text()
+  const section = /<section class="pass-page__message"[^]*?<\/section>/.exec(html)?.[0]
+  return section
+    ? section
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : null
 }
 
 /** An open stream: the events as they come, and a wait for the next one named `event` (or the stream's end). */
@@ -61,15 +91,7 @@ async function openStream(passId: string, version?: string) {
   return { response, next, close: () => controller.abort() }
 }
 
-const pageVersion = async (passId: string) =>
-  (
-    await sql<{ version: string }>(
-      `select (extract(epoch from p.updated_at) * 1000000)::bigint || '|'
-                || (extract(epoch from c.updated_at) * 1000000)::bigint as version
-       from passes p join cards c on c.id = p.card_id where p.id = :passId`,
-      { passId },
-    )
-  )[0]!.version
+const pageVersion = async (passId: string) => (await getPassPageVersion(passId))!
 
 test('a stamp, an undo and a design change reach the open stream within 2 s, each once', async () => {
   const { cardId, passId } = await createPass()
@@ -123,5 +145,46 @@ test('a removed pass ends its stream; an unknown pass is a 404; the 11th page of
     expect(await eleventh.text()).toBe('This card is open on too many pages at once.')
   } finally {
     for (const page of open) page.close()
+  }
+})
+
+test('a message to all holders, then one to an audience, reaches the open pages it was sent to within 2 s', async () => {
+  const card = await createPass()
+  const { passId } = card
+  const oneToGo = await addPass(card.cardId, 5)
+  expect(await shownMessage(passId)).toBeNull()
+  const [stream, oneToGoStream] = [
+    await openStream(passId, await pageVersion(passId)),
+    await openStream(oneToGo, await pageVersion(oneToGo)),
+  ]
+  try {
+    const started = Date.now()
+    await sendMessage(card, 'Two coffees for one today')
+    expect(await stream.next('change')).toBe(await pageVersion(passId))
+    expect(await oneToGoStream.next('change')).toBe(await pageVersion(oneToGo))
+    expect(Date.now() - started).toBeLessThan(2_000)
+    const today = new Date().toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' })
+    for (const id of [passId, oneToGo]) {
+      expect(await shownMessage(id)).toMatch(
+        new RegExp(`^Latest message Corner news Two coffees for one today Open the link Sent ${today} \\d{4}$`),
+      )
+    }
+
+    // An audience's message goes to the pass that was one stamp short when it left, not to the other.
+    await sendMessage(card, 'One more stamp and the coffee is yours', 'one_to_go')
+    expect(await oneToGoStream.next('change')).toBe(await pageVersion(oneToGo))
+    expect(await shownMessage(oneToGo)).toContain('One more stamp and the coffee is yours')
+    // (The other page may hear of a change too: an audience's message moves its card's wallet time, one row for
+    // the whole audience, so its page asks again and finds the message it had.)
+    expect(await shownMessage(passId)).toContain('Two coffees for one today')
+
+    // A newer message to all holders is the latest of both again.
+    await sendMessage(card, 'Closed on Monday')
+    expect(await oneToGoStream.next('change')).toBe(await pageVersion(oneToGo))
+    expect(await shownMessage(oneToGo)).toContain('Closed on Monday')
+    expect(await shownMessage(passId)).toContain('Closed on Monday')
+  } finally {
+    stream.close()
+    oneToGoStream.close()
   }
 })

@@ -27,6 +27,7 @@ import {
   markNotificationSending,
   type MessageContent,
 } from '#models/notification.server.ts'
+import { markLatestMessage } from '#models/pass-message.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
 import { encryptPushRequest } from './push-encrypt-pool.server.ts'
 import { postToPushService } from './push-request.server.ts'
@@ -85,6 +86,8 @@ export async function prepareNotification(
       // back of the pass, Google as the pass's message). The wallets show a stamp through their own rows, and announce
       // an earned reward themselves (Apple's changed field, Google's notified update): a message would say it twice.
       const wallets = message.kind !== 'stamp' && message.kind !== 'reward'
+      // The holders' pages show it too (their live feed tells those open), whether or not a device can be reached.
+      if (wallets) await markLatestMessage(notificationId, transaction, message.target)
       const applePushes = wallets ? await queueMessageApplePushes(notificationId, transaction, message.target) : 0
       const googleCalls = wallets
         ? await queueMessageGoogleWalletUpdates(notificationId, transaction, message.target)
