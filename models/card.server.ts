@@ -206,20 +206,6 @@ export async function getPublicCardLogo(cardId: string | undefined): Promise<Pub
   return rows[0] ?? null
 }
 
-/**
- * Holders of one of the owner's cards who allowed notifications: the devices a message to the card reaches (0 for
- * another owner's card).
- */
-export async function countCardPushSubscribers({ cardId, userId }: { cardId: string; userId: string }) {
-  const [rows] = (await getSequelize().query(
-    `select count(distinct ps.endpoint)::int as count from push_subscriptions ps join passes p on p.id = ps.pass_id
-     join cards c on c.id = p.card_id
-     where p.card_id = :cardId and c.user_id = :userId`,
-    { replacements: { cardId, userId } },
-  )) as [{ count: number }[], unknown]
-  return rows[0]!.count
-}
-
 /** Archives or restores one of the owner's cards; false when it is not theirs (or already so). */
 export async function setOwnedCardArchived({
   cardId,

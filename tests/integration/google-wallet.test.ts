@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test
 import { resetEnvForTests } from '#app/server/env.server.ts'
 import { getGoogleWalletConfig } from '#app/server/google-wallet-config.server.ts'
 import { startJobs } from '#app/server/jobs.server.ts'
-import { countCardReach, sendOwnerNotification } from '#app/services/push/push-send.server.ts'
+import { cardReach } from '#app/services/push/card-reach.server.ts'
+import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { googleWalletClientFor } from '#app/services/wallet/google-wallet-client.server.ts'
 import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { claimGoogleWalletUpdates } from '#models/google-wallet.server.ts'
@@ -345,7 +346,7 @@ describe('messages', () => {
     const second = await createWalletPass(cardId)
     expect((await save(second.id)).status).toBe(303)
     await createWalletPass(cardId)
-    expect(await countCardReach({ cardId, ownerId: owner.id })).toEqual({ web: 0, appleWallet: 0, googleWallet: 2 })
+    expect((await cardReach({ cardId, ownerId: owner.id })).reach).toEqual({ web: 0, appleWallet: 0, googleWallet: 2 })
     const id = await sendMessage(owner.id, cardId, 'Happy hour', 'Two coffees for one until 6 pm')
     for (const passId of [pass.id, second.id]) {
       expect(fake.getObject(objectId(passId))!.messages).toEqual([

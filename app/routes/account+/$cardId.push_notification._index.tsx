@@ -4,8 +4,7 @@ import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requirePushAccess } from '#app/services/billing/plan-gate.server.ts'
 import { getPushQuota } from '#app/services/billing/plan.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
-import { noReachOf } from '#app/services/push/card-reach.server.ts'
-import { countCardReach } from '#app/services/push/push-send.server.ts'
+import { cardReach } from '#app/services/push/card-reach.server.ts'
 import pushStylesHref from '#app/styles/push.css?url'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { reachText } from '#app/utils/push-channels.ts'
@@ -25,11 +24,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const state = await requirePushAccess(userId)
   const card = await requireOwnedCard(userId, params.cardId)
-  const [quota, reach, templates, noReach] = await Promise.all([
+  const [quota, { reach, noReach }, templates] = await Promise.all([
     getPushQuota(userId, state),
-    countCardReach({ cardId: card.id, ownerId: userId }),
+    cardReach({ cardId: card.id, ownerId: userId }),
     listTemplatesForOwner(userId),
-    noReachOf({ cardId: card.id, ownerId: userId }),
   ])
   return {
     card: { id: card.id, title: card.title, businessName: card.businessName },

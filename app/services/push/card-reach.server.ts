@@ -1,5 +1,5 @@
 import { isAppleWalletOn, isGoogleWalletOn } from '#app/services/wallet/wallet-links.server.ts'
-import { totalReach } from '#app/utils/push-channels.ts'
+import { totalReach, type PushReach } from '#app/utils/push-channels.ts'
 import { countAudienceReach } from '#models/holder-audience.server.ts'
 
 /** What the push pages tell an owner whose card reaches nobody yet (issue 30, item 6): see NoReachNotice. */
@@ -11,12 +11,18 @@ export type NoReach = {
   googleWallet: boolean
 }
 
+export type CardReach = { reach: PushReach; noReach: NoReach | null }
+
 /**
- * Null when a message to all the card's holders would reach a device now; else what the notice needs. Counted as
- * the Send counts (countAudienceReach), so the notice and the Send's refusal never disagree.
+ * What a message to all the card's holders would reach now (devices per channel, as the Send counts them:
+ * countAudienceReach), and the notice when that is nobody: one count, so the two never disagree.
  */
-export async function noReachOf({ cardId, ownerId }: { cardId: string; ownerId: string }): Promise<NoReach | null> {
+export async function cardReach({ cardId, ownerId }: { cardId: string; ownerId: string }): Promise<CardReach> {
   const { holders, reach } = await countAudienceReach({ cardId, ownerId, audience: 'all' })
-  if (totalReach(reach) > 0) return null
-  return { holders, appleWallet: isAppleWalletOn(), googleWallet: isGoogleWalletOn() }
+  const noReach =
+    totalReach(reach) > 0 ? null : { holders, appleWallet: isAppleWalletOn(), googleWallet: isGoogleWalletOn() }
+  return { reach, noReach }
 }
+
+/** Null when a message to all the card's holders would reach a device now; else what the notice needs. */
+export const noReachOf = async (card: { cardId: string; ownerId: string }) => (await cardReach(card)).noReach

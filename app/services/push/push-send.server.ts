@@ -4,9 +4,6 @@ import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/p
 import { type Audience } from '#app/utils/audience.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'
 import { DELIVERY_CHANNELS, totalReach, type PushReach } from '#app/utils/push-channels.ts'
-import { countCardAppleWallet } from '#models/apple-registration.server.ts'
-import { countCardPushSubscribers } from '#models/card.server.ts'
-import { countCardGoogleWallet } from '#models/google-wallet.server.ts'
 import { audienceHasDevice, countAudienceReach } from '#models/holder-audience.server.ts'
 import {
   countQuotaPushesSince,
@@ -97,20 +94,6 @@ export async function sendOwnerNotification({
   await startPushMessage(notificationId)
   await setQueuedRecipients(notificationId, totalReach((await countAudienceReach({ cardId, ownerId, audience })).reach))
   return { ok: true, notification: (await getOwnedNotification({ ownerId, cardId, notificationId }))! }
-}
-
-/**
- * The devices a message to all the card's holders would reach now: browsers with notifications on (one per
- * endpoint), Apple Wallet devices holding one of its passes, and passes saved in Google Wallet. A holder with
- * several counts on each.
- */
-export async function countCardReach({ cardId, ownerId }: { cardId: string; ownerId: string }): Promise<PushReach> {
-  const [web, appleWallet, googleWallet] = await Promise.all([
-    countCardPushSubscribers({ cardId, userId: ownerId }),
-    countCardAppleWallet({ cardId, userId: ownerId }),
-    countCardGoogleWallet({ cardId, userId: ownerId }),
-  ])
-  return { web, appleWallet: appleWallet.devices, googleWallet }
 }
 
 export type PushConfirmData = {
