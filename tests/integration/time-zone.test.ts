@@ -105,9 +105,10 @@ describe('the profile setting', () => {
   test('a change while a rebuild runs queues another one after it', async () => {
     const owner = await signedInOwner(server)
     // A rebuild of this owner that is running (taken by a worker, not finished).
-    await sql(
+    const [running] = await sql<{ id: string }>(
       `insert into pgboss.job (name, data, state, singleton_key, policy, started_on)
-       values (:name, jsonb_build_object('userId', :userId), 'active', :userId, 'short', now())`,
+       values (:name, jsonb_build_object('userId', :userId), 'active', :userId, 'short', now())
+       returning id`,
       { name: TIME_ZONE_REBUILD_QUEUE, userId: owner.id },
     )
     try {
@@ -116,9 +117,10 @@ describe('the profile setting', () => {
       expect(states).toHaveLength(2)
       expect(states).toContain('active')
     } finally {
-      await sql(`delete from pgboss.job where name = :name and singleton_key = :userId and state = 'active'`, {
+      // That one only: the rebuild queued after it may be running by now, and must finish.
+      await sql(`delete from pgboss.job where name = :name and id = :id`, {
         name: TIME_ZONE_REBUILD_QUEUE,
-        userId: owner.id,
+        id: running!.id,
       })
     }
     await waitForRebuild(owner.id)

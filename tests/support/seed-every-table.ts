@@ -94,14 +94,19 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
         select location_staff.id, closed_shop.id from location_staff, closed_shop returning staff_id),
       stamp_there as (insert into stamp_events (pass_id, card_id, actor_id, kind, count, location_id)
         select pass.id, pass.card_id, location_staff.id, 'stamp', 1, shop.id from pass, location_staff, shop
-        returning id)
+        returning id),
+      card_message as (insert into card_latest_messages (card_id, notification_id, sent_at)
+        select card.id, message.id, now() from card, message returning card_id),
+      pass_message as (insert into pass_latest_messages (pass_id, notification_id, sent_at)
+        select pass.id, message.id, now() - interval '1 hour' from pass, message returning pass_id)
     select (select count(*) from s1) + (select count(*) from t1) + (select count(*) from sub2) + (select count(*) from changes)
       + (select count(*) from invoice) + (select count(*) from draft) + (select count(*) from delivery)
       + (select count(*) from feedback) + (select count(*) from mail) + (select count(*) from audit)
       + (select count(*) from counter) + (select count(*) from setting) + (select count(*) from oauth)
       + (select count(*) from notice) + (select count(*) from stamp) + (select count(*) from automation)
       + (select count(*) from cancelled) + (select count(*) from automatic) + (select count(*) from works_at)
-      + (select count(*) from worked_at) + (select count(*) from stamp_there) as inserted`,
+      + (select count(*) from worked_at) + (select count(*) from stamp_there) + (select count(*) from card_message)
+      + (select count(*) from pass_message) as inserted`,
     [tag, shortCode],
   )
 }
