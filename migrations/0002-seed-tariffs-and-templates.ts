@@ -1,6 +1,6 @@
 import { sqlMigration } from './sql-migration.ts'
 
-// Plans and prices from DECISIONS.md ("Plans, trial and limits"); prices in cents.
+// Plans and prices from docs/product/plans-and-limits.md; prices in cents.
 // Shared push templates (user_id null) that every owner can start a message from.
 const UP = /* sql */ `
 insert into tariffs (tier, name, monthly_price_cents, yearly_price_cents, card_limit, monthly_push_limit) values

@@ -1,6 +1,6 @@
 import { sqlMigration } from './sql-migration.ts'
 
-// Plans (DECISIONS.md, "Plans, trial and limits"): invoices of the manual payment provider, the deadline of access
+// Plans (docs/product/plans-and-limits.md): invoices of the manual payment provider, the deadline of access
 // while an invoice waits, the owner's in-app notices (the header's bell), and the stamp log that the account home
 // counts and the cards issue writes.
 const UP = /* sql */ `

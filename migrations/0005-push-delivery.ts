@@ -1,6 +1,6 @@
 import { sqlMigration } from './sql-migration.ts'
 
-// Push messages (issue #6, DECISIONS.md "Push messages"): deliveries are claimed with a lease, so a process that
+// Push messages (issue #6, docs/product/push-messages.md): deliveries are claimed with a lease, so a process that
 // dies mid-send leaves rows another can take over once the lease runs out; automatic stamp and reward pushes go to
 // one pass (`pass_id`); a message records which quota paid for it; an owner can turn automatic pushes off per card.
 const UP = /* sql */ `

@@ -2,8 +2,8 @@ import { QueryTypes } from 'sequelize'
 import { type Migration } from './sql-migration.ts'
 
 /*
- * Push hardening after the outside review (issue 14; DECISIONS.md "Hardening decided after an outside review" and
- * "Automatic and scheduled messages"; docs/decisions/024-push-endpoints-and-automatic-push-limits.md).
+ * Push hardening after the outside review (issue 14; docs/product/hardening.md "Push endpoints" and
+ * docs/product/automations.md; docs/decisions/024-push-endpoints-and-automatic-push-limits.md).
  *
  * 1. Subscriptions whose endpoint is not in its normal form, or not on a push service, are removed: they were
  *    saved while the check read the address with one parser and web-push sent with another

@@ -1,7 +1,7 @@
 import { sqlMigration } from './sql-migration.ts'
 
 /*
- * Apple Wallet (issue 16; DECISIONS.md "Wallet passes"; docs/decisions/036-apple-wallet-updates.md).
+ * Apple Wallet (issue 16; docs/product/wallets.md; docs/decisions/036-apple-wallet-updates.md).
  *
  * 1. Modification times. A device asks for the serials changed since a tag and fetches a pass with
  *    If-Modified-Since, both at one-second resolution: each change moves a time forward by at least one second, so a

@@ -1,7 +1,7 @@
 import { sqlMigration } from './sql-migration.ts'
 
 /*
- * Google Wallet (issue 17; DECISIONS.md "Wallet passes"; docs/decisions/037-google-wallet-updates.md).
+ * Google Wallet (issue 17; docs/product/wallets.md; docs/decisions/037-google-wallet-updates.md).
  *
  * 1. google_wallet_classes / google_wallet_objects: which cards have a loyalty class at Google and which passes a
  *    loyalty object, made when a holder first follows 'Save to Google Wallet' (not for every pass). An object Google

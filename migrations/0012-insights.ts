@@ -1,7 +1,7 @@
 import { sqlMigration } from './sql-migration.ts'
 
 /*
- * Insights, holders and exports (issue 18; DECISIONS.md "Insights, holders and exports";
+ * Insights, holders and exports (issue 18; docs/product/insights-and-exports.md;
  * docs/decisions/039-insights-rows.md).
  *
  * 1. users.time_zone: the business's IANA time zone; days, charts and "this month" use it. Existing owners get UTC

@@ -1,7 +1,7 @@
 import { sqlMigration } from './sql-migration.ts'
 
 /*
- * Automatic and scheduled messages (issue 19; DECISIONS.md "Automatic and scheduled messages";
+ * Automatic and scheduled messages (issue 19; docs/product/automations.md;
  * docs/decisions/042-automatic-messages.md, 043-scheduled-broadcasts-and-audiences.md).
  *
  * 1. card_automations: per card and kind, whether the owner turned the message on, its words and, for the two that

@@ -1,7 +1,7 @@
 import { sqlMigration } from './sql-migration.ts'
 
 /*
- * Staff, locations and stamping rules (issue 20; DECISIONS.md "Staff, locations and stamping rules";
+ * Staff, locations and stamping rules (issue 20; docs/product/staff-locations-rules.md;
  * docs/decisions/044-staff-accounts.md, 045-locations.md, 046-stamping-rules.md).
  *
  * 1. Staff are users with role 'staff' and an employer (the owner who invited them; deleting the owner deletes them).

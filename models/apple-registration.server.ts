@@ -15,7 +15,10 @@ export const isDeviceLibraryId = (value: string) => /^[A-Za-z0-9._-]{1,128}$/.te
 export const isApplePushToken = (value: unknown): value is string =>
   typeof value === 'string' && /^[0-9A-Fa-f]{1,200}$/.test(value)
 
-/** A holder's devices in Apple Wallet; the 11th replaces the oldest (DECISIONS.md, "Hardening", as for web push). */
+/**
+ * A holder's devices in Apple Wallet; the 11th replaces the oldest (docs/product/hardening.md, "Wallet devices", as for
+ * web push).
+ */
 export const MAX_DEVICES_PER_PASS = 10
 
 /**

@@ -4,7 +4,7 @@ import { CAPPED_KINDS, QUIET_HOURS_KINDS } from '#app/utils/automations.ts'
 import { GRACE_DAYS, TRIAL_DAYS } from '#app/utils/plan-status.ts'
 
 /**
- * The automatic messages' statements (issue 19; DECISIONS.md "Automatic and scheduled messages"; the rules in
+ * The automatic messages' statements (issue 19; docs/product/automations.md; the rules in
  * app/services/automations/automation-schedule.server.ts and app/services/push/stamp-push.server.ts). Each holder's
  * occasion is one notifications row with a key unique per pass (`occasion`): inserts say `on conflict do nothing`,
  * so two processes never make one twice. Everything that depends on the owner's plan, the caps and quiet hours is

@@ -13,7 +13,7 @@ import { isUuid } from '#app/utils/uuid.ts'
 
 export type CardStatus = 'draft' | 'active' | 'archived'
 
-/** An owner's stamp card (DECISIONS.md, "Cards and holders"). */
+/** An owner's stamp card (docs/product/holders-and-cards.md). */
 export class Card extends Model<InferAttributes<Card>, InferCreationAttributes<Card>> {
   declare id: CreationOptional<string>
   declare userId: string

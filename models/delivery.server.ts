@@ -33,8 +33,8 @@ export type ClaimedDelivery = {
 /**
  * Creates the message's deliveries, one per device of its target (an audience of the card's holders, or one
  * holder's pass); answers how many the message has (with those createFirstDeliveries made). A device holding two
- * passes of the card has one endpoint, so one delivery (DECISIONS.md). Runs inside the transaction that locked the
- * notification row (lockNotificationStatus, which reads the target).
+ * passes of the card has one endpoint, so one delivery (docs/product/push-messages.md). Runs inside the transaction
+ * that locked the notification row (lockNotificationStatus, which reads the target).
  */
 export async function createNotificationDeliveries(
   notificationId: string,

@@ -1,10 +1,11 @@
 import { selectRows } from './transaction.server.ts'
 
 /*
- * The CSV exports' pages (DECISIONS.md, "Exports"): one owner-scoped query a page, keyset-paged, each on its own
- * (no transaction held across pages: on the embedded database a transaction is served alone and would stop the
- * app for the length of a download). Another owner's card answers no rows. Times come as whole epoch seconds with
- * the business's offset at that instant, computed here, so the export formats them without Intl per row.
+ * The CSV exports' pages (docs/product/insights-and-exports.md, "Exports"): one owner-scoped query a page,
+ * keyset-paged, each on its own (no transaction held across pages: on the embedded database a transaction is served
+ * alone and would stop the app for the length of a download). Another owner's card answers no rows. Times come as whole
+ * epoch seconds with the business's offset at that instant, computed here, so the export formats them without Intl per
+ * row.
  */
 
 /** The most rows one page reads. */

@@ -5,8 +5,8 @@ import { isUuid } from '#app/utils/uuid.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
- * The holders a message goes to. One definition of each audience, on a pass `p` of its card `c` (DECISIONS.md
- * "Insights, holders and exports"): the holders page's filters read the same conditions, so "inactive 30+ days"
+ * The holders a message goes to. One definition of each audience, on a pass `p` of its card `c`
+ * (docs/product/insights-and-exports.md): the holders page's filters read the same conditions, so "inactive 30+ days"
  * on the confirm page is exactly the holders list's. A holder's last visit is their join time when they have none
  * (passes.last_visit_at keeps it so). Each condition is served by one of the card's pass indexes (card_id,
  * last_visit_at) and (card_id, stamps).

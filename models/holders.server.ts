@@ -4,8 +4,8 @@ import { AUDIENCE_CONDITION } from './holder-audience.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
- * A card's holders (/account/{cardId}/holders) and one holder's history (DECISIONS.md, "Insights, holders and
- * exports"). Every function is scoped by { cardId, userId }: another owner's card or pass finds nothing.
+ * A card's holders (/account/{cardId}/holders) and one holder's history (docs/product/insights-and-exports.md). Every
+ * function is scoped by { cardId, userId }: another owner's card or pass finds nothing.
  */
 type Owned = { cardId: string; userId: string }
 

@@ -4,7 +4,7 @@ import { type DayRange } from '#app/utils/insight-range.ts'
 import { eventFilterSql, type EventFilter } from './activity.server.ts'
 
 /**
- * The figures of the card page and the account home (DECISIONS.md, "Insights, holders and exports"), read from the
+ * The figures of the card page and the account home (docs/product/insights-and-exports.md), read from the
  * small rows migration 0012 keeps: pass_days (per pass and local day) and pass_rounds (per round), plus the passes'
  * join times. Days are calendar days in the owner's time zone; a range is [from, to) in days, turned into instants
  * by the database in the same zone the rows were counted in. Scoped by owner: `cardId` narrows to one of their

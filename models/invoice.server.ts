@@ -11,7 +11,10 @@ import { getSequelize } from '#app/server/db.server.ts'
 export type InvoiceReason = 'new' | 'renewal' | 'change'
 export type InvoiceStatus = 'open' | 'paid' | 'void'
 
-/** A bill for one plan period (DECISIONS.md: the manual provider's invoice, marked paid by an admin). */
+/**
+ * A bill for one plan period (docs/product/plans-and-limits.md: the manual provider's invoice, marked paid by an
+ * admin).
+ */
 export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttributes<Invoice>> {
   declare id: CreationOptional<string>
   declare number: string

@@ -13,7 +13,7 @@ import { AUDIENCE_OF_MESSAGE, type MessageTarget } from './holder-audience.serve
 
 /**
  * Push messages that count toward the owner's monthly quota, sent (queued) since a moment. A message counts once,
- * however many holders receive it (DECISIONS.md); automatic stamp and reward pushes do not count.
+ * however many holders receive it (docs/product/plans-and-limits.md); automatic stamp and reward pushes do not count.
  */
 export async function countQuotaPushesSince(userId: string, since: Date, transaction?: Transaction): Promise<number> {
   const [rows] = (await getSequelize().query(

@@ -5,7 +5,7 @@ import { hashToken } from './session.server.ts'
 
 export type TokenKind = 'email_verification' | 'password_reset' | 'premade_login' | 'email_change' | 'staff_invitation'
 
-/** How long each kind of link stays valid (DECISIONS.md, "Tokens and e-mail"). */
+/** How long each kind of link stays valid (docs/product/passwords-and-tokens.md, "Tokens and e-mail"). */
 export const TOKEN_TTL_MS: Record<TokenKind, number> = {
   email_verification: 48 * 60 * 60 * 1000,
   password_reset: 60 * 60 * 1000,

@@ -5,7 +5,7 @@ import { isUuid } from '#app/utils/uuid.ts'
 import { PASS_MESSAGE_ID, PASS_MESSAGE_JOINS, PASS_MESSAGE_VERSION } from './pass-message.server.ts'
 
 /**
- * A holder's pass on a card (DECISIONS.md, "Cards and holders"): an unguessable id for its address /p/{id} and a
+ * A holder's pass on a card (docs/product/holders-and-cards.md): an unguessable id for its address /p/{id} and a
  * short code staff can type. Holders give nothing personal, so a pass is all a holder is.
  */
 export const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'

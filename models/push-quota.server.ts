@@ -2,8 +2,8 @@ import { type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
 /**
- * The owner's additional push messages (DECISIONS.md, "Push messages"): bought or granted beyond the monthly quota,
- * kept on the subscription row. Its own file: models/subscription.server.ts belongs to billing.
+ * The owner's additional push messages (docs/product/plans-and-limits.md, "Push quota"): bought or granted beyond the
+ * monthly quota, kept on the subscription row. Its own file: models/subscription.server.ts belongs to billing.
  */
 
 /**

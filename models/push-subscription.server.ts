@@ -4,7 +4,9 @@ import { isPassId } from './pass.server.ts'
 
 export type PushSubscriptionInput = { endpoint: string; keys: { p256dh: string; auth: string } }
 
-/** A holder's phones, tablets and browsers; the 11th replaces the oldest (DECISIONS.md, "Hardening"). */
+/**
+ * A holder's phones, tablets and browsers; the 11th replaces the oldest (docs/product/hardening.md, "Push endpoints").
+ */
 export const MAX_SUBSCRIPTIONS_PER_PASS = 10
 
 /**

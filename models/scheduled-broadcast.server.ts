@@ -4,10 +4,11 @@ import { isUuid } from '#app/utils/uuid.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
- * Scheduled broadcasts (DECISIONS.md "Scheduled broadcasts"; migration 0013): a draft becomes a 'scheduled' row
- * with its due time and audience, and goes out at that time (app/services/push/scheduled-broadcasts.server.ts)
- * unless the owner cancels it first. Every change of status is conditional on the status it leaves, so a double
- * submit, a cancel racing the release, or two processes releasing one row each change it once.
+ * Scheduled broadcasts (docs/product/automations.md "Scheduled broadcasts"; migration 0013): a draft becomes a
+ * 'scheduled' row with its due time and audience, and goes out at that time
+ * (app/services/push/scheduled-broadcasts.server.ts) unless the owner cancels it first. Every change of status is
+ * conditional on the status it leaves, so a double submit, a cancel racing the release, or two processes releasing one
+ * row each change it once.
  */
 type Owned = { ownerId: string; cardId: string; notificationId: string }
 

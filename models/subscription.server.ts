@@ -127,7 +127,7 @@ export async function listSubscriptionsWithDueTransitions(
   return rows.map((row) => ({ id: row.id, userId: row.user_id }))
 }
 
-/** Records a status change with its time and cause (DECISIONS.md: every transition is recorded). */
+/** Records a status change with its time and cause (docs/product/plans-and-limits.md: every transition is recorded). */
 export async function recordStatusChange(
   input: {
     subscriptionId: string

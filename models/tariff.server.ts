@@ -8,7 +8,7 @@ import {
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
-/** A paid plan (DECISIONS.md, "Plans, trial and limits"). Prices are in cents. */
+/** A paid plan (docs/product/plans-and-limits.md). Prices are in cents. */
 export class Tariff extends Model<InferAttributes<Tariff>, InferCreationAttributes<Tariff>> {
   declare id: CreationOptional<number>
   declare tier: 1 | 2 | 3

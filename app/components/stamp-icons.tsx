@@ -1,6 +1,9 @@
 import { isStampIcon, type StampIcon } from '#app/utils/stamp-icon-names.ts'
 
-/** The stamp icons of DECISIONS.md, as 24×24 stroke paths (drawn in the card's colours, no image download). */
+/**
+ * The stamp icons of docs/product/holders-and-cards.md, as 24×24 stroke paths (drawn in the card's colours, no image
+ * download).
+ */
 
 const PATHS: Record<StampIcon, string> = {
   star: 'M12 3l2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1-4.4-4.3 6.1-.9z',

@@ -17,7 +17,7 @@ import { isStampIntent, PassActionSchema, StampSchema, type StampIntent } from '
 
 /**
  * The scan page's loader and action, shared by the owner's /account/{cardId}/scan and the staff's
- * /staff/{cardId}/scan (DECISIONS.md, "Staff, locations and stamping rules"). The two differ only in who acts:
+ * /staff/{cardId}/scan (docs/product/staff-locations-rules.md). The two differ only in who acts:
  * staff act on their employer's cards, undo only their own stamp, and never override a stamping rule.
  */
 export type ScanActor = { kind: 'owner'; ownerId: string } | { kind: 'staff'; ownerId: string; staffId: string }
@@ -98,7 +98,7 @@ export async function scanAction(request: Request, actor: ScanActor, cardIdParam
       count,
       ...who,
       locationId: where.locationId,
-      // Only the owner may stamp past a rule (DECISIONS.md); a staff member's tick is ignored.
+      // Only the owner may stamp past a rule (docs/product/staff-locations-rules.md); a staff member's tick is ignored.
       override: actor.kind === 'owner' && submission.value.override === true,
     })
     if (!outcome.ok && outcome.rule)

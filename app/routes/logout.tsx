@@ -3,7 +3,7 @@ import { Form, Link, type MetaFunction } from '@remix-run/react'
 import { Logo } from '#app/components/logo.tsx'
 import { getUserId, signOut } from '#app/services/auth/session.server.ts'
 
-/** Logging out changes data, so only POST does it; GET shows a one-button form (DECISIONS.md). */
+/** Logging out changes data, so only POST does it; GET shows a one-button form (docs/product/contracts.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!(await getUserId(request))) throw redirect('/login')
   return null

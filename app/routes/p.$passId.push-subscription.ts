@@ -7,7 +7,7 @@ import { getPassView } from '#models/pass.server.ts'
 import { deletePassSubscription, hasPassSubscription, savePassSubscription } from '#models/push-subscription.server.ts'
 
 /**
- * The pass page's push subscription (DECISIONS.md, "Push messages"): POST the browser's `PushSubscription.toJSON()`
+ * The pass page's push subscription (docs/product/push-messages.md): POST the browser's `PushSubscription.toJSON()`
  * to save it, DELETE with `{"endpoint"}` to remove it; GET `?endpoint=` tells whether it is saved, with the VAPID
  * public key to subscribe with. The pass id is the holder's only credential, as for the pass page itself.
  */

@@ -3,8 +3,8 @@ import { notFound } from '#app/server/http-errors.server.ts'
 import { APPLE_PASS_CONTENT_TYPE, getLatestApplePass } from '#app/services/wallet/apple-pass-download.server.ts'
 
 /**
- * GET /p/{passId}/wallet.pkpass: the holder's card as an Apple Wallet pass (DECISIONS.md, "Apple pass"), what the
- * pass page's 'Add to Apple Wallet' link opens. 404 when Apple Wallet is off or the pass does not exist.
+ * GET /p/{passId}/wallet.pkpass: the holder's card as an Apple Wallet pass (docs/product/wallets.md, "Apple pass"),
+ * what the pass page's 'Add to Apple Wallet' link opens. 404 when Apple Wallet is off or the pass does not exist.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
   const pass = await getLatestApplePass(params.passId ?? '')

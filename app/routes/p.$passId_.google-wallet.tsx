@@ -5,10 +5,10 @@ import { googleWalletSave } from '#app/services/wallet/google-wallet-save.server
 import passStylesHref from '#app/styles/pass.css?url'
 
 /**
- * GET /p/{passId}/google-wallet: 'Save to Google Wallet' (DECISIONS.md, "Google pass"). Makes sure the card's class
- * and the pass's object exist at Google (the second exception to "no GET changes data": it records the object it
- * made), then answers 303 to Google's save page. When Google cannot be reached, a 503 page says so and leads back
- * to the card; 404 when Google Wallet is off or the pass does not exist.
+ * GET /p/{passId}/google-wallet: 'Save to Google Wallet' (docs/product/wallets.md, "Google pass"). Makes sure the
+ * card's class and the pass's object exist at Google (the second exception to "no GET changes data": it records the
+ * object it made), then answers 303 to Google's save page. When Google cannot be reached, a 503 page says so and leads
+ * back to the card; 404 when Google Wallet is off or the pass does not exist.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
   const result = await googleWalletSave(params.passId ?? '')

@@ -3,7 +3,7 @@ import { type z } from 'zod'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 
 /**
- * The JSON calls' one answer shape (DECISIONS.md, "JSON answers"):
+ * The JSON calls' one answer shape (docs/product/contracts.md, "JSON answers"):
  * `{"status", "message", "msg", "errors": {field: [messages]}}` plus the call's data. `msg` repeats `message`
  * because the specification's clients read one or the other.
  */

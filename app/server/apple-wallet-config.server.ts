@@ -4,7 +4,7 @@ import path from 'node:path'
 import { getEnv, type Env } from './env.server.ts'
 
 /**
- * Apple Wallet's settings (DECISIONS.md, "Wallet passes", "When on"), read and checked once: Apple Wallet is on when
+ * Apple Wallet's settings (docs/product/wallets.md, "When on"), read and checked once: Apple Wallet is on when
  * APPLE_PASS_TYPE_ID is set, and then a missing or mismatched credential stops the start with one line naming it,
  * instead of every pass download failing later (or, worse, passes that Wallet silently refuses).
  */

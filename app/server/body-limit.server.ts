@@ -3,8 +3,8 @@ import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
 import { type Refusal } from './request-refusal.server.ts'
 
 /**
- * Request bodies are limited before anything reads them (DECISIONS.md, "Hardening decided after an outside
- * review"): a 200 MB form posted to /login was read whole into memory (2.6 GB) by `request.formData()`.
+ * Request bodies are limited before anything reads them (docs/product/hardening.md, "Body limits"): a 200 MB form
+ * posted to /login was read whole into memory (2.6 GB) by `request.formData()`.
  *   forms (urlencoded)   1 MB
  *   multipart            2 MB (a logo, the largest upload) + 1 MB for the other fields
  *   anything else        64 KB (JSON calls; the app reads no other kind of body)
@@ -19,8 +19,8 @@ export const BODY_LIMITS = { form: MB, multipart: LOGO_MAX_BYTES + MB, other: 64
 
 /**
  * The most of a body's unread rest thrown away after its answer (a refusal, or an action that ignores the body),
- * so that a client still sending reads the answer (DECISIONS.md, "Hardening decided after the third outside
- * review"); past it the connection is closed. A phone photo sent as a logo (up to ~12 MB) still gets its 413.
+ * so that a client still sending reads the answer (docs/product/hardening.md, "Body limits"); past it the connection is
+ * closed. A phone photo sent as a logo (up to ~12 MB) still gets its 413.
  */
 export const DISCARD_LIMIT = 16 * MB
 

@@ -2,9 +2,9 @@ import { type Refusal } from './request-refusal.server.ts'
 import type express from 'express'
 
 /**
- * Every POST, PUT, PATCH and DELETE from a browser must come from our own pages (DECISIONS.md, "Hardening decided
- * after an outside review"). SameSite=Lax cookies do not cover it: Remix's data paths (`?_data=`) let another
- * site sign a visitor out, or into the other site's account (login CSRF), with a plain cross-site form.
+ * Every POST, PUT, PATCH and DELETE from a browser must come from our own pages (docs/product/hardening.md, "Requests
+ * from other sites"). SameSite=Lax cookies do not cover it: Remix's data paths (`?_data=`) let another site sign a
+ * visitor out, or into the other site's account (login CSRF), with a plain cross-site form.
  *
  * A browser says where a request comes from in `Origin`, else `Sec-Fetch-Site`. Our own origin is APP_URL's, or
  * the request's own scheme and host (behind TRUST_PROXY, the forwarded ones: the app reached on a private address).

@@ -14,7 +14,7 @@ import { serveBatchesWhole } from './embedded-query-queue.server.ts'
  * PGlite is a single-connection database that takes no lock on its files, so exactly one process
  * may open a data folder: a lock file guards it, and every client — the app's own pools, and commands
  * run while the server is up — connects through the socket server of the process that holds it
- * (DECISIONS.md, "Limits, values and texts").
+ * (docs/product/configuration.md, "One process, one database").
  */
 
 /** node-postgres finds a Unix socket as `${host}/.s.PGSQL.${port}`: keep that name so `host` is the folder. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * Every setting Stampwise reads from the environment (DECISIONS.md, "Configuration").
+ * Every setting Stampwise reads from the environment (docs/product/configuration.md).
  * Parsed once at start: a wrong value stops the process with one clear line instead of
  * failing later in the middle of a request.
  */
@@ -37,7 +37,7 @@ const EnvSchema = z
     APPLE_KEY_ID: optional,
     APPLE_PRIVATE_KEY: optional,
     APPLE_ISSUER: z.url().default('https://appleid.apple.com'),
-    // Apple Wallet (DECISIONS.md, "Wallet passes"): on when APPLE_PASS_TYPE_ID is set; the PEM settings take the text
+    // Apple Wallet (docs/product/wallets.md): on when APPLE_PASS_TYPE_ID is set; the PEM settings take the text
     // itself or a path to a file, and are checked by app/server/apple-wallet-config.server.ts.
     APPLE_PASS_TYPE_ID: optional,
     APPLE_PASS_CERT: optional,

@@ -2,10 +2,10 @@ import { multipartEntries, urlencodedEntries, type BodyCheck } from './form-entr
 import { type Refusal } from './request-refusal.server.ts'
 
 /**
- * How many entries a form may carry, and which names it may repeat (DECISIONS.md, "Hardening decided after the
- * third outside review"; docs/decisions/051-form-entries-and-discard-limit.md). Conform's parse of a form is
- * quadratic in how often one name repeats (30,000 repeats of `a=`, 90 KB, took 16 s), so the raw body is counted
- * as it arrives, before anything parses it, and refused past these limits.
+ * How many entries a form may carry, and which names it may repeat (docs/product/hardening.md, "Form entries";
+ * docs/decisions/051-form-entries-and-discard-limit.md). Conform's parse of a form is quadratic in how often one name
+ * repeats (30,000 repeats of `a=`, 90 KB, took 16 s), so the raw body is counted as it arrives, before anything parses
+ * it, and refused past these limits.
  */
 export const FORM_ENTRIES_MAX = 500
 

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { getEnv, type Env } from './env.server.ts'
 
 /**
- * Google Wallet's settings (DECISIONS.md, "Wallet passes", "When on"), read and checked once: Google Wallet is on when
+ * Google Wallet's settings (docs/product/wallets.md, "When on"), read and checked once: Google Wallet is on when
  * GOOGLE_WALLET_ISSUER_ID is set, and then GOOGLE_WALLET_SERVICE_ACCOUNT must be a service account's JSON key (the
  * text, or a path to the file Google Cloud gives). A wrong one stops the start with one line naming it, instead of
  * every 'Save to Google Wallet' failing later.

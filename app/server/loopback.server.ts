@@ -2,7 +2,7 @@ import net from 'node:net'
 
 /**
  * Outside production, /dev/mailbox (every reset link) and the demo account (a published password) answer only the
- * computer Stampwise runs on (DECISIONS.md, "Hardening decided after an outside review"). The client address is
+ * computer Stampwise runs on (docs/product/hardening.md, "Loopback-only pages"). The client address is
  * the one Express sees (TRUST_PROXY honoured): behind a proxy on the same computer, set TRUST_PROXY, or every
  * visitor looks local.
  */

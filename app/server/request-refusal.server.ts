@@ -4,7 +4,7 @@ import type express from 'express'
 /**
  * How the request guards (request-guards.server.ts) say no, in the shape the asker reads:
  * - a JSON call (/api/…, the pass's push-subscription call, or an asker that wants JSON) gets the JSON calls'
- *   one shape, `{status: "error", message, msg, errors}` (DECISIONS.md, "JSON answers");
+ *   one shape, `{status: "error", message, msg, errors}` (docs/product/contracts.md, "JSON answers");
  * - a Remix data request (`?_data=`, `.data`: a form sent with JavaScript) gets the same JSON marked
  *   `X-Remix-Catch`, so the page's error boundary shows the message instead of a network failure;
  * - anything else (a form sent without JavaScript) gets a small page with the message and a way back.

@@ -4,8 +4,8 @@ import type express from 'express'
 
 /**
  * An answer sent before the request's body was read to its end (a refusal of the request guards, an action that
- * ignores the body, a 405) must still reach a client that keeps sending (DECISIONS.md, "Hardening decided after
- * the third outside review"; docs/decisions/051-form-entries-and-discard-limit.md):
+ * ignores the body, a 405) must still reach a client that keeps sending (docs/product/hardening.md, "Body limits";
+ * docs/decisions/051-form-entries-and-discard-limit.md):
  * - once the answer is sent, the rest of the body is read and thrown away, up to DISCARD_LIMIT; past it the
  *   connection is closed. Unread, it would stay on a kept-alive connection and the client's next request on it
  *   would wait for the keep-alive timeout, then fail with a reset;

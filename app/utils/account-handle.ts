@@ -1,6 +1,6 @@
 /**
  * What an /account page tells the shared layout (route `handle`): its heading, shown in the header on phones, and
- * where the back button goes (DECISIONS.md, "Page titles"; specification section 2, "Back button").
+ * where the back button goes (docs/product/contracts.md, "Page titles"; specification section 2, "Back button").
  * - 'account': to /account (History, Pricing and Reward Card);
  * - 'previous': one step back (history.back() with JavaScript, the parent address without);
  * - 'hidden': no back button (/account and /account/profile).

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 /**
- * Who a broadcast goes to (DECISIONS.md, "Audiences"): all the card's holders, or one of the holders page's
- * filters (inactive 30+ days, one stamp from the reward, reward waiting), with the same definitions: the SQL of
+ * Who a broadcast goes to (docs/product/automations.md, "Audiences"): all the card's holders, or one of the holders
+ * page's filters (inactive 30+ days, one stamp from the reward, reward waiting), with the same definitions: the SQL of
  * each is models/holder-audience.server.ts, shared with the holders list. Stored on the message
  * (notifications.audience, migration 0013). Pure: the confirm page's select uses it in the browser too.
  */

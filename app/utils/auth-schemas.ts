@@ -3,7 +3,7 @@ import { browserTimeZone } from './time-zone-choice.ts'
 
 /**
  * The auth forms' schemas, shared by pages, JSON calls and the browser, with the specification's exact messages
- * as DECISIONS.md amends them ("Passwords").
+ * as docs/product/passwords-and-tokens.md amends them ("Passwords").
  */
 export const PASSWORD_SPECIALS = '!@#$%^&*().,'
 

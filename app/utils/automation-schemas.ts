@@ -13,8 +13,8 @@ import { PushMessageSchema } from './push-message.ts'
 
 /**
  * The forms of /account/{cardId}/automations, one schema each, shared by the page (conform in the browser) and its
- * action. The words of an automatic message are checked like a composed message (DECISIONS.md: title 50, body 180),
- * so the title and body rules and messages are the composer's own.
+ * action. The words of an automatic message are checked like a composed message (docs/product/automations.md: title 50,
+ * body 180), so the title and body rules and messages are the composer's own.
  */
 export const AUTOMATION_MESSAGES = {
   days: `Enter a whole number of days from ${AUTOMATION_DAYS_MIN} to ${AUTOMATION_DAYS_MAX}`,

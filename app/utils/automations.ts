@@ -1,5 +1,5 @@
 /**
- * Automatic messages (issue 19; DECISIONS.md "Automatic and scheduled messages"): their kinds, the owner's words for
+ * Automatic messages (issue 19; docs/product/automations.md): their kinds, the owner's words for
  * them, and what a card has before its owner changes anything. Pure, so the automations page uses it in the browser,
  * and the server's senders and the migration's back-fill agree with it.
  */

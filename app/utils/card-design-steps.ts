@@ -1,6 +1,6 @@
 /**
- * The card-creation onboarding's steps in order (DECISIONS.md, "Onboarding addresses"). A card's onboarding_step
- * names the page its owner returns to; null once the onboarding is finished.
+ * The card-creation onboarding's steps in order (docs/product/contracts.md, "Onboarding addresses"). A card's
+ * onboarding_step names the page its owner returns to; null once the onboarding is finished.
  */
 export const ONBOARDING_STEPS = [
   { step: 'main', label: 'Design' },

@@ -1,9 +1,9 @@
 /**
- * CSV cells and rows as DECISIONS.md ("Exports") writes them: RFC 4180 (CRLF line ends; a field with a comma, a
- * quote, CR or LF is quoted, its quotes doubled), numbers as numbers, and a text cell that a spreadsheet would read
- * as a formula (starting with `=`, `+`, `-` or `@`, or with a tab or carriage return, which some spreadsheets skip
- * before reading the formula; OWASP's CSV injection list) prefixed with `'`, so a value a holder or an owner typed
- * never runs in the owner's spreadsheet. Pure: the exports stream these a page at a time.
+ * CSV cells and rows as docs/product/insights-and-exports.md ("Exports") writes them: RFC 4180 (CRLF line ends; a field
+ * with a comma, a quote, CR or LF is quoted, its quotes doubled), numbers as numbers, and a text cell that a
+ * spreadsheet would read as a formula (starting with `=`, `+`, `-` or `@`, or with a tab or carriage return, which some
+ * spreadsheets skip before reading the formula; OWASP's CSV injection list) prefixed with `'`, so a value a holder or
+ * an owner typed never runs in the owner's spreadsheet. Pure: the exports stream these a page at a time.
  */
 
 export type CsvValue = string | number | boolean | null | undefined

@@ -1,7 +1,7 @@
 import { addDays, type LocalDay } from './local-time.ts'
 
 /**
- * The ranges of the card page's insights (DECISIONS.md, "Insights, holders and exports"): each ends with today in
+ * The ranges of the card page's insights (docs/product/insights-and-exports.md): each ends with today in
  * the business's time zone and is compared with the range of the same length just before it.
  */
 export const INSIGHT_RANGES = {

@@ -1,5 +1,5 @@
 /**
- * Dates and times in the business's time zone (DECISIONS.md, "Insights, holders and exports": a day is a calendar
+ * Dates and times in the business's time zone (docs/product/insights-and-exports.md: a day is a calendar
  * day in the business's time zone). Pure and shared by both sides; formatters are made once per zone.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The forms of /account/locations (DECISIONS.md "Staff, locations and stamping rules"; migration 0014's limits),
+ * The forms of /account/locations (docs/product/staff-locations-rules.md; migration 0014's limits),
  * one schema each, shared by the page (conform in the browser) and its action.
  */
 export const LOCATION_NAME_MAX = 60

@@ -1,7 +1,7 @@
 /**
  * Names an owner types that go into e-mails to other people — the invitee's name, the business name — are plain
  * text: letters, digits, spaces and common punctuation, no links or addresses, and mails show them as quoted data
- * (DECISIONS.md, "Hardening decided after the third outside review";
+ * (docs/product/hardening.md, "Names in e-mails";
  * docs/decisions/052-invitations-hold-no-address.md).
  * A mail from Stampwise's sender must not carry an owner's sentence, link or address as if it were ours.
  */

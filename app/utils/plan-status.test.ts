@@ -20,7 +20,7 @@ function sub(overrides: Partial<StoredSubscription>): StoredSubscription {
   }
 }
 
-describe('plan box texts (DECISIONS.md, "Plan box")', () => {
+describe('plan box texts (docs/product/plans-and-limits.md, "Plan box")', () => {
   test('a running trial counts whole days left', () => {
     const state = planState(sub({ trialEndsAt: new Date(now.getTime() + 13.2 * DAY) }), now)
     expect(state).toMatchObject({ trialDays: 14, subActiveFlag: 1, inTrial: true, cardLimit: 3, monthlyPushLimit: 10 })

@@ -1,6 +1,6 @@
 /**
- * The subscription's state as of a moment, computed from its stored status and dates (DECISIONS.md, "Plans, trial
- * and limits" and "Plan box"). Pure: the pages compute it on every read, and the scheduled job writes the same
+ * The subscription's state as of a moment, computed from its stored status and dates (docs/product/plans-and-limits.md,
+ * "Status transitions" and "Plan box"). Pure: the pages compute it on every read, and the scheduled job writes the same
  * transitions to the database, so nothing is stale after a restart and no page has to write on GET.
  */
 import { formatDate } from './plan-format.ts'
@@ -85,7 +85,7 @@ export type PlanState = {
   status: SubscriptionStatus
   /** Whole days of trial left (0 once over). */
   trialDays: number
-  /** 1 while the owner has access (DECISIONS.md, "Plan box"). */
+  /** 1 while the owner has access (docs/product/plans-and-limits.md, "Plan box"). */
   subActiveFlag: 0 | 1
   /** In the free trial (including a plan chosen but not yet paid inside it): the menu hides "Plan details". */
   inTrial: boolean
@@ -131,7 +131,7 @@ export function planState(stored: StoredSubscription, now: Date): PlanState {
 
 export type PlanBox = { title: string; subtitle: string }
 
-/** The plan box's two lines, with the exact texts of DECISIONS.md ("Plan box"). */
+/** The plan box's two lines, with the exact texts of docs/product/plans-and-limits.md ("Plan box"). */
 export function planBox(state: PlanState, product = 'Stampwise'): PlanBox {
   if (state.inTrial) {
     return { title: `${state.trialDays} days free trial left`, subtitle: 'Choose a plan for your business needs' }

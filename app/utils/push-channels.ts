@@ -1,8 +1,8 @@
 /**
- * The ways a message reaches a holder's device, each counted apart (DECISIONS.md "Reach and history count
+ * The ways a message reaches a holder's device, each counted apart (docs/product/wallets.md "Reach and history count
  * channels"): web push to a browser with notifications on, an Apple Wallet pass (an APNs push that makes the device
- * fetch the pass showing the message), and a Google Wallet pass (the message added to it). A channel is a key here,
- * its words, and its table in models/notification.server.ts. Pure, so pages use it in the browser too.
+ * fetch the pass showing the message), and a Google Wallet pass (the message added to it). A channel is a key here, its
+ * words, and its table in models/notification.server.ts. Pure, so pages use it in the browser too.
  */
 export const DELIVERY_CHANNELS = ['web', 'appleWallet', 'googleWallet'] as const
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number]

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * The push composer (/account/{cardId}/push_notification/create and …/template/{templateId}/create): one schema for
- * the browser's checks and the server's. Field names `title`, `body`, `link` are DECISIONS.md's.
+ * the browser's checks and the server's. Field names `title`, `body`, `link` are docs/product/push-messages.md's.
  */
 export const PUSH_TITLE_MAX = 50
 export const PUSH_BODY_MAX = 180

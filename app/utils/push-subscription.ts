@@ -3,7 +3,8 @@ import { z } from 'zod'
 /**
  * What a pass page may register as its push subscription: the browser's `PushSubscription.toJSON()`. The server
  * later posts to the endpoint, so only the push services browsers use are accepted (plus PUSH_ALLOWED_HOSTS, for
- * tests on loopback): nobody may make Stampwise post to an address of their choosing (DECISIONS.md).
+ * tests on loopback): nobody may make Stampwise post to an address of their choosing (docs/product/push-messages.md,
+ * "Subscriptions").
  */
 export const KNOWN_PUSH_HOSTS = ['fcm.googleapis.com', 'android.googleapis.com', 'updates.push.services.mozilla.com']
 /** Apple's (web.push.apple.com, api.push.apple.com…) and Windows' (*.notify.windows.com) run on many hosts. */
@@ -26,10 +27,10 @@ function hostOf(url: URL) {
 }
 
 /**
- * The endpoint as a URL when it is in the one form Stampwise saves and sends to (DECISIONS.md, "Hardening"):
- * exactly what `new URL()` writes back (`href`), https, no credentials, a host of letters, digits, dots and dashes.
- * Parsers disagree on other hosts: WHATWG reads `https://localhost{.push.apple.com/x` as a push.apple.com host,
- * Node's legacy `url.parse` (which web-push sends with) as localhost. Null for any other form.
+ * The endpoint as a URL when it is in the one form Stampwise saves and sends to (docs/product/hardening.md, "Push
+ * endpoints"): exactly what `new URL()` writes back (`href`), https, no credentials, a host of letters, digits, dots
+ * and dashes. Parsers disagree on other hosts: WHATWG reads `https://localhost{.push.apple.com/x` as a push.apple.com
+ * host, Node's legacy `url.parse` (which web-push sends with) as localhost. Null for any other form.
  */
 export function normalPushEndpoint(endpoint: string): URL | null {
   if (!URL.canParse(endpoint)) return null

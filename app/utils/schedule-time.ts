@@ -3,8 +3,8 @@ import { AudienceSchema } from './audience.ts'
 import { localParts } from './local-time.ts'
 
 /**
- * The time a broadcast is scheduled for (DECISIONS.md "Scheduled broadcasts"): a date and time read in the
- * business's time zone (users.time_zone), as a datetime-local input sends it ('2026-12-24T16:00'), from a minute
+ * The time a broadcast is scheduled for (docs/product/automations.md "Scheduled broadcasts"): a date and time read in
+ * the business's time zone (users.time_zone), as a datetime-local input sends it ('2026-12-24T16:00'), from a minute
  * ahead up to 90 days ahead. A local time the zone skips (the hour the clocks jump forward) is refused; one it passes
  * twice (the hour they go back) is the first. Pure: the confirm page checks the same on both sides.
  */

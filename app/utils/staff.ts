@@ -4,7 +4,7 @@ import { isPlainName, PLAIN_NAME_MESSAGE } from './plain-name.ts'
 import { isUuid } from './uuid.ts'
 
 /**
- * Staff seats and invitations (DECISIONS.md, "Staff, locations and stamping rules";
+ * Staff seats and invitations (docs/product/staff-locations-rules.md;
  * docs/decisions/044-staff-accounts.md), shared by the team page, its action and the invitee's page.
  * Each paid plan's seats are stored with the plan (tariffs.staff_seats: Basic 2, Standard 5, Premium 20); the
  * trial's are here.
@@ -42,7 +42,8 @@ export function staffStatus(
 
 /**
  * The seats an owner has: those of the last plan they paid for, else the trial's. A plan that ends keeps its seats
- * (staff keep stamping, DECISIONS.md), and a plan chosen but not yet paid gives none of its own.
+ * (staff keep stamping, docs/product/staff-locations-rules.md), and a plan chosen but not yet paid gives none of its
+ * own.
  */
 export function staffSeats(plan: { everPaid: boolean; planSeats: number | null }): number {
   return plan.everPaid && plan.planSeats !== null ? plan.planSeats : TRIAL_STAFF_SEATS

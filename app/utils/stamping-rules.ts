@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { formatLocalDate, formatLocalDateTime } from './local-time.ts'
 
 /**
- * The stamping rules of a card (DECISIONS.md "Staff, locations and stamping rules"; migration 0014's columns and
+ * The stamping rules of a card (docs/product/staff-locations-rules.md; migration 0014's columns and
  * limits), set at /account/{cardId}/rules: the schema is shared by the page (conform in the browser) and its action.
  */
 export const MAX_PER_SCAN = 20

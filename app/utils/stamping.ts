@@ -3,7 +3,7 @@ import { z } from 'zod'
 /**
  * The scan pages' forms (/account/{cardId}/scan and the staff's /staff/{cardId}/scan), checked with the same
  * schemas in the browser and on the server.
- * `code` and `count` are the field names DECISIONS.md ("Contracts the specification leaves open") fixes. The code
+ * `code` and `count` are the field names docs/product/contracts.md ("Form fields") fixes. The code
  * is only checked for presence and length here: whether a pass has it is the server's answer ('No card with this
  * code'), and a code is accepted in any case, with spaces or dashes, or as the pass's address read from its QR.
  */
@@ -16,7 +16,7 @@ export const STAMP_MESSAGES = {
 } as const
 
 /**
- * Where the stamp, undo or redemption happens (DECISIONS.md, "Staff, locations and stamping rules"): one of the
+ * Where the stamp, undo or redemption happens (docs/product/staff-locations-rules.md): one of the
  * actor's locations, checked on the server (actorLocation). Absent when the actor has none, or only one (it is used).
  */
 const locationId = z

@@ -3,9 +3,9 @@ import { appServices } from '#tests/support/e2e-models.ts'
 import { expect, test, type Page } from '#tests/support/test.ts'
 
 /**
- * The plan box in each state of DECISIONS.md ("Plan box"), the profile menu, the back button, and an owner's plan
- * from choice to end: choose → waiting_payment → (an admin confirms, through the model) → active → cancel → ended
- * after the period, with the push gate closing and history staying open. With and without JavaScript.
+ * The plan box in each state of docs/product/plans-and-limits.md ("Plan box"), the profile menu, the back button, and
+ * an owner's plan from choice to end: choose → waiting_payment → (an admin confirms, through the model) → active →
+ * cancel → ended after the period, with the push gate closing and history staying open. With and without JavaScript.
  */
 let services: Awaited<ReturnType<typeof appServices>>
 test.beforeAll(async () => {

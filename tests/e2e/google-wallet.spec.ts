@@ -138,7 +138,8 @@ test('opening the pass saves nothing to Google Wallet: only following the link d
   await page.reload()
   // With JavaScript the pass's service worker keeps the page and the files it links to (public/pass-sw.js): once it
   // is active it has fetched them. The save link is no such file: fetching it would make the object at Google (a
-  // GET that changes data, by DECISIONS.md's exception) for a holder who never asked, and count them as saved.
+  // GET that changes data, by docs/product/contracts.md's exception) for a holder who never asked, and count them as
+  // saved.
   if (testInfo.project.use.javaScriptEnabled !== false)
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
   await expect(page.getByRole('link', { name: 'Save to Google Wallet' })).toBeVisible()

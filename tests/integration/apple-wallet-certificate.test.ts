@@ -10,8 +10,8 @@ import { createWalletCard, createWalletPass, newDevice, registerDevice } from '#
 
 /**
  * Without APNS_KEY_ID and APNS_PRIVATE_KEY, APNs is reached with the Pass Type ID certificate as the TLS client
- * certificate (DECISIONS.md, "Apple updates"): the local peer requires one signed by the test WWDR, and refuses a
- * connection without it.
+ * certificate (docs/product/wallets.md, "Apple updates"): the local peer requires one signed by the test WWDR, and
+ * refuses a connection without it.
  */
 const certs = makeAppleCerts()
 const { APNS_KEY_ID: _keyId, APNS_PRIVATE_KEY: _key, ...settings } = certs.env()

@@ -13,7 +13,7 @@ import { encodeBody, hostileBody, rawBodies, describeBody } from '#tests/support
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
- * Apple's pass web service (DECISIONS.md, "Wallet passes"), through HTTP as Wallet on a device calls it: every
+ * Apple's pass web service (docs/product/wallets.md), through HTTP as Wallet on a device calls it: every
  * status code of the protocol, the tags and Last-Modified at one-second resolution, the voided pass, the log and the
  * rate limits. Runs on the embedded database, or the PostgreSQL server with TEST_DATABASE_URL.
  *
@@ -216,7 +216,7 @@ describe('registering a device for a pass', () => {
   })
 })
 
-describe('at most 10 devices per pass (DECISIONS.md, "Hardening")', () => {
+describe('at most 10 devices per pass (docs/product/hardening.md, "Wallet devices")', () => {
   const ownerOf = async (cardId: string) =>
     (await sql<{ user_id: string }>(`select user_id from cards where id = :cardId`, { cardId }))[0]!.user_id
   const register = (client: string, token: string, passId: string, deviceId: string, pushToken = newPushToken()) =>

@@ -2,8 +2,8 @@
  * Who may open what: one row per address of the app (page or JSON call), checked by authorization.test.ts as a
  * guest, owner A, owner B, an admin, a staff member of owner A (`staff`) and one of owner B (`staffB`), with GET
  * and, for routes with an action, a POST with an empty body (or the row's minimal `body`). Every record in an
- * address is owner A's (DECISIONS.md, "Foreign records": another owner's card, pass, message or template answers
- * 404; a user id that is not the caller's answers 403).
+ * address is owner A's (docs/product/contracts.md, "Foreign records": another owner's card, pass, message or template
+ * answers 404; a user id that is not the caller's answers 403).
  *
  * The route list comes from the build: a route without a row here, or a row without its route, fails the test.
  */
@@ -50,7 +50,7 @@ const everyone = (outcome: Outcome): Answers => ({
   staffB: outcome,
 })
 /**
- * Staff (DECISIONS.md, "Staff, locations and stamping rules") may only stamp at /staff: every owner page, admin page
+ * Staff (docs/product/staff-locations-rules.md) may only stamp at /staff: every owner page, admin page
  * and JSON call answers them 404, as for a foreign record. The helpers below give every row that answer.
  */
 const STAFF_REFUSED = { staff: 404, staffB: 404 } as const
@@ -166,7 +166,7 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/join-team', get: { ...everyone('ok'), guest: 400 }, post: { ...everyone(409), guest: 400 } },
   // Declining one (issue 30): the mailed token is the proof, signed in or not; without it, 400 for everyone.
   { route: '/decline-invitation', get: everyone(400), post: everyone(400) },
-  // Confirms on load, signed in or not (DECISIONS.md); without a token it only shows the page.
+  // Confirms on load, signed in or not (docs/product/contracts.md); without a token it only shows the page.
   { route: '/email-confirmed', get: OK },
   {
     route: '/logout',
@@ -254,7 +254,7 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/team', get: signedIn(), post: signedIn(400) },
 
   // The staff counter (issue 20): staff only. Its location form posts to /staff (an empty one: 400); owner A's card
-  // is stamped by owner A's staff only (DECISIONS.md, "Staff, locations and stamping rules").
+  // is stamped by owner A's staff only (docs/product/staff-locations-rules.md).
   { route: '/staff', get: staffOnly(), post: staffOnly(400) },
   { route: '/staff/:cardId/scan', fill: { cardId: 'card' }, get: staffOfA(), post: staffOfA(400) },
   { route: '/staff/password', get: staffOnly(), post: staffOnly(400) },
@@ -331,7 +331,7 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/p/:passId/wallet.pkpass', fill: { passId: 'pass' }, get: everyone(404) },
   // Google Wallet is off in this walk too: no save link (tests/e2e/google-wallet.spec.ts has it on, with its fake).
   { route: '/p/:passId/google-wallet', fill: { passId: 'pass' }, get: everyone(404) },
-  // The card's logo, public like its join page (DECISIONS.md: Google Wallet's class points at it).
+  // The card's logo, public like its join page (docs/product/holders-and-cards.md: Google Wallet's class points at it).
   { route: '/cards/:cardId/logo.png', fill: { cardId: 'card' }, get: OK },
   { route: '/p/:passId/icons/:file', fill: { passId: 'pass', file: 'icon' }, get: OK },
   { route: '/p/:passId/manifest.webmanifest', fill: { passId: 'pass' }, get: OK },

@@ -5,7 +5,7 @@ import { createPushAudience } from '#tests/support/push-audience.ts'
 import { usePushDelivery } from '#tests/support/push-delivery-harness.ts'
 
 /*
- * Automatic pushes are not a free broadcast (issue 14, item 8; DECISIONS.md "Automatic and scheduled messages"):
+ * Automatic pushes are not a free broadcast (issue 14, item 8; docs/product/automations.md):
  * at most one stamp push per pass in 10 minutes and one reward push per pass per round, however often the owner
  * stamps and undoes. Delivered through the local push service (tests/support/push-endpoint.ts) by the job queue.
  */

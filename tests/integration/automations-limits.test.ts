@@ -14,7 +14,7 @@ import {
 } from '#tests/support/automation-fixture.ts'
 
 /*
- * Caps and quiet hours of automatic messages (issue 19; DECISIONS.md "Automatic and scheduled messages"), in the
+ * Caps and quiet hours of automatic messages (issue 19; docs/product/automations.md), in the
  * business's time zone, with a fixed clock: a day is the owner's local calendar day, a week that day and the 6
  * before; a message due in quiet hours waits until their local end, across a change of clocks.
  */

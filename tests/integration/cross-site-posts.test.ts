@@ -7,7 +7,7 @@ import { startTestServer } from '#tests/support/test-server.ts'
 
 /**
  * Issue 14, item 4: every POST, PUT, PATCH and DELETE from a browser must come from our own pages (`Origin`, else
- * `Sec-Fetch-Site`), Remix's data paths included; cross-site is 403 with a message (DECISIONS.md). Before:
+ * `Sec-Fetch-Site`), Remix's data paths included; cross-site is 403 with a message (docs/product/hardening.md). Before:
  * `POST /logout?_data=routes/logout` from another site signed the visitor out, `POST /login?_data=…` signed a
  * victim's browser into the attacker's account, and an ordinary cross-site form answered 500 with an error log.
  */

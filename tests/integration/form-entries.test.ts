@@ -10,8 +10,8 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * Issue 30, item 11 (high): a form repeating one name (`a&a&…`, far under the 1 MB limit) made the form parse
  * quadratic: 30,000 repeats (90 KB) to POST /login took 16.6 s with /healthz blocked, 500,000 (1 MB) froze the
  * process for minutes, anonymously, on every form action. Now every form action refuses such a form with 400 and a
- * message before parsing it, within a second, and the server answers others meanwhile (DECISIONS.md, "Hardening
- * decided after the third outside review").
+ * message before parsing it, within a second, and the server answers others meanwhile (docs/product/hardening.md, "Form
+ * entries").
  */
 const server = useTestServer()
 

@@ -6,16 +6,17 @@ import { startTestServer } from '#tests/support/test-server.ts'
 import { AUTHORIZATION_TABLE, ROLES, type RecordName, type Role } from './authorization-table.ts'
 
 /**
- * "No GET changes data" (conventions.md, DECISIONS.md), proven: every address of the build (the authorization
- * table's rows, which authorization.test.ts keeps equal to the build's routes), as a guest, owner A, owner B and an
- * admin, with owner A's real records, one GET at a time; every table's row count and a checksum of its rows are
- * read before and after each GET and must not move, nor between two GETs (a write a loader left running).
+ * "No GET changes data" (conventions.md, docs/product/contracts.md), proven: every address of the build (the
+ * authorization table's rows, which authorization.test.ts keeps equal to the build's routes), as a guest, owner A,
+ * owner B and an admin, with owner A's real records, one GET at a time; every table's row count and a checksum of its
+ * rows are read before and after each GET and must not move, nor between two GETs (a write a loader left running).
  */
 
 /**
- * DECISIONS.md, "GET exceptions", by name: confirming an e-mail from the mailed link (`/email-confirmed?token=`),
- * and saving a pass to Google Wallet (`/p/{passId}/google-wallet`: it records the object it made at Google; this walk
- * runs with Google Wallet off, where it answers 404 and writes nothing, but it stays spared for a run with it on).
+ * docs/product/contracts.md, "No GET changes data", by name: confirming an e-mail from the mailed link
+ * (`/email-confirmed?token=`), and saving a pass to Google Wallet (`/p/{passId}/google-wallet`: it records the object
+ * it made at Google; this walk runs with Google Wallet off, where it answers 404 and writes nothing, but it stays
+ * spared for a run with it on).
  */
 export const GET_EXCEPTIONS: Record<string, string> = {
   '/email-confirmed': '/email-confirmed?token=: the mailed link confirms the address on load',

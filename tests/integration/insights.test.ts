@@ -6,7 +6,7 @@ import { recordEventAt, seedHistoryCard, seedPass } from '#tests/support/stamp-h
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /*
- * The card page's insights (issue 18, item 2; DECISIONS.md "Insights, holders and exports") against figures worked
+ * The card page's insights (issue 18, item 2; docs/product/insights-and-exports.md) against figures worked
  * out by hand for one seeded history, with a fixed clock in a time zone far from UTC. The clock: 2026-11-26 22:00
  * UTC, which is Friday 2026-11-27 11:00 in Pacific/Auckland (+13:00). The 7-day range is the local days 21–27
  * November (from 2026-11-20 11:00 UTC), the range before it 14–20 November. Stamps required: 3.

@@ -8,8 +8,8 @@ import { createCard } from '#tests/support/authorization-fixture.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
- * An invitation holds an address only while it is pending, and only as an invitation (issue 30, item 12; DECISIONS.md,
- * "Hardening decided after the third outside review"): the person who owns the address can make their own account,
+ * An invitation holds an address only while it is pending, and only as an invitation (issue 30, item 12;
+ * docs/product/hardening.md, "Invitations"): the person who owns the address can make their own account,
  * decline from the mail, and an expired or declined invitation blocks nothing. Names in the mail are plain and
  * quoted (item 14).
  */

@@ -3,8 +3,9 @@ import { createUser, expectAnswer, postJson, sql, uniqueEmail } from '#tests/sup
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /**
- * Rate limits count first and check after, in one statement (DECISIONS.md, "Hardening"): parallel attempts cannot
- * pass a limit. IPv6 clients are counted per /64. Run on the embedded database and on the PostgreSQL server.
+ * Rate limits count first and check after, in one statement (docs/product/hardening.md, "Rate limits"): parallel
+ * attempts cannot pass a limit. IPv6 clients are counted per /64. Run on the embedded database and on the PostgreSQL
+ * server.
  */
 let server: Awaited<ReturnType<typeof startTestServer>>
 // Behind one trusted proxy, so a test can choose the client address with X-Forwarded-For.

@@ -8,7 +8,7 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * Issue 30, item 10: a body over its limit got its 413 only if the client stopped sending at once. A client that
  * keeps writing (Node's http with `Connection: close`, as most scripts send) had the connection closed under it
  * and got EPIPE or ECONNRESET instead of the answer. Now the rest is read and thrown away up to DISCARD_LIMIT
- * before the connection closes (DECISIONS.md, "Hardening decided after the third outside review").
+ * before the connection closes (docs/product/hardening.md, "Body limits").
  */
 const server = useTestServer()
 const MB = 1024 * 1024

@@ -15,7 +15,7 @@ import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
 
 /**
- * Every transition of the status diagram in DECISIONS.md ("Plans, trial and limits"), on the real database, with
+ * Every transition of the status diagram in docs/product/plans-and-limits.md, on the real database, with
  * time passed in explicitly: trial → waiting_payment → active → cancelled → ended, the unpaid ends, the renewal
  * with its grace days, a plan change, and the scheduled job catching up after a restart.
  */

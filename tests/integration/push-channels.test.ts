@@ -10,10 +10,11 @@ import { useTestServer } from '#tests/support/test-server.ts'
 
 /*
  * A message to the card's holders reaches web push devices and Apple Wallet devices, counted apart (issue 16 item 4;
- * DECISIONS.md "Reach and history count channels"): the confirm page and its JSON call show each channel's reach,
- * sending queues one APNs push per Apple Wallet device naming the message, history and progress count delivered /
- * failed / pending per channel, and the message is done only when both channels have settled. No APNs sender runs
- * here: the test settles the apple_pushes rows itself, as the sender would, and calls finishIfComplete as it does.
+ * docs/product/wallets.md "Reach and history count channels"): the confirm page and its JSON call show each channel's
+ * reach, sending queues one APNs push per Apple Wallet device naming the message, history and progress count
+ * delivered / failed / pending per channel, and the message is done only when both channels have settled. No APNs
+ * sender runs here: the test settles the apple_pushes rows itself, as the sender would, and calls finishIfComplete as
+ * it does.
  */
 const endpoint = usePushDelivery()
 const server = useTestServer()

@@ -9,13 +9,13 @@ import { logIn, sql } from '#tests/support/auth-api.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /*
- * Audiences and which devices a message reaches (issue 19 items 4 and 6; DECISIONS.md "Audiences", "Which devices"):
- * the confirm page and its JSON count holders and devices per channel for each audience, with the holders page's
- * definitions; a broadcast to an audience makes web push deliveries, Apple Wallet pushes and Google Wallet calls for
- * that audience's passes only, and only those Apple passes show it; a holder's automatic message
- * reaches that pass's browsers, Apple Wallet devices and Google Wallet object only, and the pass shows it. No job
- * queue runs in this file: prepareNotification is called as the push-message job calls it, and the rows it makes
- * are read, not sent.
+ * Audiences and which devices a message reaches (issue 19 items 4 and 6; docs/product/automations.md "Audiences",
+ * docs/product/push-messages.md "Subscriptions"): the confirm page and its JSON count holders and devices per channel
+ * for each audience, with the holders page's definitions; a broadcast to an audience makes web push deliveries, Apple
+ * Wallet pushes and Google Wallet calls for that audience's passes only, and only those Apple passes show it; a
+ * holder's automatic message reaches that pass's browsers, Apple Wallet devices and Google Wallet object only, and the
+ * pass shows it. No job queue runs in this file: prepareNotification is called as the push-message job calls it, and
+ * the rows it makes are read, not sent.
  */
 const server = useTestServer()
 const base = (cardId: string) => `/account/${cardId}/push_notification`

@@ -7,8 +7,9 @@ import { sql } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /*
- * The pass page's subscription call, POST/DELETE/GET /p/{passId}/push-subscription (DECISIONS.md): unique per
- * (pass, endpoint), renewed keys replace the old ones, and only known push services (or PUSH_ALLOWED_HOSTS) pass.
+ * The pass page's subscription call, POST/DELETE/GET /p/{passId}/push-subscription (docs/product/push-messages.md):
+ * unique per (pass, endpoint), renewed keys replace the old ones, and only known push services (or PUSH_ALLOWED_HOSTS)
+ * pass.
  */
 process.env.PUSH_ALLOWED_HOSTS = 'localhost:4433'
 resetEnvForTests()

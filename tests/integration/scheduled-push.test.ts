@@ -10,11 +10,11 @@ import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoi
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /*
- * Scheduled broadcasts (issue 19 item 3; DECISIONS.md "Scheduled broadcasts"): the confirm page schedules a draft
- * for a date and time in the business's zone without taking the quota; the list shows it and cancels it while it
- * waits (not gated); at its time it goes out and takes the quota then, or is skipped with a notice when none is left;
- * it survives a restart of the job queue and goes within a second of its time. Release is called with a fixed clock
- * where the moment matters; the restart test runs the real job queue and its timer.
+ * Scheduled broadcasts (issue 19 item 3; docs/product/automations.md "Scheduled broadcasts"): the confirm page
+ * schedules a draft for a date and time in the business's zone without taking the quota; the list shows it and cancels
+ * it while it waits (not gated); at its time it goes out and takes the quota then, or is skipped with a notice when
+ * none is left; it survives a restart of the job queue and goes within a second of its time. Release is called with a
+ * fixed clock where the moment matters; the restart test runs the real job queue and its timer.
  */
 const server = useTestServer()
 let push: PushEndpoint

@@ -68,7 +68,7 @@ describe.skipIf(usingServer())('the server process', () => {
     ['PORT', { PORT: 'abc' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['SESSION_SECRET', { NODE_ENV: 'production' }],
-    // Apple Wallet's settings are checked with the others (DECISIONS.md, "When on").
+    // Apple Wallet's settings are checked with the others (docs/product/wallets.md, "When on").
     ['APPLE_TEAM_ID', { ...appleSettings(), APPLE_TEAM_ID: '' }],
     ['APPLE_PASS_KEY', { ...appleSettings(), APPLE_PASS_KEY: makeOtherKey('rsa') }],
     ['APPLE_PASS_CERT', { ...appleSettings(), APPLE_PASS_TYPE_ID: 'pass.com.example.other' }],

@@ -6,7 +6,7 @@ import { createLocation, createStaffMember, signedInStaffMember } from '#tests/s
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
- * The staff counter (issue 20; DECISIONS.md, "Staff, locations and stamping rules") over HTTP on the real database:
+ * The staff counter (issue 20; docs/product/staff-locations-rules.md) over HTTP on the real database:
  * /staff lists the employer's cards, /staff/{cardId}/scan stamps, undoes the member's own stamp and redeems, each
  * recording who and where; the location is checked and remembered on the device; a stamping rule's refusal stands
  * for staff and the owner may override it; /staff/password ends the member's other sessions.

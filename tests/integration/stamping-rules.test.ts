@@ -17,7 +17,7 @@ import { logIn, sql } from '#tests/support/auth-api.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /**
- * The stamping rules (issue 20; DECISIONS.md "Staff, locations and stamping rules"): each rule at its boundary
+ * The stamping rules (issue 20; docs/product/staff-locations-rules.md): each rule at its boundary
  * through stampPass on the real database (embedded, or the server with TEST_DATABASE_URL), with and without the
  * owner's override, and the page that sets them, /account/{cardId}/rules, over HTTP.
  */

@@ -10,7 +10,7 @@ import { createStaffMember, signedInStaffMember } from '#tests/support/staff-mem
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
- * The team (issue 20; DECISIONS.md "Staff, locations and stamping rules"): an invitation from /account/team to the
+ * The team (issue 20; docs/product/staff-locations-rules.md): an invitation from /account/team to the
  * invitee signed in on /staff, seats per plan with pending invitations and their expiry, addresses that already have
  * an account, resend, removal ending sessions at once, and a downgrade suspending the newest (an upgrade or a
  * removal restoring them, an end changing nothing). Landing on /staff is its redirect (the page is another part's).

@@ -9,8 +9,9 @@ import { postJson, sql, STRONG_PASSWORD, uniqueEmail } from '#tests/support/auth
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
- * The business's time zone (issue 18, item 1; DECISIONS.md "Time zone"): the profile's select, the browser's zone at
- * sign-up, and the job that rebuilds pass_days in the new zone. The job queue runs in this file, as in the server.
+ * The business's time zone (issue 18, item 1; docs/product/insights-and-exports.md "Time zone"): the profile's select,
+ * the browser's zone at sign-up, and the job that rebuilds pass_days in the new zone. The job queue runs in this file,
+ * as in the server.
  */
 const server = useTestServer()
 let jobs: Awaited<ReturnType<typeof startJobs>>

@@ -80,7 +80,7 @@ export async function mailCount(email: string) {
   return row!.count
 }
 
-/** Every JSON answer has the same shape (DECISIONS.md, "JSON answers") and is never cached. */
+/** Every JSON answer has the same shape (docs/product/contracts.md, "JSON answers") and is never cached. */
 export async function expectAnswer(
   response: Response,
   httpStatus: number,

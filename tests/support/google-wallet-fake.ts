@@ -16,7 +16,7 @@ import {
 } from './google-wallet-store.ts'
 
 /**
- * Google Wallet's REST API on loopback for tests (DECISIONS.md, "Wallet passes"): the service account's token grant
+ * Google Wallet's REST API on loopback for tests (docs/product/wallets.md): the service account's token grant
  * at /token and the loyalty classes and objects under /walletobjects/v1, answered as Google answers them. Whatever
  * Google would refuse and the app must never send (a bad assertion, a missing or unknown bearer token, an unknown or
  * mistyped field, an insert without its required fields, an id outside the issuer) is answered with Google's error

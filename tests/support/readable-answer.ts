@@ -2,7 +2,7 @@
  * What "a 4xx carries a message a person can read" means for Stampwise (docs/decisions/022-bad-input.md):
  *
  * - a JSON answer (application/json) is an object with a `message` or `error` string holding a word — the JSON
- *   calls' one shape has `message` (DECISIONS.md, "JSON answers");
+ *   calls' one shape has `message` (docs/product/contracts.md, "JSON answers");
  * - an HTML answer (text/html) is a page with at least one element meant to show an error that holds a word: an
  *   element with role="alert" (form errors, the failure screen), a field's error (class "field-error"), or an
  *   error screen (class "error-screen": not found, forbidden); an answer that refuses the whole page (403, 404,

@@ -193,7 +193,10 @@ function LocationField({
   )
 }
 
-/** The owner's tick past the stamping rule that refused (DECISIONS.md: recorded, and never offered to staff). */
+/**
+ * The owner's tick past the stamping rule that refused (docs/product/staff-locations-rules.md, "Stamping rules":
+ * recorded, and never offered to staff).
+ */
 function OverrideField({ meta }: { meta: Fields['override'] }) {
   const { key, ...checkboxProps } = getInputProps(meta, { type: 'checkbox' })
   return (

@@ -17,8 +17,8 @@ function outcome(status: 'success' | 'error', message: string, init?: ResponseIn
 }
 
 /**
- * Confirms on load, the one GET that changes data (DECISIONS.md): confirming is idempotent, and it is not a
- * guest-only page, so a signed-in owner can confirm a new address too.
+ * Confirms on load, the one GET that changes data (docs/product/contracts.md): confirming is idempotent, and it is not
+ * a guest-only page, so a signed-in owner can confirm a new address too.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const rawToken = new URL(request.url).searchParams.get('token')

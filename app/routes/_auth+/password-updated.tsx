@@ -5,7 +5,8 @@ import { type AuthHandle } from './_layout.tsx'
 
 export const handle: AuthHandle = { backTo: '/login' }
 
-// A pre-made owner's first sign-in after choosing a password opens the card an admin prepared (DECISIONS.md).
+// A pre-made owner's first sign-in after choosing a password opens the card an admin prepared
+// (docs/product/passwords-and-tokens.md).
 const PREMADE_LANDING = '/premaid_card'
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -108,8 +108,9 @@ export default function SignUp() {
 }
 
 /**
- * The browser's time zone, so the account's days start where the business is (DECISIONS.md, "Time zone"). Filled
- * in after hydration; without JavaScript it stays empty and the account gets UTC, changeable in the profile.
+ * The browser's time zone, so the account's days start where the business is (docs/product/insights-and-exports.md,
+ * "Time zone"). Filled in after hydration; without JavaScript it stays empty and the account gets UTC, changeable in
+ * the profile.
  */
 function BrowserTimeZoneField() {
   const [timeZone, setTimeZone] = useState('')

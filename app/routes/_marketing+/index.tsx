@@ -7,7 +7,7 @@ import { helpCenterTopics } from './__help-center.server.ts'
 import { HelpCenter } from './__help-center.tsx'
 import { StampCardIllustration } from './__stamp-card-illustration.tsx'
 
-// DECISIONS.md, "Plans, trial and limits". The paid plans' limits come from the tariffs table; the trial has no row.
+// docs/product/plans-and-limits.md. The paid plans' limits come from the tariffs table; the trial has no row.
 
 const STEPS = [
   {

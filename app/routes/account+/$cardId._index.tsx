@@ -56,7 +56,7 @@ function insightsHref(cardId: string, range: InsightRangeKey, filter: ActivityFi
 
 /**
  * One card: its design, holders, what it did for the business over a range (`?range=7d|30d|90d|12m`, 30 days unless
- * said; DECISIONS.md "Insights, holders and exports"), and what the owner can do with it. A range that is not one of
+ * said; docs/product/insights-and-exports.md), and what the owner can do with it. A range that is not one of
  * those shows the default with a 400 and a line saying so. The insights may be narrowed to a person and a location
  * (`?person=&location=`, the activity's filters): a value that is not one of the owner's shows them unfiltered with
  * a 400 and the field's message.

@@ -33,7 +33,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: pushStyles
 type ActionData = { intent: AutomationIntent | null; result: SubmissionResult<string[]> | null }
 
 /**
- * The card's automatic messages (DECISIONS.md "Automatic and scheduled messages"): each on or off with its words,
+ * The card's automatic messages (docs/product/automations.md): each on or off with its words,
  * the stamp push, quiet hours and caps in the business's time zone. Not gated: after a plan ends the page stays, and
  * says the automations are paused.
  */

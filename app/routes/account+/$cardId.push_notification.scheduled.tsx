@@ -29,8 +29,8 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: pushStyles
 
 /**
  * …/push_notification/scheduled: the card's scheduled messages, soonest first, each with its due time in the
- * business's time zone, its audience and 'Cancel'. Never gated (DECISIONS.md): an owner whose plan ended can still
- * stop a message from going (it would be skipped then anyway, but they should not have to wait to see that).
+ * business's time zone, its audience and 'Cancel'. Never gated (docs/product/automations.md): an owner whose plan ended
+ * can still stop a message from going (it would be skipped then anyway, but they should not have to wait to see that).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)

@@ -28,7 +28,7 @@ export const handle: AccountHandle = { title: 'Stamping rules', back: 'previous'
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: rulesStylesHref }]
 
 /**
- * A card's stamping rules (DECISIONS.md "Staff, locations and stamping rules"): most stamps in one scan, a pause per
+ * A card's stamping rules (docs/product/staff-locations-rules.md): most stamps in one scan, a pause per
  * pass between stamps and a daily cap per pass. Staff meet them at the counter; the owner may override a refusal on
  * the scan page with a tick, which is recorded. Not gated by the plan: the rules protect the card, not a feature.
  */

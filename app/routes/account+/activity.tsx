@@ -29,10 +29,10 @@ import { getOwnerTimeZone } from '#models/user.server.ts'
 export const handle: AccountHandle = { title: 'Activity', back: 'account' }
 
 /**
- * Who stamped, undid or redeemed, on which card, where and when (DECISIONS.md "Staff, locations and stamping
- * rules"), newest first, 50 a page by keyset (models/activity.server.ts), filtered by card, person and location from
- * the address. A query the form could not have sent (another owner's card, a cut page link) is a 400 that shows the
- * form with the reason; never a 500.
+ * Who stamped, undid or redeemed, on which card, where and when (docs/product/staff-locations-rules.md), newest first,
+ * 50 a page by keyset (models/activity.server.ts), filtered by card, person and location from the address. A query the
+ * form could not have sent (another owner's card, a cut page link) is a 400 that shows the form with the reason; never
+ * a 500.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const ownerId = await requireUserId(request)

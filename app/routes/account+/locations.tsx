@@ -35,7 +35,7 @@ type ActionData = {
 }
 
 /**
- * The business's locations (DECISIONS.md "Staff, locations and stamping rules"): name, address, optional latitude
+ * The business's locations (docs/product/staff-locations-rules.md): name, address, optional latitude
  * and longitude, and the staff who work there. Stamps, undos and redemptions record where they happened; Apple
  * Wallet passes carry the first APPLE_PASS_LOCATIONS_MAX with a position.
  */

@@ -27,7 +27,7 @@ import { InviteForm, TeamList } from './__team-forms.tsx'
 export const handle: AccountHandle = { title: 'Team', back: 'account' }
 
 /**
- * /account/team (DECISIONS.md, "Staff, locations and stamping rules"): the owner's staff, each with their state
+ * /account/team (docs/product/staff-locations-rules.md): the owner's staff, each with their state
  * (active, invited until…, invitation expired, suspended), the seats the plan gives and the ways to invite, resend
  * and remove. Works without JavaScript: every form posts here and comes back with a toast (post/redirect/get).
  */

@@ -17,9 +17,9 @@ import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { isEmailTaken } from '#models/user.server.ts'
 
 /**
- * /admin/users/new: an account made for an owner, with their card ready (DECISIONS.md, "Pre-made accounts"). The
- * owner gets the invitation with a one-time password; their first sign-in asks for their own password and then
- * shows the card at /premaid_card.
+ * /admin/users/new: an account made for an owner, with their card ready (docs/product/passwords-and-tokens.md,
+ * "Pre-made accounts"). The owner gets the invitation with a one-time password; their first sign-in asks for their own
+ * password and then shows the card at /premaid_card.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request)

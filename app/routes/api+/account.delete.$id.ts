@@ -3,8 +3,8 @@ import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { deleteCard } from '#app/services/cards/card-delete.server.ts'
 
 /**
- * POST /api/account/delete/{id}: deletes one of the owner's cards with its passes (DECISIONS.md, "JSON answers";
- * the page asks for a typed confirmation first). Another owner's card, or none, is 404.
+ * POST /api/account/delete/{id}: deletes one of the owner's cards with its passes (docs/product/contracts.md, "JSON
+ * answers"; the page asks for a typed confirmation first). Another owner's card, or none, is 404.
  */
 export const action = apiAction(async ({ request, params }) => {
   const userId = await requireApiUserId(request)

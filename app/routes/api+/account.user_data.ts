@@ -4,7 +4,10 @@ import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
 import { countOwnerCards } from '#models/card.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 
-/** The specification's user data call: user_info and user_tariff_info (section 3; DECISIONS.md, "Plan box"). */
+/**
+ * The specification's user data call: user_info and user_tariff_info (section 3; docs/product/plans-and-limits.md,
+ * "Plan box").
+ */
 export const loader = apiLoader(async ({ request }) => {
   const userId = await requireApiUserId(request)
   const [user, state, totalCards] = await Promise.all([

@@ -3,7 +3,7 @@ import { requireApiUserId } from '#app/services/auth/session.server.ts'
 import { countOwnerCards } from '#models/card.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 
-/** The signed-in user (DECISIONS.md, "JSON answers"); 401 for a guest. */
+/** The signed-in user (docs/product/contracts.md, "JSON answers"); 401 for a guest. */
 export const loader = apiLoader(async ({ request }) => {
   const userId = await requireApiUserId(request)
   const [user, totalCards] = await Promise.all([getPublicUser(userId), countOwnerCards(userId)])

@@ -17,7 +17,7 @@ import { actorLocation } from '#models/locations.server.ts'
 import { getStaffCounterHeader } from '#models/staff-counter.server.ts'
 
 /**
- * Every /staff page (DECISIONS.md, "Staff, locations and stamping rules"): staff only (a guest goes to /login, an
+ * Every /staff page (docs/product/staff-locations-rules.md): staff only (a guest goes to /login, an
  * owner or admin gets 404), with the staff header: the business, who is signed in, where this device stamps, the
  * cards, the password and log out. Nothing of the owner's account is linked: staff may only stamp.
  */

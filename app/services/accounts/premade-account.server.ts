@@ -15,11 +15,11 @@ import { withTransaction } from '#models/transaction.server.ts'
 import { createUser, isEmailTaken } from '#models/user.server.ts'
 
 /**
- * A pre-made account (DECISIONS.md, "Pre-made accounts"): an admin creates an owner with a ready, active card, and
- * the owner gets an e-mail with a one-time password. It is stored like a password (only its slow hash), on an
- * account marked is_premade: sign-in with it never opens a session, it answers `premaid` with a change-password
- * token (auth.server.ts logIn), and choosing a password clears is_premade, so the one-time password stops working.
- * Until then the owner may sign in with it again (an abandoned change-password page is no dead end).
+ * A pre-made account (docs/product/passwords-and-tokens.md, "Pre-made accounts"): an admin creates an owner with a
+ * ready, active card, and the owner gets an e-mail with a one-time password. It is stored like a password (only its
+ * slow hash), on an account marked is_premade: sign-in with it never opens a session, it answers `premaid` with a
+ * change-password token (auth.server.ts logIn), and choosing a password clears is_premade, so the one-time password
+ * stops working. Until then the owner may sign in with it again (an abandoned change-password page is no dead end).
  */
 
 // No look-alikes (0/O, 1/l/I): the owner may type it from the e-mail. 24 characters of 56: about 139 bits.

@@ -123,7 +123,7 @@ export async function deleteProfile(input: { userId: string; confirm: string }):
   if (normalizeEmail(input.confirm) !== account.email) {
     return { status: 'error', field: 'confirm', message: PROFILE_MESSAGES.deleteMismatch }
   }
-  // Its passes in Apple Wallet are voided first (DECISIONS.md, "Ending a card").
+  // Its passes in Apple Wallet are voided first (docs/product/wallets.md, "Ending a card").
   await voidWalletPassesThen({ userId: account.id }, () => deleteUser(account.id))
   return { status: 'success', message: PROFILE_DELETED }
 }

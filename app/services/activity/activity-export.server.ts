@@ -9,10 +9,10 @@ import { activityChoices, parseActivityFilter } from './activity-filter.server.t
 import { locationLabel, personLabel } from './activity-labels.ts'
 
 /*
- * /account/activity.csv: the activity with the page's filters, as DECISIONS.md's exports write a CSV (RFC 4180, a
- * BOM, ISO 8601 times with the business's offset, the formula prefix on text, numbers as numbers), newest first like
- * the page, streamed in keyset pages of ACTIVITY_EXPORT_PAGE_SIZE with nothing held open between them. Newest first
- * also means that events made while the file streams land above its start and are not half in it.
+ * /account/activity.csv: the activity with the page's filters, as docs/product/insights-and-exports.md's exports write
+ * a CSV (RFC 4180, a BOM, ISO 8601 times with the business's offset, the formula prefix on text, numbers as numbers),
+ * newest first like the page, streamed in keyset pages of ACTIVITY_EXPORT_PAGE_SIZE with nothing held open between
+ * them. Newest first also means that events made while the file streams land above its start and are not half in it.
  */
 
 /**

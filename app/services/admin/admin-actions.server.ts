@@ -162,7 +162,9 @@ export async function extendTrial({ actorId, userId, days, now = new Date() }: T
   })
 }
 
-/** Extra push messages on top of the monthly quota; they never expire (DECISIONS.md, additional_quota). */
+/**
+ * Extra push messages on top of the monthly quota; they never expire (docs/product/plans-and-limits.md, "Push quota").
+ */
 export async function grantQuota({ actorId, userId, messages }: Target & { messages: number }) {
   await ensureOwnerSubscription(userId)
   return inTransaction(async (transaction) => {
@@ -209,7 +211,8 @@ export async function endSubscription({ actorId, userId, now = new Date() }: Tar
       },
       transaction,
     )
-    // A plan that ends keeps its seats: staff keep stamping (DECISIONS.md). Fitting again changes nothing then.
+    // A plan that ends keeps its seats: staff keep stamping (docs/product/staff-locations-rules.md, "Seats"). Fitting
+    // again changes nothing then.
     await reconcileStaffSeats(userId, transaction)
     const after = await getSubscriptionSnapshot(userId, transaction)
     await writeAudit(

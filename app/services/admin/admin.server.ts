@@ -2,9 +2,9 @@ import { requireApiUserId, requireUserId } from '#app/services/auth/session.serv
 import { getUserRole, setRoleByEmail } from '#models/user.server.ts'
 
 /**
- * The admin role (DECISIONS.md: the specification's /admin pages need the admin role, not only a session). Checked
- * on the server by every admin loader and action, not by the layout alone: Remix runs a child route's loader and
- * action without its parent's. A guest is sent to /login, an owner gets 403.
+ * The admin role (docs/product/hardening.md, "Admin role": the specification's /admin pages need the admin role, not
+ * only a session). Checked on the server by every admin loader and action, not by the layout alone: Remix runs a child
+ * route's loader and action without its parent's. A guest is sent to /login, an owner gets 403.
  */
 export const ADMIN_ONLY = 'This page is for Stampwise administrators'
 

@@ -1,9 +1,9 @@
 import { isIPv4, isIPv6 } from 'node:net'
 
 /**
- * The part of a client address a per-address rate limit counts (DECISIONS.md, "Hardening"): an IPv4 address as is,
- * an IPv6 address by its /64. One home or phone is usually given a whole /64, so counting single IPv6 addresses
- * would let one client pass any limit by changing the address's last 64 bits.
+ * The part of a client address a per-address rate limit counts (docs/product/hardening.md, "Rate limits"): an IPv4
+ * address as is, an IPv6 address by its /64. One home or phone is usually given a whole /64, so counting single IPv6
+ * addresses would let one client pass any limit by changing the address's last 64 bits.
  */
 export function rateLimitAddress(ip: string): string {
   const address = ip.trim().replace(/%.*$/, '') // a zone index (fe80::1%eth0) names the interface, not the client

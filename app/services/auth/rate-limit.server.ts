@@ -4,7 +4,7 @@ import { rateLimitAddress } from './rate-limit-address.server.ts'
 
 /**
  * Fixed-window counters kept in the database, so limits hold across processes and restarts
- * (DECISIONS.md, "Limits, values and texts"). RATE_LIMIT_FACTOR multiplies every limit.
+ * (docs/product/hardening.md, "Rate limits"). RATE_LIMIT_FACTOR multiplies every limit.
  */
 export type RateLimitRule = {
   name: string
@@ -26,7 +26,7 @@ export const RATE_LIMITS = {
   publicFormsPerIp: { name: 'form-ip', perAddress: true, limit: 20, windowSeconds: 60 * 60 },
   // Holders at one shop often share its Wi-Fi: generous enough for a queue at the counter, not for a script.
   passCreationsPerIp: { name: 'pass-ip', perAddress: true, limit: 300, windowSeconds: 60 * 60 },
-  // Apple's pass web service (DECISIONS.md, "Wallet passes"): registrations are POST and DELETE calls together.
+  // Apple's pass web service (docs/product/wallets.md): registrations are POST and DELETE calls together.
   appleRegistrationsPerIp: { name: 'apple-registration-ip', perAddress: true, limit: 300, windowSeconds: 60 * 60 },
   appleLogsPerIp: { name: 'apple-log-ip', perAddress: true, limit: 60, windowSeconds: 60 * 60 },
   // An owner's invitations and resends together: each mails an address the owner chose, so a day's count caps what
@@ -55,7 +55,8 @@ const keyOf = (rule: RateLimitRule, subject: string) =>
 /**
  * Counts one attempt, then throws RateLimitedError if that attempt passed the window's limit. Counting and reading
  * the count are one statement, so parallel requests each see their own count and at most `limit` get through
- * (DECISIONS.md, "Hardening"): a limit that guards a check (a password, say) is consumed before the check.
+ * (docs/product/hardening.md, "Rate limits"): a limit that guards a check (a password, say) is consumed before the
+ * check.
  */
 export async function consumeRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
   const count = await countAttempt(keyOf(rule, subject), rule.windowSeconds)

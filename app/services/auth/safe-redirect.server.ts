@@ -2,7 +2,7 @@ import { getEnv } from '#app/server/env.server.ts'
 
 /**
  * `redirectTo` (login, social sign-in, notifications, contact-us) is followed only to the app's own pages
- * (DECISIONS.md, "Hardening decided after an outside review"). Checking the string's start is not enough:
+ * (docs/product/hardening.md, "Redirects"). Checking the string's start is not enough:
  * browsers drop tabs and newlines from an address and read a backslash as a slash, so `/\t/evil.example` and
  * `/\evil.example` both become `//evil.example`, another site. The value is refused when it holds a control
  * character, whitespace or a backslash, and is otherwise resolved against APP_URL the way a browser would:

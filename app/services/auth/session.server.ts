@@ -62,7 +62,7 @@ function loginRedirect(request: Request): Response {
 
 /**
  * Pages of owners (and admins): a guest is sent to /login and brought back afterwards. A staff member gets 404, as
- * for another owner's record (DECISIONS.md, "Staff, locations and stamping rules"): every owner page asks this, so no
+ * for another owner's record (docs/product/staff-locations-rules.md): every owner page asks this, so no
  * page can forget to refuse them.
  */
 export async function requireUserId(request: Request): Promise<string> {

@@ -11,7 +11,7 @@ import { withTransaction } from '#models/transaction.server.ts'
 import type PgBoss from 'pg-boss'
 
 /**
- * The schedule of automatic messages (issue 19; DECISIONS.md "Automatic and scheduled messages"), run each minute by
+ * The schedule of automatic messages (issue 19; docs/product/automations.md), run each minute by
  * pg-boss in any process: it makes the time-based occasions that came due ('reward waiting', 'we miss you'), then
  * releases every due automatic row (those and the welcomes pass-join.server.ts scheduled) through the owner's plan,
  * quiet hours and caps. Each holder's occasion is a row with a unique key, and rows are claimed `skip locked`, so

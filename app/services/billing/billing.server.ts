@@ -22,7 +22,7 @@ import { findTariffIdByTier } from '#models/tariff.server.ts'
 import { withTransaction as inTransaction } from '#models/transaction.server.ts'
 
 /**
- * The plan rules of DECISIONS.md ("Plans, trial and limits"): every change of a subscription goes through here,
+ * The plan rules of docs/product/plans-and-limits.md: every change of a subscription goes through here,
  * whether an owner's click, an admin's action or the scheduled job causes it. Each runs in one transaction on the
  * locked subscription row, so two requests cannot interleave, and records the transition with its time and cause.
  */

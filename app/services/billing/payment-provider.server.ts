@@ -2,7 +2,7 @@ import { getEnv } from '#app/server/env.server.ts'
 
 /**
  * How an owner pays an invoice. Plans talk to this interface only, so a card processor can be added beside the
- * manual provider without touching the plan rules (DECISIONS.md, "Payment").
+ * manual provider without touching the plan rules (docs/product/plans-and-limits.md, "Payment").
  */
 export type PaymentProvider = {
   id: string

@@ -2,7 +2,7 @@ import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts
 import { type OwnedCard } from '#models/card.server.ts'
 import { joinUrl } from './card-qr.server.ts'
 
-/** A card as the JSON calls answer it (DECISIONS.md, "Contracts": camelCase fields, plus its join address). */
+/** A card as the JSON calls answer it (docs/product/contracts.md: camelCase fields, plus its join address). */
 export function cardJson(card: OwnedCard) {
   return {
     id: card.id,

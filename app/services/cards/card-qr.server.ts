@@ -1,7 +1,7 @@
 import QRCode from 'qrcode'
 import { getEnv } from '#app/server/env.server.ts'
 
-/** The public join address a card's QR code encodes (DECISIONS.md: APP_URL/c/{slug}). */
+/** The public join address a card's QR code encodes (docs/product/holders-and-cards.md: APP_URL/c/{slug}). */
 export const joinUrl = (slug: string) => `${getEnv().APP_URL}/c/${slug}`
 
 // Error correction M: survives a scuffed or partly covered print, and keeps the code small enough to scan from

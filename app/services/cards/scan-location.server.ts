@@ -5,7 +5,7 @@ import { STAMP_MESSAGES } from '#app/utils/stamping.ts'
 import { actorLocations } from '#models/locations.server.ts'
 
 /**
- * Where a stamp, undo or redemption happens (DECISIONS.md, "Staff, locations and stamping rules"). The device
+ * Where a stamp, undo or redemption happens (docs/product/staff-locations-rules.md). The device
  * remembers the last location used in a cookie, so a counter's tablet keeps its shop; the cookie only preselects
  * the choice: every request is checked against the actor's own locations, so a stale or crafted value is refused.
  */

@@ -41,7 +41,7 @@ export type PassStampState = {
   undoUntil: Date | null
 }
 
-/** The stamping rules of a card (migration 0014; DECISIONS.md "Staff, locations and stamping rules"). */
+/** The stamping rules of a card (migration 0014; docs/product/staff-locations-rules.md). */
 export type StampingRule = 'per_scan' | 'pause' | 'daily_cap'
 
 export type StampingRefusal = {

@@ -13,10 +13,10 @@ import { getOwnerTimeZone } from '#models/user.server.ts'
 import { csvPagesStream, type CsvPages } from './csv-stream.server.ts'
 
 /*
- * The card's two CSV downloads (DECISIONS.md, "Exports"): /account/{cardId}/export/holders.csv and stamps.csv.
- * Owner-scoped like every card page (a guest goes to log in; another owner's card or a malformed id: 404). Yes/no
- * columns are written 'yes' or 'no' in both files (readable where a 1 or 0 is not; a spreadsheet counts them with
- * COUNTIF all the same).
+ * The card's two CSV downloads (docs/product/insights-and-exports.md, "Exports"): /account/{cardId}/export/holders.csv
+ * and stamps.csv. Owner-scoped like every card page (a guest goes to log in; another owner's card or a malformed id:
+ * 404). Yes/no columns are written 'yes' or 'no' in both files (readable where a 1 or 0 is not; a spreadsheet counts
+ * them with COUNTIF all the same).
  */
 
 const HOLDER_COLUMNS = [

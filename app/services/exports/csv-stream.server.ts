@@ -1,11 +1,12 @@
 import { CSV_BOM, csvRow, type CsvValue } from '#app/utils/csv.ts'
 
 /**
- * A CSV download read from the database a page at a time while the client takes it (DECISIONS.md, "Exports":
- * memory flat). The body is pull-based with no read-ahead: the next page is queried only when the writer asks for
- * more and the client's socket has taken what was written (`clientDrained`: Remix writes a body without waiting for
- * drain, so without it a slow client would let the whole file pile up in the process). A client that goes away
- * (`signal`) ends the reading. Each page is its own query: nothing is held open between them.
+ * A CSV download read from the database a page at a time while the client takes it
+ * (docs/product/insights-and-exports.md, "Exports": memory flat). The body is pull-based with no read-ahead: the next
+ * page is queried only when the writer asks for more and the client's socket has taken what was written
+ * (`clientDrained`: Remix writes a body without waiting for drain, so without it a slow client would let the whole file
+ * pile up in the process). A client that goes away (`signal`) ends the reading. Each page is its own query: nothing is
+ * held open between them.
  */
 export type CsvPages<Row> = {
   header: readonly string[]

@@ -15,7 +15,7 @@ import { getOwnerTimeZone } from '#models/user.server.ts'
 import { insightItems } from './insight-items.ts'
 
 /**
- * What the card page shows of a range (DECISIONS.md, "Insights, holders and exports"): the eight figures against the
+ * What the card page shows of a range (docs/product/insights-and-exports.md): the eight figures against the
  * range before, stamps and new holders per day, visits by weekday and hour — all in the owner's time zone, ending
  * today there. `now` is the clock (tests fix it).
  */

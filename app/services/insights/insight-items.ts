@@ -1,7 +1,7 @@
 import { type InsightFigures } from '#models/insights.server.ts'
 
 /**
- * The card page's and the account home's figures as they read (DECISIONS.md, "Insights, holders and exports"): each
+ * The card page's and the account home's figures as they read (docs/product/insights-and-exports.md): each
  * with its change against the range before. A rate with nothing to divide shows '—'; a count's change is a
  * percentage, a rate's a difference in points, the time to reward's a difference in days.
  */

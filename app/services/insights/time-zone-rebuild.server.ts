@@ -9,10 +9,10 @@ import { withTransaction } from '#models/transaction.server.ts'
 import { getOwnerTimeZone, isTimeZoneKnownToDatabase, setOwnerTimeZone } from '#models/user.server.ts'
 
 /**
- * The business's time zone changes, and with it every day of its figures (DECISIONS.md, "Time zone" and "Scale"):
- * the new zone is stored and the rebuild of its pass_days is queued in one transaction, so a zone is never saved
- * without its rebuild (nor a rebuild run before the zone it is for has committed). From that commit on, the trigger
- * files new stamps under the new zone's days; the job rebuilds what came before.
+ * The business's time zone changes, and with it every day of its figures (docs/product/insights-and-exports.md, "Time
+ * zone" and "Scale"): the new zone is stored and the rebuild of its pass_days is queued in one transaction, so a zone
+ * is never saved without its rebuild (nor a rebuild run before the zone it is for has committed). From that commit on,
+ * the trigger files new stamps under the new zone's days; the job rebuilds what came before.
  */
 export const PASSES_PER_CHUNK = 1000
 

@@ -35,7 +35,7 @@ import { retryBackoffMs } from './retry-backoff.server.ts'
 import { getVapidKeys } from './vapid.server.ts'
 
 /**
- * Durable push delivery (issue #6, DECISIONS.md "Push messages"; docs/decisions/017-push-delivery.md).
+ * Durable push delivery (issue #6, docs/product/push-messages.md; docs/decisions/017-push-delivery.md).
  *
  * A queued message becomes one `deliveries` row per subscribed device (prepareNotification), split into chunks of
  * ids, each a pg-boss job that any app process may take. A chunk claims its pending rows a few at a time with a
@@ -80,7 +80,8 @@ export async function prepareNotification(
     const message = await lockNotificationStatus(notificationId, transaction)
     if (message?.status !== 'queued' && message?.status !== 'sending') return []
     if (message.status === 'queued') {
-      // One delivery per device: a device holding two passes of the card has one endpoint (DECISIONS.md).
+      // One delivery per device: a device holding two passes of the card has one endpoint
+      // (docs/product/push-messages.md).
       const created = await createNotificationDeliveries(notificationId, transaction, message.target)
       // Every message but the stamp and reward-earned pushes also goes to the wallets of its target (Apple on the
       // back of the pass, Google as the pass's message). The wallets show a stamp through their own rows, and announce

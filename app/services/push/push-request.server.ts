@@ -7,9 +7,9 @@ export type PushAnswer = { statusCode: number; headers: IncomingHttpHeaders; bod
  * Posts what web-push prepared (`generateRequestDetails` on push-encrypt-pool.server.ts: encrypted body, TTL,
  * VAPID…) to the endpoint's URL as saved. web-push's own sendNotification reads the address again with the legacy
  * `url.parse`, which can name another host than the one checked when the subscription was saved; here the connection
- * goes to the host of the URL object the check accepted, and to nothing else (DECISIONS.md, "Hardening"). Resolves
- * with any HTTP answer; rejects on network errors and on `timeoutMs` without an answer ("Socket timeout", as web-push
- * says).
+ * goes to the host of the URL object the check accepted, and to nothing else (docs/product/hardening.md, "Push
+ * endpoints"). Resolves with any HTTP answer; rejects on network errors and on `timeoutMs` without an answer ("Socket
+ * timeout", as web-push says).
  */
 export function postToPushService(
   url: URL,

@@ -33,11 +33,11 @@ type OwnerNotificationAt = { ownerId: string; cardId: string; notificationId: st
 export type QuotaRefusal = 'no_quota' | 'no_access' | 'no_subscription'
 
 /**
- * Takes one message from the owner's quota (this month's first, then the additional quota; DECISIONS.md) for a
- * message `queue` marks queued, inside the caller's transaction and on the owner's locked subscription row, so two
- * messages going at the same moment (a Send, a scheduled one falling due) cannot both take the last one. `queue`
- * answers false when the message went meanwhile (another request or process took its quota): nothing is taken.
- * Answers null when queued (or gone already), else why not.
+ * Takes one message from the owner's quota (this month's first, then the additional quota;
+ * docs/product/plans-and-limits.md, "Push quota") for a message `queue` marks queued, inside the caller's transaction
+ * and on the owner's locked subscription row, so two messages going at the same moment (a Send, a scheduled one falling
+ * due) cannot both take the last one. `queue` answers false when the message went meanwhile (another request or process
+ * took its quota): nothing is taken. Answers null when queued (or gone already), else why not.
  */
 export async function queueWithQuota(
   { ownerId, now }: { ownerId: string; now: Date },

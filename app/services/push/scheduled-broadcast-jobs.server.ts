@@ -19,12 +19,12 @@ const OVERDUE_RETRY_MS = 1_000
 const DUE_MARGIN_MS = 5
 
 /**
- * The release of scheduled broadcasts at their time (DECISIONS.md: the first message leaves within 1 s of it).
- * Each app process keeps a timer for the next due broadcast: armed at start (so anything overdue after a restart
- * goes at once), re-armed when one is scheduled or cancelled in this process and at least every minute (so one
- * scheduled in another process is seen within a minute, and fires on time when scheduled further ahead). A pg-boss
- * cron job every minute releases overdue rows too. Rows are claimed one by one with `for update skip locked`, so
- * however many processes fire, each row is released once. Answers the stop for startJobs.
+ * The release of scheduled broadcasts at their time (docs/product/automations.md, "Scheduled broadcasts": the first
+ * message leaves within 1 s of it). Each app process keeps a timer for the next due broadcast: armed at start (so
+ * anything overdue after a restart goes at once), re-armed when one is scheduled or cancelled in this process and at
+ * least every minute (so one scheduled in another process is seen within a minute, and fires on time when scheduled
+ * further ahead). A pg-boss cron job every minute releases overdue rows too. Rows are claimed one by one with `for
+ * update skip locked`, so however many processes fire, each row is released once. Answers the stop for startJobs.
  */
 export async function registerScheduledBroadcastJobs(boss: PgBoss): Promise<() => void> {
   await createQueueIfMissing(boss, SCHEDULED_BROADCAST_QUEUE, { name: SCHEDULED_BROADCAST_QUEUE, policy: 'short' })

@@ -20,7 +20,7 @@ import { queueWithQuota } from './push-send.server.ts'
 import { armScheduledBroadcastTimer } from './scheduled-broadcast-timer.server.ts'
 
 /**
- * Scheduled broadcasts (DECISIONS.md "Scheduled broadcasts";
+ * Scheduled broadcasts (docs/product/automations.md "Scheduled broadcasts";
  * docs/decisions/043-scheduled-broadcasts-and-audiences.md). Scheduling takes no quota: the row waits as 'scheduled'
  * with its due time and audience. At that time it is released: the quota is taken then, as a Send takes it
  * (queueWithQuota, on the owner's locked subscription row), and the message is queued and sent; with none left, or

@@ -5,9 +5,9 @@ import { type Statement } from '#models/transaction.server.ts'
  * The holder's automatic push after a stamp (issue #6): "You got a stamp…", or "Reward earned…" when the stamp
  * completes the card (issue 19: the card's 'reward earned' automation, on with these words unless the owner changed
  * them), or 'one stamp to go' instead of the stamp push when the owner turned it on. None uses the owner's quota,
- * so none may become a free broadcast through a stamp-undo loop (DECISIONS.md, "Automatic and scheduled
- * messages"): at most one stamp push (or 'one stamp to go') per pass in STAMP_PUSH_INTERVAL_MS, one reward push per
- * pass per round and one 'one stamp to go' per round (models/automatic-push.server.ts keeps them on the pass).
+ * so none may become a free broadcast through a stamp-undo loop (docs/product/automations.md): at most one stamp push
+ * (or 'one stamp to go') per pass in STAMP_PUSH_INTERVAL_MS, one reward push per pass per round and one 'one stamp to
+ * go' per round (models/automatic-push.server.ts keeps them on the pass).
  */
 export const STAMP_PUSH_INTERVAL_MS = 10 * 60 * 1000
 /** What a phone's notification shows of a title and a body without cutting it itself. */

@@ -8,11 +8,10 @@ import { inviterName, JOIN_MESSAGES } from './invitation.server.ts'
 import { reconcileStaffSeats } from './team.server.ts'
 
 /**
- * An invitation holds an address only while it is pending, and only as an invitation (DECISIONS.md, "Hardening
- * decided after the third outside review"; docs/decisions/052-invitations-hold-no-address.md): the person who owns
- * the address may decline it, or make their own account, which withdraws it; one that ran out is released as soon as
- * the address is wanted. A released invitation is a removed staff row (its link dead, the address free, the seat
- * given back), and the owner is told why.
+ * An invitation holds an address only while it is pending, and only as an invitation (docs/product/hardening.md,
+ * "Invitations"; docs/decisions/052-invitations-hold-no-address.md): the person who owns the address may decline it, or
+ * make their own account, which withdraws it; one that ran out is released as soon as the address is wanted. A released
+ * invitation is a removed staff row (its link dead, the address free, the seat given back), and the owner is told why.
  */
 export type ReleaseReason = 'declined' | 'own-account' | 'lapsed'
 

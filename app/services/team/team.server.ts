@@ -22,7 +22,7 @@ import { normalizeEmail } from '#models/user.server.ts'
 import { inviterName } from './invitation.server.ts'
 
 /**
- * The owner's team (DECISIONS.md, "Staff, locations and stamping rules"; docs/decisions/044-staff-accounts.md): invite,
+ * The owner's team (docs/product/staff-locations-rules.md; docs/decisions/044-staff-accounts.md): invite,
  * resend, remove, and fitting the team to the plan's seats. Each change runs in one transaction on the owner's
  * locked row, re-fitting the team first, so the seat count it checks is today's. Mail goes after the commit.
  *
@@ -63,8 +63,9 @@ async function seatLeft(ownerId: string, seats: number, transaction: Transaction
 }
 
 /**
- * Who an address belongs to, in the owner's terms: one account has one role (DECISIONS.md). Any account outside the
- * owner's team gets the same answer, so an invitation tells nothing about other businesses or their staff.
+ * Who an address belongs to, in the owner's terms: one account has one role (docs/product/staff-locations-rules.md).
+ * Any account outside the owner's team gets the same answer, so an invitation tells nothing about other businesses or
+ * their staff.
  */
 async function addressRefusal(ownerId: string, email: string, transaction: Transaction) {
   // An invitation that ran out, this owner's or another's, holds the address no more (ADR 052).

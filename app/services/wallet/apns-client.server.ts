@@ -4,9 +4,9 @@ import tls from 'node:tls'
 import { SignJWT } from 'jose'
 
 /**
- * APNs for Apple Wallet passes (DECISIONS.md, "Apple updates"): an empty background push per device token over one
- * HTTP/2 connection, reused for every send and opened again lazily when it closes, errors or gets GOAWAY. Plain
- * node:http2: @parse/node-apn refuses self-made certificates, and we need nothing else it does.
+ * APNs for Apple Wallet passes (docs/product/wallets.md, "Apple updates"): an empty background push per device token
+ * over one HTTP/2 connection, reused for every send and opened again lazily when it closes, errors or gets GOAWAY.
+ * Plain node:http2: @parse/node-apn refuses self-made certificates, and we need nothing else it does.
  */
 
 export type ApnsAuth =

@@ -1,7 +1,7 @@
 /**
- * Built passes kept in memory (DECISIONS.md: at most 50 MB, keyed by pass and version), so opening a pass again, or
- * Wallet fetching it after a push, does not draw and sign again. Least recently used passes go first once the bytes
- * pass the limit; two requests for a pass that is being built wait for the same build.
+ * Built passes kept in memory (docs/product/wallets.md, "When on": at most 50 MB, keyed by pass and version), so
+ * opening a pass again, or Wallet fetching it after a push, does not draw and sign again. Least recently used passes go
+ * first once the bytes pass the limit; two requests for a pass that is being built wait for the same build.
  */
 
 export const APPLE_PASS_CACHE_BYTES = 50 * 1024 * 1024

@@ -11,10 +11,10 @@ import { applePassToken } from './apple-pass-token.server.ts'
 import { buildApplePass, type ApplePassContent } from './apple-pass.server.ts'
 
 /**
- * The Apple Wallet pass of a holder, as the pass page's link and Apple's web service hand it out (DECISIONS.md,
- * "Apple pass"). Built once per (pass, modification time) and kept in the 50 MB memory cache: the time moves with
- * every stamp, design change or message (migration 0010), so a kept pass is never stale, and opening it again does
- * not sign again.
+ * The Apple Wallet pass of a holder, as the pass page's link and Apple's web service hand it out
+ * (docs/product/wallets.md, "Apple pass"). Built once per (pass, modification time) and kept in the 50 MB memory cache:
+ * the time moves with every stamp, design change or message (migration 0010), so a kept pass is never stale, and
+ * opening it again does not sign again.
  */
 
 export const APPLE_PASS_CONTENT_TYPE = 'application/vnd.apple.pkpass'

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { readSetting, storeSettingOnce } from '#models/setting.server.ts'
 
 /**
- * The `authenticationToken` of an Apple Wallet pass (DECISIONS.md, "Wallet passes"): base64url(HMAC-SHA256(wallet
+ * The `authenticationToken` of an Apple Wallet pass (docs/product/wallets.md): base64url(HMAC-SHA256(wallet
  * secret, pass id)). The secret is generated once and kept in the settings table, so every process, every restart
  * and every rebuilt pass carries the same token, and nothing per pass is stored.
  */

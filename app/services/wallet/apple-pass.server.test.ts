@@ -62,7 +62,7 @@ const SIZES = { icon: [29, 29], logo: [160, 50], strip: [375, 144] } as const
 const SCALES = { '': 1, '@2x': 2, '@3x': 3 }
 
 describe('buildApplePass', () => {
-  test('a signed storeCard whose pass.json is as DECISIONS.md says', async () => {
+  test('a signed storeCard whose pass.json is as docs/product/wallets.md says', async () => {
     const { files, passJson } = await build(content())
     expect([...files.keys()].sort()).toEqual(
       ['icon', 'logo', 'strip']

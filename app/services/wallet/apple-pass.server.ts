@@ -6,8 +6,8 @@ import { applePassImages } from './apple-pass-images.server.ts'
 import { storedZip } from './stored-zip.server.ts'
 
 /**
- * A holder's card as a signed Apple Wallet storeCard (.pkpass), exactly as DECISIONS.md ("Wallet passes", "Apple
- * pass") lays it out: outside clients (Wallet itself) rely on every key here.
+ * A holder's card as a signed Apple Wallet storeCard (.pkpass), exactly as docs/product/wallets.md ("Apple pass") lays
+ * it out: outside clients (Wallet itself) rely on every key here.
  */
 
 export type ApplePassContent = {

@@ -15,12 +15,13 @@ import {
 import { createApnsClient, type ApnsAnswer, type ApnsClient } from './apns-client.server.ts'
 
 /**
- * APNs pushes to Apple Wallet devices (DECISIONS.md, "Apple updates"; docs/decisions/036-apple-wallet-updates.md),
- * as durable as web push: the rows are queued in the transaction that changed the pass (migration 0010's triggers,
- * or a message's preparation), claimed with a lease by whichever process runs the job, sent over one HTTP/2
- * connection with APPLE_PUSH_CONCURRENCY requests in flight, and each outcome is written before that slot sends
- * again. After a crash only the in-flight pushes are sent again (their leases run out): a device told twice fetches
- * the same pass twice, harmlessly. The push carries nothing: the device asks the web service what changed.
+ * APNs pushes to Apple Wallet devices (docs/product/wallets.md, "Apple updates";
+ * docs/decisions/036-apple-wallet-updates.md), as durable as web push: the rows are queued in the transaction that
+ * changed the pass (migration 0010's triggers, or a message's preparation), claimed with a lease by whichever process
+ * runs the job, sent over one HTTP/2 connection with APPLE_PUSH_CONCURRENCY requests in flight, and each outcome is
+ * written before that slot sends again. After a crash only the in-flight pushes are sent again (their leases run out):
+ * a device told twice fetches the same pass twice, harmlessly. The push carries nothing: the device asks the web
+ * service what changed.
  */
 export const APPLE_PUSH_CONCURRENCY = 20
 export const APPLE_PUSH_LEASE_SECONDS = 30

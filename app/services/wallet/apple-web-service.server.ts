@@ -16,7 +16,7 @@ import { getLatestApplePass } from './apple-pass-download.server.ts'
 import { isApplePassAuthorization } from './apple-pass-token.server.ts'
 
 /**
- * Apple's pass web service (DECISIONS.md, "Wallet passes"; Apple's "Wallet Passes Web Service Reference"), under
+ * Apple's pass web service (docs/product/wallets.md; Apple's "Wallet Passes Web Service Reference"), under
  * APP_URL/wallet/apple. Each call answers a Response; rate limits and unreadable bodies are thrown (RateLimitedError,
  * parseBody's answers) for the routes' api.server.ts wrappers to answer 429 and 400/413.
  *

@@ -20,7 +20,7 @@ export type GoogleAnswer =
 
 export type GoogleWalletClient = {
   request(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<GoogleAnswer>
-  /** The save link's JWT, signed with the service account's key (DECISIONS.md, "Google pass"). */
+  /** The save link's JWT, signed with the service account's key (docs/product/wallets.md, "Google pass"). */
   saveJwt(claims: Record<string, unknown>): Promise<string>
 }
 

@@ -32,8 +32,8 @@ import {
 } from './google-wallet-objects.server.ts'
 
 /**
- * The calls to Google Wallet (DECISIONS.md, "Google pass"; docs/decisions/037-google-wallet-updates.md), as durable
- * as web push: rows queued in the transaction that changed the pass or card (migration 0011's triggers), by a
+ * The calls to Google Wallet (docs/product/wallets.md, "Google pass"; docs/decisions/037-google-wallet-updates.md), as
+ * durable as web push: rows queued in the transaction that changed the pass or card (migration 0011's triggers), by a
  * message's preparation or before a card ends; claimed with a lease by whichever process runs the job, sent
  * GOOGLE_CONCURRENCY at a time, each outcome written before the next claim. A crash resends only what was in flight
  * (a PATCH twice is the same PATCH; a message twice has the same id). What a call carries is read when it is sent.

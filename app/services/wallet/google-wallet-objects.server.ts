@@ -2,8 +2,8 @@
 import { type GoogleCardFields } from '#models/google-wallet.server.ts'
 
 /**
- * What Stampwise sends Google Wallet (DECISIONS.md, "Google pass"), typed with Google's published typings of the
- * API (`gapi.client.walletobjects`), so a field Google does not define fails the typecheck (and the tests' fake).
+ * What Stampwise sends Google Wallet (docs/product/wallets.md, "Google pass"), typed with Google's published typings of
+ * the API (`gapi.client.walletobjects`), so a field Google does not define fails the typecheck (and the tests' fake).
  * A loyalty class per card shows its names, colour, logo and terms; a loyalty object per pass its stamps, the reward,
  * the short code as a QR code and a link to the web pass.
  */

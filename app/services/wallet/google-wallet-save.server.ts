@@ -6,9 +6,10 @@ import { googleError, googleWalletClientFor, type GoogleWalletClient } from './g
 import { googleClassId, googleObjectId, loyaltyClassFor, loyaltyObjectFor } from './google-wallet-objects.server.ts'
 
 /**
- * 'Save to Google Wallet' (DECISIONS.md, "Google pass"): the card's class and the pass's object are made at Google
- * the first time a holder asks (insert; 409 means another request or an earlier life made it: update it), recorded,
- * and the holder is sent to Google's save page with a JWT naming the object. Afterwards the link only signs a JWT.
+ * 'Save to Google Wallet' (docs/product/wallets.md, "Google pass"): the card's class and the pass's object are made at
+ * Google the first time a holder asks (insert; 409 means another request or an earlier life made it: update it),
+ * recorded, and the holder is sent to Google's save page with a JWT naming the object. Afterwards the link only signs a
+ * JWT.
  */
 export type GoogleSaveResult =
   | { status: 'ok'; url: string }

@@ -14,7 +14,8 @@ let lastExpiryWarningAt = 0
 
 /**
  * The hourly wallet housekeeping: removes what is past keeping, and once a day warns that the pass certificate ends
- * within 30 days (DECISIONS.md, "When on"): after that day no pass can be signed and APNs refuses the certificate.
+ * within 30 days (docs/product/wallets.md, "When on"): after that day no pass can be signed and APNs refuses the
+ * certificate.
  */
 export async function runWalletHousekeeping(now = new Date(), config = getAppleWalletConfig()) {
   const registrations = await pruneAppleRegistrations(VOIDED_PASS_KEEP_DAYS)

@@ -5,7 +5,7 @@ import { countCardGoogleWallet } from '#models/google-wallet.server.ts'
 
 export type WalletLinks = { appleWallet: string | null; googleWallet: string | null }
 
-/** The wallets a holder may add their card to: only those configured (DECISIONS.md, "Holder side"). */
+/** The wallets a holder may add their card to: only those configured (docs/product/wallets.md, "Holder side"). */
 export function walletLinks(passId: string): WalletLinks {
   return {
     appleWallet: getAppleWalletConfig() ? `/p/${passId}/wallet.pkpass` : null,

@@ -5,10 +5,10 @@ import { withTransaction } from '#models/transaction.server.ts'
 import { buildVoidedApplePass } from './apple-pass-download.server.ts'
 
 /**
- * Ending a card (DECISIONS.md, "Ending a card"): before a card or an account is deleted, its passes in Apple Wallet
- * are voided — a voided pass is kept to serve and every device holding it is pushed — and its passes saved in Google
- * Wallet are set INACTIVE (calls queued with rows that outlive the passes), so holders see the card end instead of a
- * card that silently stops updating. Only passes some device registered are built (the others are in no Wallet).
+ * Ending a card (docs/product/wallets.md, "Ending a card"): before a card or an account is deleted, its passes in Apple
+ * Wallet are voided — a voided pass is kept to serve and every device holding it is pushed — and its passes saved in
+ * Google Wallet are set INACTIVE (calls queued with rows that outlive the passes), so holders see the card end instead
+ * of a card that silently stops updating. Only passes some device registered are built (the others are in no Wallet).
  * Then `remove` deletes the rows, and the pushes and calls go.
  */
 export async function voidWalletPassesThen<T>(
