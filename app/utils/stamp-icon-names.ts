@@ -1,4 +1,4 @@
-/** The stamp icons of DECISIONS.md by name: what a card may choose (the drawings are in components/stamp-icons.tsx). */
+/** The stamp icons of DECISIONS.md by name: what a card may choose (the drawings are in stamp-icon-drawings.ts). */
 export const STAMP_ICONS = ['star', 'heart', 'coffee', 'gift', 'check', 'paw', 'scissors', 'pizza'] as const
 export type StampIcon = (typeof STAMP_ICONS)[number]
 
