@@ -26,6 +26,8 @@ export default defineConfig([
     settings: {
       // The package.json `imports` aliases are the app's own modules.
       'import-x/internal-regex': '^#(app|models|migrations|tests)/',
+      // Resolves those aliases to their files, so the layer rules below see where an import leads.
+      'import-x/resolver-next': [importX.createNodeResolver()],
     },
     rules: {
       // One order everywhere, fixed by `npm run lint:fix`: node built-ins, packages, the app's own `#…` modules,
@@ -61,6 +63,49 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // The layers (docs/decisions/054-composition-root-and-layers.md): each imports only the ones below it. app/main
+    // composes the process (job workers, server hooks) and is imported by none of them; the ground (app/server: the
+    // database, env, logger, the queue by name, HTTP helpers) knows no service; models know no service, route or
+    // component; components know no route and no model (a model's shapes reach them through app/types); app/utils
+    // and app/types are shared by every side and know none of them. Tests and scripts may reach anything.
+    files: ['app/**/*.{ts,tsx}', 'models/**/*.ts', 'migrations/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['./models', './migrations'],
+              from: ['./app/services', './app/routes', './app/components', './app/main'],
+              message: 'Models know no service, route or component.',
+            },
+            {
+              target: './app/services',
+              from: ['./app/routes', './app/components', './app/main'],
+              message: 'Services know no route or component.',
+            },
+            {
+              target: './app/components',
+              from: ['./app/routes', './models', './app/main'],
+              message: "Components know no route and no model: a model's types reach them through app/types.",
+            },
+            {
+              target: './app/server',
+              from: ['./app/services', './app/routes', './app/components', './app/main'],
+              message: 'The ground (app/server) knows no service: the composition root, app/main, joins them.',
+            },
+            {
+              target: ['./app/utils', './app/types'],
+              from: ['./app/server', './app/services', './app/routes', './app/components', './app/main', './models'],
+              message: 'app/utils and app/types are shared by every layer and import none of them.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -10,7 +10,7 @@ import compression from 'compression'
 import express, { type Express } from 'express'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
-import type { Env, ServerHooks } from '#app/server/server-hooks.server.ts'
+import type { Env, ServerHooks } from '#app/main/server-hooks.server.ts'
 
 /*
  * The HTTP server: security headers, compression, request logs, static assets, the health check, the Remix
@@ -100,7 +100,7 @@ function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
   })
 }
 
-/** The hooks a server build exports (app/entry.server.tsx re-exports them from app/server/server-hooks.server.ts). */
+/** The hooks a server build exports (app/entry.server.tsx re-exports them from app/main/server-hooks.server.ts). */
 export function serverHooksOf(build: ServerBuild): ServerHooks {
   const hooks = (build.entry.module as { serverHooks?: ServerHooks }).serverHooks
   if (!hooks) throw new Error('The server build exports no serverHooks (app/entry.server.tsx)')

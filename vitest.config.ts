@@ -31,6 +31,7 @@ export default defineConfig({
             'models/**/*.test.ts',
             'scripts/**/*.test.ts',
             'tests/support/**/*.test.ts',
+            'tests/structure/**/*.test.ts',
             'patches/*.test.ts',
           ],
           setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/fail-on-error-log.ts'],

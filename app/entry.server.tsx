@@ -83,4 +83,4 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
 }
 
 // What server.ts (the HTTP shell) takes from the build: start-up, jobs, page caches, request rules.
-export { serverHooks } from './server/server-hooks.server.ts'
+export { serverHooks } from './main/server-hooks.server.ts'

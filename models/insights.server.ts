@@ -1,7 +1,10 @@
 import { QueryTypes } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { type InsightDay, type VisitHour } from '#app/types/insights.ts'
 import { type DayRange } from '#app/utils/insight-range.ts'
 import { eventFilterSql, type EventFilter } from './activity.server.ts'
+
+export type { InsightDay, VisitHour }
 
 /**
  * The figures of the card page and the account home (docs/product/insights-and-exports.md), read from the
@@ -127,8 +130,6 @@ export async function insightFigures(
   }))
 }
 
-export type InsightDay = { day: string; stamps: number; newHolders: number }
-
 /** Stamps and new holders on each day of the range, oldest first, days without any included. */
 export async function insightDays(
   scope: InsightScope,
@@ -160,8 +161,6 @@ export async function insightDays(
 }
 
 /** Visits in one weekday (0 = Monday … 6 = Sunday) and hour (0–23) of the business's clock. */
-export type VisitHour = { weekday: number; hour: number; visits: number }
-
 /**
  * Visits (stamps not undone, and redemptions) by weekday and hour of the business's clock, over the range; only the
  * hours with visits. Read from the events: hours are finer than the day rows.

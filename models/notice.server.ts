@@ -8,16 +8,10 @@ import {
   type Transaction,
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { type NoticeKind, type NoticeSummary, type NoticeView } from '#app/types/notices.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 
-export type NoticeKind =
-  | 'payment_confirmed'
-  | 'trial_ending'
-  | 'plan_ending'
-  | 'push_finished'
-  | 'first_holder'
-  | 'first_card_ready'
-  | 'team_invitation'
+export type { NoticeKind, NoticeSummary, NoticeView }
 
 /** An in-app notice for an owner: the header's bell lists them. */
 export class Notice extends Model<InferAttributes<Notice>, InferCreationAttributes<Notice>> {
@@ -84,17 +78,6 @@ export async function raiseNotices(
   return rows.length
 }
 
-/** A notice as the bell and the notifications page show it: no dedupe key, the time as an ISO string. */
-export type NoticeView = {
-  id: string
-  kind: NoticeKind
-  message: string
-  link: string | null
-  createdAt: string
-  read: boolean
-}
-/** `unreadCount` is exact up to UNREAD_COUNT_CAP (the bell shows "99+" past 99), so its cost has a ceiling. */
-export type NoticeSummary = { unreadCount: number; latest: NoticeView[] }
 export const UNREAD_COUNT_CAP = 100
 
 export const NOTICES_PER_PAGE = 20

@@ -7,6 +7,9 @@ import {
   type Transaction,
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
+import { type PublicTariff } from '#app/types/tariffs.ts'
+
+export type { PublicTariff }
 
 /** A paid plan (docs/product/plans-and-limits.md). Prices are in cents. */
 export class Tariff extends Model<InferAttributes<Tariff>, InferCreationAttributes<Tariff>> {
@@ -36,10 +39,9 @@ Tariff.init(
   { sequelize: getSequelize(), tableName: 'tariffs', underscored: true },
 )
 
-export type PublicTariff = Pick<
-  InferAttributes<Tariff>,
-  'tier' | 'name' | 'monthlyPriceCents' | 'yearlyPriceCents' | 'cardLimit' | 'monthlyPushLimit'
->
+// The shape the pricing tables know (app/types) is these columns: one renamed or retyped fails to compile here.
+type TariffColumns = Pick<InferAttributes<Tariff>, keyof PublicTariff>
+const _sameShape: [TariffColumns, PublicTariff] extends [PublicTariff, TariffColumns] ? true : never = true
 
 /** The plans as the pricing tables show them, cheapest first. */
 export async function listTariffs(): Promise<PublicTariff[]> {

@@ -1,5 +1,5 @@
+import { type InsightDay } from '#app/types/insights.ts'
 import { chartBuckets, chartUnit, type ChartBucket } from '#app/utils/chart-buckets.ts'
-import { type InsightDay } from '#models/insights.server.ts'
 
 /** Each bar's slot in the SVG's own units; the SVG stretches to the figure's width. */
 const SLOT = 10

@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from '@remix-run/react'
-import { type NoticeSummary } from '#models/notice.server.ts'
+import { type NoticeSummary } from '#app/types/notices.ts'
 import { NoticeTime } from './notice-time.tsx'
 
 export const NOTIFICATIONS_PATH = '/account/notifications'

@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
-import type { PublicTariff } from '#models/tariff.server.ts'
+import type { PublicTariff } from '#app/types/tariffs.ts'
 
 export type TrialTerms = { days: number; cardLimit: number; monthlyPushLimit: number }
 

@@ -1,4 +1,4 @@
-import { type VisitHour } from '#models/insights.server.ts'
+import { type VisitHour } from '#app/types/insights.ts'
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour)

@@ -7,7 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates } from '#app/server/job-queue.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
 import passStylesHref from '#app/styles/pass.css?url'

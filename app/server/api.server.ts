@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { type z } from 'zod'
-import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { RateLimitedError } from './rate-limited-error.server.ts'
 
 /**
  * The JSON calls' one answer shape (docs/product/contracts.md, "JSON answers"):

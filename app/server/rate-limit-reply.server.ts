@@ -1,6 +1,6 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { data, type HeadersFunction } from '@remix-run/node'
-import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
+import { RateLimitedError } from './rate-limited-error.server.ts'
 
 /** Runs an auth service call, handing back a RateLimitedError instead of throwing it, so the action can answer 429. */
 export async function unlessRateLimited<T>(work: Promise<T>): Promise<T | RateLimitedError> {

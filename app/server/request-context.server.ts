@@ -3,8 +3,8 @@ import { remember } from '@epic-web/remember'
 
 /**
  * Per-request figures gathered while the request runs, whichever module does the work: the number of SQL
- * statements (counted by a Sequelize hook in db.server.ts). server-hooks.server.ts reports them in the standard
- * Server-Timing header, so a browser's developer tools and the benchmarks can see what a page costs.
+ * statements (counted by a Sequelize hook in db.server.ts). app/main/server-hooks.server.ts reports them in the
+ * standard Server-Timing header, so a browser's developer tools and the benchmarks can see what a page costs.
  * One store for the process: the hook on the remembered pool counts into it, whichever copy of this module (a dev
  * reload, a test's own) started the request.
  */

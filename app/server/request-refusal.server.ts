@@ -1,4 +1,4 @@
-import { ownPathOrNull } from '#app/services/auth/safe-redirect.server.ts'
+import { ownPathOrNull } from './safe-redirect.server.ts'
 import type express from 'express'
 
 /**

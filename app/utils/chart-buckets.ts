@@ -1,4 +1,4 @@
-import { type InsightDay } from '#models/insights.server.ts'
+import { type InsightDay } from '#app/types/insights.ts'
 
 /** A bar of the activity chart: one day, or one week (the days from `first` to `last`, both included). */
 export type ChartBucket = { first: string; last: string; stamps: number; newHolders: number }

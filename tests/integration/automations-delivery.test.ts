@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
-import { AUTOMATIONS_QUEUE, runAutomations } from '#app/services/automations/automation-schedule.server.ts'
+import { AUTOMATIONS_QUEUE } from '#app/server/job-queue.server.ts'
+import { runAutomations } from '#app/services/automations/automation-schedule.server.ts'
 import { stampPass } from '#app/services/cards/stamping.server.ts'
 import { scheduleWelcome } from '#models/automatic-messages.server.ts'
 import { sql } from '#tests/support/auth-api.ts'

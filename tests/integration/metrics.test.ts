@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { PUSH_RESUME_QUEUE, startJobs } from '#app/server/jobs.server.ts'
+import { startJobs } from '#app/main/jobs.server.ts'
+import { PUSH_RESUME_QUEUE } from '#app/server/job-queue.server.ts'
 import { countDeliveries } from '#app/server/metrics.server.ts'
 import { sendOwnerNotification } from '#app/services/push/push-send.server.ts'
 import { createDraft, createPushAudience, waitUntilDone } from '#tests/support/push-audience.ts'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import { startJobs } from '#app/server/jobs.server.ts'
+import { startJobs } from '#app/main/jobs.server.ts'
 import {
   applyDueTransitions,
   cancelPlan,

@@ -12,7 +12,7 @@ import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoi
  * answers each request after 20 ms, like a real one far away, so a message takes long enough to be interrupted.
  */
 
-// Two chunk jobs per process, each with PUSH_CONCURRENCY requests in flight (app/server/jobs.server.ts).
+// Two chunk jobs per process, each with PUSH_CONCURRENCY requests in flight (app/main/jobs.server.ts).
 const IN_FLIGHT_BOUND = 2 * PUSH_CONCURRENCY
 
 let endpoint: PushEndpoint

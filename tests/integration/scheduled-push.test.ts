@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startJobs } from '#app/server/jobs.server.ts'
+import { startJobs } from '#app/main/jobs.server.ts'
 import { prepareNotification } from '#app/services/push/push-delivery.server.ts'
 import { releaseDueBroadcasts } from '#app/services/push/scheduled-broadcasts.server.ts'
 import { localInputValue, SCHEDULE_WHEN_MESSAGES } from '#app/utils/schedule-time.ts'

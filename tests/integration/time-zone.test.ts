@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { startJobs, TIME_ZONE_REBUILD_QUEUE } from '#app/server/jobs.server.ts'
+import { startJobs } from '#app/main/jobs.server.ts'
+import { TIME_ZONE_REBUILD_QUEUE } from '#app/server/job-queue.server.ts'
 import { stampPass } from '#app/services/cards/stamping.server.ts'
 import { localDay } from '#app/utils/local-time.ts'
 import { isTimeZoneKnownToDatabase } from '#models/user.server.ts'

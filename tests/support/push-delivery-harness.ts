@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
-import { startJobs } from '#app/server/jobs.server.ts'
+import { startJobs } from '#app/main/jobs.server.ts'
 import { startPushEndpoint, type PushEndpoint } from './push-endpoint.ts'
 
 /**

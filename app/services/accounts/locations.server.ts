@@ -1,4 +1,4 @@
-import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates } from '#app/server/job-queue.server.ts'
 import {
   addOwnedLocation,
   removeOwnedLocation,

@@ -1,6 +1,10 @@
 import { getEnv } from '#app/server/env.server.ts'
+import { RateLimitedError } from '#app/server/rate-limited-error.server.ts'
 import { countAttempt, deleteAttemptCounter, deleteExpiredAttemptCounters } from '#models/rate-limit.server.ts'
 import { rateLimitAddress } from './rate-limit-address.server.ts'
+
+// Thrown here, answered as a 429 by the HTTP helpers of app/server, where the class lives.
+export { RateLimitedError }
 
 /**
  * Fixed-window counters kept in the database, so limits hold across processes and restarts
@@ -33,19 +37,6 @@ export const RATE_LIMITS = {
   // one account can send to strangers (the per-address limit alone allows any number of addresses).
   invitationsPerOwner: { name: 'invite-owner', limit: 20, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, RateLimitRule>
-
-export class RateLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many attempts. Please try again in ${describeWait(retryAfterSeconds)}.`)
-  }
-}
-
-function describeWait(seconds: number) {
-  if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`
-  // A day's window (the owner's invitations) in hours, not a thousand minutes.
-  if (seconds > 90 * 60) return `${Math.ceil(seconds / 3600)} hours`
-  return `${Math.ceil(seconds / 60)} minutes`
-}
 
 const limitOf = (rule: RateLimitRule) => Math.max(1, Math.floor(rule.limit * getEnv().RATE_LIMIT_FACTOR))
 

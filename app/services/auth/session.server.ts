@@ -52,7 +52,7 @@ export async function getUserId(request: Request): Promise<string | null> {
 }
 
 // The one check of redirectTo for every caller (login, social sign-in, notifications, contact-us).
-export { safeRedirectPath } from './safe-redirect.server.ts'
+export { safeRedirectPath } from '#app/server/safe-redirect.server.ts'
 
 function loginRedirect(request: Request): Response {
   const url = new URL(request.url)

@@ -1,5 +1,4 @@
-import { createQueueIfMissing } from '#app/server/job-queues.server.ts'
-import { enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { AUTOMATIONS_QUEUE, createQueueIfMissing, enqueuePushMessage } from '#app/server/job-queue.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import {
   createDueOccasions,
@@ -18,7 +17,6 @@ import type PgBoss from 'pg-boss'
  * two processes running it at once make and send each occasion once. Scheduled broadcasts (kind 'message') are
  * not touched here.
  */
-export const AUTOMATIONS_QUEUE = 'automations'
 export const AUTOMATIONS_CRON = '* * * * *'
 /** Rows made or claimed per statement: each batch is a short transaction. */
 export const AUTOMATION_BATCH = 500

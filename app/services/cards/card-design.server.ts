@@ -1,4 +1,4 @@
-import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates } from '#app/server/job-queue.server.ts'
 import { checkCardSlot } from '#app/services/billing/plan-gate.server.ts'
 import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { type CardDesignInput, type CardRewardInput } from '#app/utils/card-design-schema.ts'

@@ -1,4 +1,4 @@
-import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates } from '#app/server/job-queue.server.ts'
 import { writeAudit } from '#app/services/admin/audit.server.ts'
 import { CARD_CONTENT_FIELDS } from '#app/utils/card-design-fields.ts'
 import {

@@ -1,4 +1,4 @@
-import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/job-queue.server.ts'
 import { holderStampPushStatement } from '#app/services/push/stamp-push.server.ts'
 import { nextStampWhen } from '#app/utils/stamping-rules.ts'
 import { isUuid } from '#app/utils/uuid.ts'

@@ -1,4 +1,4 @@
-import { enqueueTimeZoneRebuild } from '#app/server/jobs.server.ts'
+import { enqueueTimeZoneRebuild } from '#app/server/job-queue.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import {
   listOwnerCardIds,

@@ -1,7 +1,5 @@
-import { createElement } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
 import sharp from 'sharp'
-import { StampIconPath } from '#app/components/stamp-icons.tsx'
+import { stampIconPathMarkup } from '#app/utils/stamp-icon-drawings.ts'
 
 /**
  * The pass's app icons (manifest, home screen): the card's background colour with its stamp icon in the text
@@ -18,7 +16,7 @@ const cache = new Map<string, Promise<Buffer>>()
 
 function iconSvg(card: IconCard, size: number, withLogo: boolean) {
   // The same stroke path as on the card (stroke="currentColor", which the group's color sets).
-  const path = renderToStaticMarkup(createElement(StampIconPath, { icon: card.stampIcon }))
+  const path = stampIconPathMarkup(card.stampIcon)
   const inner = withLogo
     ? `<circle cx="${size / 2}" cy="${size / 2}" r="${size * 0.36}" fill="#ffffff"/>`
     : `<g transform="translate(${size * 0.2} ${size * 0.2}) scale(${(size * 0.6) / 24})" color="${card.textColor}">${path}</g>`

@@ -1,5 +1,5 @@
 import { type Transaction } from 'sequelize'
-import { startPushMessage } from '#app/server/jobs.server.ts'
+import { startPushMessage } from '#app/server/job-queue.server.ts'
 import { getPushQuota, pushQuota, type PushQuota } from '#app/services/billing/plan.server.ts'
 import { type Audience } from '#app/utils/audience.ts'
 import { monthStart, planState } from '#app/utils/plan-status.ts'

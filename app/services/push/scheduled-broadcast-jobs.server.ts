@@ -1,12 +1,10 @@
-import { createQueueIfMissing } from '#app/server/job-queues.server.ts'
+import { createQueueIfMissing, SCHEDULED_BROADCAST_QUEUE } from '#app/server/job-queue.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { nextScheduledBroadcastAt } from '#models/scheduled-broadcast.server.ts'
 import { currentScheduledBroadcastTimer, setScheduledBroadcastTimer } from './scheduled-broadcast-timer.server.ts'
 import { releaseDueBroadcasts } from './scheduled-broadcasts.server.ts'
 import type PgBoss from 'pg-boss'
 
-/** Every minute, in whichever process pg-boss gives it to: broadcasts overdue (no process's timer was running). */
-export const SCHEDULED_BROADCAST_QUEUE = 'scheduled-broadcasts'
 /** The longest a process's timer waits before looking again (and releasing anything overdue). */
 const TICK_MS = 60_000
 /** After a release, a row still overdue (another process holds it, or it failed) is looked at again this soon. */

@@ -1,4 +1,4 @@
-import { enqueuePushMessage } from '#app/server/jobs.server.ts'
+import { enqueuePushMessage } from '#app/server/job-queue.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { type Audience } from '#app/utils/audience.ts'
 import { totalReach } from '#app/utils/push-channels.ts'

@@ -1,4 +1,4 @@
-import { enqueueWalletUpdates } from '#app/server/jobs.server.ts'
+import { enqueueWalletUpdates } from '#app/server/job-queue.server.ts'
 import { listRegisteredPassIdsOfOwner, storeVoidedApplePass } from '#models/apple-pass.server.ts'
 import { queueGoogleWalletObjectsEnd } from '#models/google-wallet.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'

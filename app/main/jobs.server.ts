@@ -1,144 +1,42 @@
 import { AsyncResource } from 'node:async_hooks'
 import PgBoss from 'pg-boss'
-import { QueryTypes, type Transaction } from 'sequelize'
-import { AUTOMATIONS_QUEUE, registerAutomationJobs } from '#app/services/automations/automation-schedule.server.ts'
+import { databaseConnectionOptions } from '#app/server/db.server.ts'
+import { getEnv } from '#app/server/env.server.ts'
+import {
+  APPLE_PUSH_QUEUE,
+  createQueueIfMissing,
+  enqueueWalletUpdates,
+  GOOGLE_WALLET_QUEUE,
+  PLAN_HOUSEKEEPING_QUEUE,
+  PUSH_CHUNK_QUEUE,
+  PUSH_MESSAGE_QUEUE,
+  PUSH_RESUME_QUEUE,
+  setRunningQueue,
+  TIME_ZONE_REBUILD_QUEUE,
+  WALLET_HOUSEKEEPING_QUEUE,
+} from '#app/server/job-queue.server.ts'
+import { logger } from '#app/server/logger.server.ts'
+import { registerAutomationJobs } from '#app/services/automations/automation-schedule.server.ts'
 import { runPlanHousekeeping } from '#app/services/billing/plan-housekeeping.server.ts'
 import { rebuildOwnerPassDays } from '#app/services/insights/time-zone-rebuild.server.ts'
 import { deliverChunk, listUnfinishedNotifications, type ChunkRange } from '#app/services/push/push-delivery.server.ts'
 import { createPushDispatcher } from '#app/services/push/push-dispatch.server.ts'
 import { warmEncryptPool } from '#app/services/push/push-encrypt-pool.server.ts'
-import {
-  registerScheduledBroadcastJobs,
-  SCHEDULED_BROADCAST_QUEUE,
-} from '#app/services/push/scheduled-broadcast-jobs.server.ts'
+import { registerScheduledBroadcastJobs } from '#app/services/push/scheduled-broadcast-jobs.server.ts'
 import { closeApnsClient, deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
 import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
-import { getAppleWalletConfig } from './apple-wallet-config.server.ts'
-import { databaseConnectionOptions, getSequelize } from './db.server.ts'
-import { getEnv } from './env.server.ts'
-import { getGoogleWalletConfig } from './google-wallet-config.server.ts'
-import { createQueueIfMissing } from './job-queues.server.ts'
-import { logger } from './logger.server.ts'
 
-export const PLAN_HOUSEKEEPING_QUEUE = 'plan-housekeeping'
+/*
+ * The job workers: pg-boss started, its queues made and every service's handler registered. This is composition
+ * (it imports the services whose work the jobs do); the services ask for work through app/server/job-queue.server.ts,
+ * which knows the queues by name only, so neither imports the other both ways (decision 054).
+ */
+
 /** Every 5 minutes: a trial that ends at 10:02 is ended by 10:05 in the stored data (pages know at once). */
-export const PLAN_HOUSEKEEPING_CRON = '*/5 * * * *'
-/** One job per push message: makes its deliveries and the chunk jobs that send them. */
-export const PUSH_MESSAGE_QUEUE = 'push-message'
-/** One job per chunk of a message's deliveries: any process may take it, so several share a large message. */
-export const PUSH_CHUNK_QUEUE = 'push-chunk'
-/** Every minute and at start: messages left queued or mid-send (a restart, a crash) are taken up again. */
-export const PUSH_RESUME_QUEUE = 'push-resume'
-/** Apple Wallet's APNs pushes: any process may take the job; it sends every due pending push (rows, leases). */
-export const APPLE_PUSH_QUEUE = 'apple-push'
-/** Google Wallet's calls (class and object updates, messages): any process may take the job (rows, leases). */
-export const GOOGLE_WALLET_QUEUE = 'google-wallet'
-/** Hourly: voided passes and registrations past keeping are removed; a certificate near its end is reported. */
-export const WALLET_HOUSEKEEPING_QUEUE = 'wallet-housekeeping'
-/** One job per owner whose time zone changed: their pass_days made anew in the new zone. */
-export const TIME_ZONE_REBUILD_QUEUE = 'time-zone-rebuild'
+const PLAN_HOUSEKEEPING_CRON = '*/5 * * * *'
 /** Chunk jobs one process runs at once (each with PUSH_CONCURRENCY requests in flight). */
 const CHUNK_WORKERS = 2
-
-// The running queue of this process, kept on globalThis: a copy of this module Vite loads after an edit (development),
-// or vitest beside the build (tests), reaches the queue start() began (docs/decisions/001-process-and-module-graph.md).
-const RUNNING = Symbol.for('stampwise.jobs')
-/** Starts a push message in the running queue's process (same reason: the copy that started the queue owns it). */
-const START_PUSH = Symbol.for('stampwise.start-push-message')
-type Global = { [RUNNING]?: PgBoss; [START_PUSH]?: (notificationId: string) => Promise<void> }
-
-/**
- * Asks for a queued push message to be sent now: in a process running the job queue it starts here at once (its
- * deliveries made, its first chunk sent, its chunk jobs queued: app/services/push/push-dispatch.server.ts), without
- * waiting for a job queue poll. The caller does not wait for any of it (a Send, a stamp): errors are logged, and the
- * resume job takes up a message left queued. Without a running job queue (a command, a test) nothing is lost: the
- * message is stored as queued, and the resume job sends it when the queue starts.
- */
-export async function enqueuePushMessage(notificationId: string) {
-  void (globalThis as Global)[START_PUSH]?.(notificationId)
-}
-
-/**
- * enqueuePushMessage, answering once the message's first requests are on their way (or it had none to send here):
- * for a caller with more to do that would hold them back, as the Send's count of the audience, on the embedded
- * database's one engine, would. Never rejects.
- */
-export async function startPushMessage(notificationId: string) {
-  await (globalThis as Global)[START_PUSH]?.(notificationId)
-}
-
-/**
- * Asks for the queued wallet updates (Apple Wallet's APNs pushes, Google Wallet's calls) to be sent now, after the
- * transaction that queued them committed. Without a running job queue nothing is lost: the resume job sends them
- * within a minute.
- */
-export async function enqueueWalletUpdates() {
-  const boss = (globalThis as Global)[RUNNING]
-  if (!boss) return
-  // A wallet that is off had nothing queued (no device registered, no pass saved): a stamp costs no job.
-  const queues = [
-    ...(getAppleWalletConfig() ? [APPLE_PUSH_QUEUE] : []),
-    ...(getGoogleWalletConfig() ? [GOOGLE_WALLET_QUEUE] : []),
-  ]
-  for (const queue of queues) {
-    await boss
-      .send(queue, {}, { singletonKey: queue })
-      .catch((err) => logger.warn({ err, queue }, 'wallet updates not enqueued; the resume job will send them'))
-  }
-}
-
-/**
- * Queues the rebuild of an owner's pass_days after a change of their time zone, inside the transaction that stores
- * the zone: both commit or neither does, and the job cannot run before the zone it is for is visible.
- *
- * One waiting job per owner (the queue's 'short' policy, keyed by the owner): changes while one waits add nothing,
- * since the waiting job reads the zone when it runs. A change while one runs adds a waiting job (the policy limits
- * waiting jobs, not running ones), so whatever the running job did in the older zone is redone afterwards. Two
- * rebuilds of one owner at once are harmless: each chunk locks its passes, and the removed holders' rows take a lock
- * of their own (models/insights-rebuild.server.ts).
- *
- * Without a running job queue (a command, a test that starts none) the zone is saved and nothing is queued: a
- * warning says so (this process is then not the server, which always runs the queue).
- */
-export async function enqueueTimeZoneRebuild(userId: string, transaction: Transaction) {
-  const boss = (globalThis as Global)[RUNNING]
-  if (!boss) {
-    logger.warn({ userId }, 'time zone changed without a running job queue: its figures are not rebuilt')
-    return
-  }
-  const db = {
-    // pg-boss's statements run on the transaction's connection (its own pool would insert outside it).
-    executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await getSequelize().query(text, {
-        bind: values.map((value) => (value === undefined ? null : value)),
-        type: QueryTypes.SELECT,
-        transaction,
-      }),
-    }),
-  }
-  await boss.send(TIME_ZONE_REBUILD_QUEUE, { userId }, { singletonKey: userId, db })
-}
-
-/** Jobs waiting in each queue (for /metrics); null when this process runs no job queue. */
-export async function queueDepths(): Promise<Record<string, number> | null> {
-  const boss = (globalThis as Global)[RUNNING]
-  if (!boss) return null
-  const queues = [
-    PLAN_HOUSEKEEPING_QUEUE,
-    PUSH_MESSAGE_QUEUE,
-    PUSH_CHUNK_QUEUE,
-    PUSH_RESUME_QUEUE,
-    APPLE_PUSH_QUEUE,
-    GOOGLE_WALLET_QUEUE,
-    WALLET_HOUSEKEEPING_QUEUE,
-    TIME_ZONE_REBUILD_QUEUE,
-    SCHEDULED_BROADCAST_QUEUE,
-    AUTOMATIONS_QUEUE,
-  ]
-  const sizes = await Promise.all(queues.map((queue) => boss.getQueueSize(queue)))
-  return Object.fromEntries(queues.map((queue, index) => [queue, sizes[index]!]))
-}
 
 /**
  * pg-boss on the app's own database (the embedded one through its socket, or the server): schedules and push
@@ -282,7 +180,6 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   await boss.send(PLAN_HOUSEKEEPING_QUEUE, {}, { singletonKey: 'startup', singletonSeconds: 60 })
   await boss.send(PUSH_RESUME_QUEUE, {})
   await boss.send(WALLET_HOUSEKEEPING_QUEUE, {}, { singletonKey: 'startup', singletonSeconds: 3600 })
-  ;(globalThis as Global)[RUNNING] = boss
   // Bound to the queue's start, outside any request: a Send's or a stamp's statement counts (Server-Timing) and its
   // other request-scoped state do not take in the delivery that outlives it.
   const startHere = AsyncResource.bind(
@@ -293,13 +190,12 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
           .catch((err) => logger.warn({ err, notificationId }, 'push message not started; the resume job will send it'))
       }),
   )
-  ;(globalThis as Global)[START_PUSH] = startHere
+  const leaveRunningQueue = setRunningQueue(boss, startHere)
   return {
     boss,
     stop: async () => {
-      if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
+      leaveRunningQueue()
       stopScheduledBroadcasts()
-      if ((globalThis as Global)[START_PUSH] === startHere) delete (globalThis as Global)[START_PUSH]
       // Chunks sent outside the jobs finish like the jobs do (their leases would otherwise hold the rows 30 s).
       await Promise.race([dispatcher.settled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })

@@ -1,4 +1,4 @@
-import { getEnv } from '#app/server/env.server.ts'
+import { getEnv } from './env.server.ts'
 
 /**
  * `redirectTo` (login, social sign-in, notifications, contact-us) is followed only to the app's own pages

@@ -1,8 +1,8 @@
 import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
+import { publicPageCache } from '#app/server/public-page-cache.server.ts'
+import { versionedPageCache } from '#app/server/versioned-page-cache.server.ts'
 import { accountPageVersion } from '#app/services/accounts/account-page-version.server.ts'
 import { getPassPageVersion } from '#models/pass.server.ts'
-import { publicPageCache } from './public-page-cache.server.ts'
-import { versionedPageCache } from './versioned-page-cache.server.ts'
 import type express from 'express'
 
 /*
