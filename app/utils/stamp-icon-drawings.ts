@@ -2,8 +2,8 @@ import { isStampIcon, type StampIcon } from './stamp-icon-names.ts'
 
 /*
  * The stamp icons of docs/product/holders-and-cards.md, as 24×24 stroke paths drawn in the card's colours (no image
- * download). Here, not in a component, because the pages (components/stamp-icons.tsx) and the images made on the server (pass icons,
- * Apple pass strips) draw the same strokes, and services do not import components (decision 054).
+ * download). Here, not in a component, because the pages (components/stamp-icons.tsx) and the images made on the
+ * server (pass icons, Apple pass strips) draw the same strokes, and services do not import components (decision 054).
  */
 
 const PATHS: Record<StampIcon, string> = {
