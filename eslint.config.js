@@ -110,6 +110,30 @@ export default defineConfig([
     },
   },
   {
+    // One way to fail (docs/decisions/055-one-way-to-fail.md): a page's 404 or 403 is thrown by the helpers of
+    // app/server/http-errors.server.ts, a form that stops answers through formReply, and every action reads its body
+    // with readFormData (request.formData() throws on a body that is no form: a 500).
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['app/server/form-data.server.ts', 'app/server/form-reply.server.ts', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > CallExpression[callee.name='data']",
+          message: 'Throw notFound(), forbidden() or invariantResponse() from #app/server/http-errors.server.ts.',
+        },
+        {
+          selector: "CallExpression[callee.name='data'] > ObjectExpression > Property[key.name='result']",
+          message: "A form's reply goes through formReply (#app/server/form-reply.server.ts).",
+        },
+        {
+          selector: "CallExpression[callee.object.name='request'][callee.property.name='formData']",
+          message: 'Read the form with readFormData(request) (#app/server/form-data.server.ts).',
+        },
+      ],
+    },
+  },
+  {
     // Hooks live in app/ only; elsewhere `use` is Playwright's fixture callback, which the rules of hooks mistake
     // for React's `use`.
     files: ['app/**/*.{ts,tsx}'],

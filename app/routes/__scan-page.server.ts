@@ -1,6 +1,7 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
+import { readFormData } from '#app/server/form-data.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { locationChoice, rememberLocation, resolveLocation } from '#app/services/cards/scan-location.server.ts'
@@ -75,7 +76,7 @@ export async function scanAction(request: Request, actor: ScanActor, cardIdParam
     return data<ScanActionData>(answer, { status })
   }
   // A body that is not a form (JSON, say) reads as an empty form: 400 below, not 500.
-  const formData = await request.formData().catch(() => new FormData())
+  const formData = await readFormData(request)
   // An intent sent twice is no intent: the schemas below would refuse it on a field no form shows.
   const intents = formData.getAll('intent')
   const intent = intents.length === 1 ? intents[0] : null

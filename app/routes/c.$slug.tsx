@@ -4,6 +4,7 @@ import { CardPreview } from '#app/components/card-preview.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { invariantResponse } from '#app/server/http-errors.server.ts'
 import { tooManyRequests, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { findRememberedPass, joinCard } from '#app/services/passes/pass-join.server.ts'
@@ -16,7 +17,7 @@ import { getJoinableCard } from '#models/pass.server.ts'
 /** A card's public join page: the card and one button. A device that already holds a pass goes straight to it. */
 async function requireJoinableCard(slug: string | undefined) {
   const card = await getJoinableCard(slug ?? '')
-  if (!card) throw data('This card is no longer available', { status: 404 })
+  invariantResponse(card, 'This card is no longer available')
   return card
 }
 

@@ -7,6 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { invariantResponse } from '#app/server/http-errors.server.ts'
 import { enqueueWalletUpdates } from '#app/server/job-queue.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
@@ -25,7 +26,7 @@ const NOT_THIS_DEVICE =
 
 async function requireRemovablePass(passId: string | undefined) {
   const pass = await getRemovablePass(passId)
-  if (!pass) throw data('Card not found', { status: 404 })
+  invariantResponse(pass, 'Card not found')
   return pass
 }
 

@@ -7,6 +7,7 @@ import { RefreshLink, useLivePass } from '#app/routes/__pass-live.tsx'
 import { LatestMessage } from '#app/routes/__pass-message.tsx'
 import { PassNotifications } from '#app/routes/__pass-notifications.tsx'
 import { OfflineNote, useKeptCopy } from '#app/routes/__pass-offline.tsx'
+import { invariantResponse } from '#app/server/http-errors.server.ts'
 import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { walletLinks } from '#app/services/wallet/wallet-links.server.ts'
@@ -25,7 +26,7 @@ import { getPassView } from '#models/pass.server.ts'
  */
 export async function loader({ params }: LoaderFunctionArgs) {
   const pass = await getPassView(params.passId)
-  if (!pass) throw data('Card not found', { status: 404 })
+  invariantResponse(pass, 'Card not found')
   const { card, latestMessage: message } = pass
   return data(
     {

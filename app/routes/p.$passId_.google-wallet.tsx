@@ -1,6 +1,7 @@
 import { data, redirect, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { invariantResponse } from '#app/server/http-errors.server.ts'
 import { googleWalletSave } from '#app/services/wallet/google-wallet-save.server.ts'
 import passStylesHref from '#app/styles/pass.css?url'
 
@@ -12,7 +13,7 @@ import passStylesHref from '#app/styles/pass.css?url'
  */
 export async function loader({ params }: LoaderFunctionArgs) {
   const result = await googleWalletSave(params.passId ?? '')
-  if (result.status === 'not-found') throw data('Card not found', { status: 404 })
+  invariantResponse(result.status !== 'not-found', 'Card not found')
   if (result.status === 'ok') return redirect(result.url, { status: 303, headers: { 'Cache-Control': 'no-store' } })
   return data(
     { passId: params.passId! },

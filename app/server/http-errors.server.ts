@@ -6,3 +6,20 @@
 export function notFound(message = 'Not found', headers?: HeadersInit): Response {
   return new Response(message, { status: 404, headers })
 }
+
+/** The one 403 answer of the pages: a signed-in person who may not do this (an owner on /admin, …). */
+export function forbidden(message = 'Forbidden', headers?: HeadersInit): Response {
+  return new Response(message, { status: 403, headers })
+}
+
+/**
+ * Goes on only when `condition` holds; otherwise throws the answer (404 unless `init` says otherwise) for the error
+ * boundary: `invariantResponse(card, 'Card not found')` narrows `card` for the rest of the loader.
+ */
+export function invariantResponse(
+  condition: unknown,
+  message: string,
+  init: ResponseInit = { status: 404 },
+): asserts condition {
+  if (!condition) throw new Response(message, init)
+}

@@ -1,5 +1,6 @@
 import { type SubmissionResult } from '@conform-to/react'
-import { data, type HeadersFunction } from '@remix-run/node'
+import { type HeadersFunction } from '@remix-run/node'
+import { formReply } from './form-reply.server.ts'
 import { RateLimitedError } from './rate-limited-error.server.ts'
 
 /** Runs an auth service call, handing back a RateLimitedError instead of throwing it, so the action can answer 429. */
@@ -35,7 +36,7 @@ export function rateLimitedFormReply<Extra extends Record<string, unknown> = Rec
 ) {
   const message = typeof limit === 'string' ? limit : limit.message
   const result = submission.reply(hideFields ? { formErrors: [message], hideFields } : { formErrors: [message] })
-  return data({ result, ...(extra as Extra) }, tooManyRequests(limit))
+  return formReply({ result, ...(extra as Extra) }, tooManyRequests(limit))
 }
 
 /** The routes' `headers` export: on a page, Remix passes only cookies on from loaders and actions by itself. */

@@ -4,6 +4,7 @@ import { prepareNotification } from '#app/services/push/push-delivery.server.ts'
 import { getPassPageVersion } from '#models/pass.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { openPassStream } from '#tests/support/pass-live-stream.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -57,39 +58,8 @@ async function shownMessage(passId: string) {
     : null
 }
 
-/** An open stream: the events as they come, and a wait for the next one named `event` (or the stream's end). */
-async function openStream(passId: string, version?: string) {
-  const controller = new AbortController()
-  const response = await server.fetch(`/p/${passId}/live${version ? `?v=${encodeURIComponent(version)}` : ''}`, {
-    signal: controller.signal,
-    headers: { Accept: 'text/event-stream' },
-  })
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let buffered = ''
-  let ended = false
-  async function next(event: string, timeoutMs = 2_000): Promise<string | 'ended'> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const found = new RegExp(`event: ${event}\\ndata: ([^\\n]*)\\n\\n`).exec(buffered)
-      if (found) {
-        buffered = buffered.slice(found.index + found[0].length)
-        return found[1]!
-      }
-      if (ended) return 'ended'
-      const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`no '${event}' event within ${timeoutMs} ms; got: ${JSON.stringify(buffered)}`)
-      const chunk = await Promise.race([
-        reader.read(),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
-      ])
-      if (chunk === null) continue
-      if (chunk.done) ended = true
-      else buffered += decoder.decode(chunk.value, { stream: true })
-    }
-  }
-  return { response, next, close: () => controller.abort() }
-}
+const openStream = (passId: string, version?: string) =>
+  openPassStream((pathname, init) => server.fetch(pathname, init), passId, version)
 
 const pageVersion = async (passId: string) => (await getPassPageVersion(passId))!
 

@@ -4,6 +4,7 @@ import { usingServer } from '#tests/setup/test-database.ts'
 import { STRONG_PASSWORD, sql, tokenFromMail, uniqueEmail } from '#tests/support/auth-api.ts'
 import { killChildren, runTs, type Child } from '#tests/support/child-process.ts'
 import { freePort } from '#tests/support/free-port.ts'
+import { openPassStream } from '#tests/support/pass-live-stream.ts'
 import { startPushEndpoint, type PushEndpoint } from '#tests/support/push-endpoint.ts'
 
 /*
@@ -186,6 +187,13 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
     })
     await onBoth(`/p/${passIds[0]}`, undefined, ['Bread card', firstPass!.short_code])
 
+    // The holder's pass open on both, as on two phones (decision 050): a stamp made through one reaches both open
+    // pages within 2 s, and so does the message below.
+    const liveStreams = await Promise.all(
+      instances.map((instance) => openPassStream((path, init) => request(instance, path, init), passIds[0]!)),
+    )
+    expect(liveStreams.map((stream) => stream.response.status)).toEqual([200, 200])
+
     // A stamp on one shows on the other, on the owner's scan page and on the holder's pass.
     const stamped = await request(next(), `/account/${cardId}/scan`, {
       method: 'POST',
@@ -193,6 +201,7 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
       body: form({ intent: 'stamp', code: firstPass!.short_code, count: '2' }),
     })
     expect(stamped.status).toBe(302)
+    for (const stream of liveStreams) expect(await stream.next('change', 2_000)).toMatch(/^\d+\|\d+\|\d+$/)
     await onBoth(`/account/${cardId}/scan?pass=${passIds[0]}`, cookie, ['2 of 5 stamps'])
     await onBoth(`/p/${passIds[0]}`, undefined, [/2 of 5/])
 
@@ -225,6 +234,9 @@ describe.runIf(usingServer())('two app processes on one PostgreSQL database', ()
     const confirmPath = location(drafted)!
     const notificationId = confirmPath.split('/').pop()!
     expect((await request(next(), confirmPath, { method: 'POST', cookie, body: form({}) })).status).toBe(302)
+    for (const stream of liveStreams) expect(await stream.next('change', 2_000)).toMatch(/^\d+\|\d+\|\d+$/)
+    for (const stream of liveStreams) stream.close()
+    await onBoth(`/p/${passIds[0]}`, undefined, ['Latest message', 'Warm loaves at both shops'])
     const deadline = Date.now() + 120_000
     let status = ''
     while (Date.now() < deadline && status !== 'done') {

@@ -11,6 +11,7 @@ import {
 } from '#app/components/auth-form.tsx'
 import { SubmitButton } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import {
   passRetryAfter,
   rateLimitedFormReply,
@@ -51,16 +52,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
+    return formReply({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) })
   }
   const { token, password } = submission.value
   const result = await unlessRateLimited(changePasswordWithToken({ token, password, ip: clientAddress(request) }))
   if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   if (result.status === 'error') {
-    return data(
-      { result: submission.reply({ fieldErrors: { password: [result.message] }, hideFields: HIDDEN_FIELDS }) },
-      { status: 400 },
-    )
+    return formReply({
+      result: submission.reply({ fieldErrors: { password: [result.message] }, hideFields: HIDDEN_FIELDS }),
+    })
   }
   return redirect(result.premade ? '/password-updated?premade=1' : '/password-updated')
 }

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@re
 import { FormErrors } from '#app/components/auth-form.tsx'
 import { SubmitButton } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import {
   passRetryAfter,
   rateLimitedFormReply,
@@ -48,14 +49,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: TokenSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ formErrors: [JOIN_MESSAGES.unknown] }) }, { status: 400 })
+    return formReply({ result: submission.reply({ formErrors: [JOIN_MESSAGES.unknown] }) })
   }
   const outcome = await unlessRateLimited(
     declineInvitation({ token: submission.value.token, ip: clientAddress(request) }),
   )
   if (outcome instanceof RateLimitedError) return rateLimitedFormReply(submission, outcome)
   if (outcome.status === 'error') {
-    return data({ result: submission.reply({ formErrors: [outcome.message] }) }, { status: 400 })
+    return formReply({ result: submission.reply({ formErrors: [outcome.message] }) })
   }
   // Post/redirect/get: the used link would read as withdrawn on a reload.
   return redirect('/decline-invitation?declined')

@@ -1,11 +1,12 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, type MetaFunction } from '@remix-run/react'
 import { FormErrors } from '#app/components/auth-form.tsx'
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { requestPasswordReset } from '#app/services/auth/auth.server.ts'
 import { requireAnonymous } from '#app/services/auth/guest.server.ts'
@@ -26,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   if (isHoneypotFilled(formData)) return redirect('/reset-password-link')
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply({ result: submission.reply() })
   const result = await unlessRateLimited(
     requestPasswordReset({ email: submission.value.email, ip: clientAddress(request) }),
   )

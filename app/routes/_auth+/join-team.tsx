@@ -11,6 +11,7 @@ import {
 } from '#app/components/auth-form.tsx'
 import { SubmitButton } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import {
   passRetryAfter,
   rateLimitedFormReply,
@@ -64,23 +65,20 @@ export async function action({ request }: ActionFunctionArgs) {
   // Accepting signs the invitee in: whoever is signed in on this device logs out first (the link stays unused).
   const signedInAs = await signedInEmail(request)
   if (signedInAs) {
-    return data(
+    return formReply(
       { result: submission.reply({ formErrors: [JOIN_MESSAGES.signedIn(signedInAs)], hideFields: HIDDEN_FIELDS }) },
-      { status: 409 },
+      409,
     )
   }
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
+    return formReply({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) })
   }
   const { token, password } = submission.value
   const outcome = await unlessRateLimited(joinTeam({ token, password, ip: clientAddress(request) }))
   if (outcome instanceof RateLimitedError)
     return rateLimitedFormReply(submission, outcome, { hideFields: HIDDEN_FIELDS })
   if (outcome.status === 'error') {
-    return data(
-      { result: submission.reply({ formErrors: [outcome.message], hideFields: HIDDEN_FIELDS }) },
-      { status: 400 },
-    )
+    return formReply({ result: submission.reply({ formErrors: [outcome.message], hideFields: HIDDEN_FIELDS }) })
   }
   return redirect('/staff', { headers: { 'Set-Cookie': await signIn(request, outcome.staffId) } })
 }

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import {
   FormErrors,
@@ -12,6 +12,7 @@ import {
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
 import { SocialSignIn } from '#app/components/social-sign-in.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { logIn } from '#app/services/auth/auth.server.ts'
 import { landingAfterSignIn, requireAnonymous } from '#app/services/auth/guest.server.ts'
@@ -35,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: LoginSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }), unconfirmedEmail: null }, { status: 400 })
+    return formReply({ result: submission.reply({ hideFields: HIDDEN_FIELDS }), unconfirmedEmail: null })
   }
   const { email, password, redirectTo } = submission.value
   const result = await unlessRateLimited(logIn({ email, password, ip: clientAddress(request) }))
@@ -45,12 +46,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (result.status === 'premaid') return redirect(`/change-password?${new URLSearchParams({ token: result.token })}`)
   if (result.status === 'error') {
     const unconfirmed = result.code === 'unconfirmed'
-    return data(
+    return formReply(
       {
         result: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }),
         unconfirmedEmail: unconfirmed ? email : null,
       },
-      { status: unconfirmed ? 403 : 401 },
+      unconfirmed ? 403 : 401,
     )
   }
   const to = await landingAfterSignIn(result.userId, safeRedirectPath(redirectTo, ''))

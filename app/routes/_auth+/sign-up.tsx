@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import {
@@ -14,6 +14,7 @@ import { InputField, SubmitButton } from '#app/components/forms.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { SocialSignIn } from '#app/components/social-sign-in.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { signUp } from '#app/services/auth/auth.server.ts'
 import { requireAnonymous } from '#app/services/auth/guest.server.ts'
@@ -41,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(typeof email === 'string' ? verifyEmailPath(email.trim()) : '/verify-email')
   }
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 })
+    return formReply({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) })
   }
   const { email, password, timeZone, withdrawInvitation } = submission.value
   const result = await unlessRateLimited(
@@ -49,19 +50,18 @@ export async function action({ request }: ActionFunctionArgs) {
   )
   if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   if (result.status === 'error') {
-    return data(
-      { result: submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: HIDDEN_FIELDS }) },
-      { status: 400 },
-    )
+    return formReply({
+      result: submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: HIDDEN_FIELDS }),
+    })
   }
   if (result.status === 'invited') {
     // 409: the address is held by an invitation the person may still accept; the box lets them withdraw it.
-    return data(
+    return formReply(
       {
         result: submission.reply({ fieldErrors: { email: [result.message] }, hideFields: HIDDEN_FIELDS }),
         invitedBy: result.businessName,
       },
-      { status: 409 },
+      409,
     )
   }
   return redirect(verifyEmailPath(result.email))

@@ -1,10 +1,11 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FormErrors } from '#app/components/auth-form.tsx'
 import { InputField, SubmitButton } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { resendConfirmation } from '#app/services/auth/auth.server.ts'
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ResendSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply({ result: submission.reply() })
   const { email } = submission.value
   const result = await unlessRateLimited(resendConfirmation({ email, ip: clientAddress(request) }))
   if (result instanceof RateLimitedError) return rateLimitedFormReply(submission, result)

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
@@ -8,6 +8,7 @@ import { HoneypotField, isHoneypotFilled } from '#app/components/honeypot.tsx'
 import { publicFormLimitMessage } from '#app/routes/__public-form.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
 import { submitSupportMessage } from '#app/services/accounts/support.server.ts'
 import { company } from '#app/utils/company.ts'
@@ -38,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (isHoneypotFilled(formData)) return redirect('/contacts?sent=1', 303)
   const submission = parseWithZod(formData, { schema: ContactSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply() }, { status: 400 })
+    return formReply({ result: submission.reply() })
   }
   const limitMessage = await publicFormLimitMessage(request)
   if (limitMessage) return rateLimitedFormReply(submission, limitMessage)

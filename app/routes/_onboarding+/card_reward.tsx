@@ -1,11 +1,12 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
 import { RewardFields } from '#app/components/card-design-form.tsx'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { ContrastWarning } from '#app/components/contrast-warning.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { cardDesignView, saveReward } from '#app/services/cards/card-design.server.ts'
 import { CardRewardSchema } from '#app/utils/card-design-schema.ts'
 import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
@@ -24,7 +25,7 @@ type RewardActionData = { result: SubmissionResult<string[]> }
 export async function action({ request }: ActionFunctionArgs) {
   const { userId, card } = await requireStepCard(request, { needsReward: false })
   const submission = parseWithZod(await readFormData(request), { schema: CardRewardSchema })
-  if (submission.status !== 'success') return data<RewardActionData>({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply<RewardActionData>({ result: submission.reply() })
   await saveReward({ userId, card, reward: submission.value })
   return redirect(stepPath('card_ready', card.id))
 }

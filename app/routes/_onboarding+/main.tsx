@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { DesignForm } from '#app/components/card-design-form.tsx'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
@@ -71,22 +72,19 @@ export async function action({ request }: ActionFunctionArgs) {
     const reply = parseWithZod(new FormData(), { schema: CardDesignSchema }).reply({
       fieldErrors: { logo: [read.logoError] },
     })
-    return data<DesignActionData>({ result: reply }, { status: 400 })
+    return formReply<DesignActionData>({ result: reply })
   }
   const submission = parseWithZod(read.formData, { schema: CardDesignSchema })
-  if (submission.status !== 'success') return data<DesignActionData>({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply<DesignActionData>({ result: submission.reply() })
   const choice = await readLogoChoice(read.formData)
   if ('logoError' in choice)
-    return data<DesignActionData>(
-      { result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) },
-      { status: 400 },
-    )
+    return formReply<DesignActionData>({ result: submission.reply({ fieldErrors: { logo: [choice.logoError] } }) })
 
   const outcome = await saveCardDesign({ userId, cardId, design: submission.value, logo: choice.logo })
   if (outcome.status === 'not-found') throw notFound(CARD_NOT_FOUND)
   if (outcome.status === 'limit') {
     const limit = { message: outcome.message, ended: outcome.ended }
-    return data<DesignActionData>({ result: submission.reply(), limit }, { status: 403 })
+    return formReply<DesignActionData>({ result: submission.reply(), limit }, 403)
   }
   return redirect(stepPath('card_reward', outcome.card.id))
 }

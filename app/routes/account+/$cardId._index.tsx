@@ -10,6 +10,7 @@ import { InsightFigures } from '#app/components/insight-figures.tsx'
 import { SelectField } from '#app/components/select-field.tsx'
 import { VisitHeatMap } from '#app/components/visit-heat-map.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { activityChoices, parseActivityFilter } from '#app/services/activity/activity-filter.server.ts'
@@ -109,7 +110,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
   const submission = parseWithZod(await readFormData(request), { schema: CardActionSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply({ result: submission.reply() })
   const back = `/account/${card.id}`
   switch (submission.value.intent) {
     case 'archive':
@@ -117,7 +118,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(back, { message: 'Card archived: holders keep it, nobody new can join.' })
     case 'restore': {
       const slot = await checkCardSlot(userId)
-      if (!slot.allowed) return data({ result: submission.reply({ formErrors: [slot.message] }) }, { status: 409 })
+      if (!slot.allowed) return formReply({ result: submission.reply({ formErrors: [slot.message] }) }, 409)
       await setOwnedCardArchived({ cardId: card.id, userId, archived: false })
       return redirectWithToast(back, { message: 'Card restored: new holders can join again.' })
     }
@@ -131,10 +132,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case 'delete': {
       const expected = card.title || card.businessName || 'delete'
       if (submission.value.confirm !== expected) {
-        return data(
-          { result: submission.reply({ fieldErrors: { confirm: [`Type “${expected}” to delete this card`] } }) },
-          { status: 400 },
-        )
+        return formReply({
+          result: submission.reply({ fieldErrors: { confirm: [`Type “${expected}” to delete this card`] } }),
+        })
       }
       await deleteCard({ cardId: card.id, userId })
       return redirectWithToast('/account', { message: 'Card deleted.' })

@@ -1,9 +1,10 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
@@ -76,8 +77,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const card = await requireOwnedCard(userId, params.cardId)
   const formData = await readFormData(request)
   const intent = formData.get('intent')
-  if (!isAutomationIntent(intent)) return data<ActionData>({ intent: null, result: null }, { status: 400 })
-  const refuse = (result: SubmissionResult<string[]>) => data<ActionData>({ intent, result }, { status: 400 })
+  if (!isAutomationIntent(intent)) return formReply<ActionData>({ intent: null, result: null })
+  const refuse = (result: SubmissionResult<string[]>) => formReply<ActionData>({ intent, result })
   const owned = { userId, cardId: card.id }
   const back = (message: string) => redirectWithToast(`/account/${card.id}/automations`, { message })
   // The card went between the check and the write: the same answer as a card that is not there.

@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
 import { SelectField } from '#app/components/select-field.tsx'
 import { TableScroll } from '#app/components/table-scroll.tsx'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
@@ -47,15 +48,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const submission = parseWithZod(formValues(url.searchParams), { schema: HoldersQuerySchema })
   const cardView = { id: card.id, title: card.title }
   if (submission.status !== 'success') {
-    return data({ card: cardView, result: submission.reply(), query: null, list: null, error: null }, { status: 400 })
+    return formReply({ card: cardView, result: submission.reply(), query: null, list: null, error: null })
   }
   const query = submission.value
   const position = requestedHolderPosition(url.searchParams, query.sort)
   if (!position) {
-    return data(
-      { card: cardView, result: submission.reply(), query, list: null, error: BAD_CURSOR_MESSAGE },
-      { status: 400 },
-    )
+    return formReply({ card: cardView, result: submission.reply(), query, list: null, error: BAD_CURSOR_MESSAGE })
   }
   const owned = { cardId: card.id, userId }
   const search = query.q || undefined

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react'
 import { FieldErrors, FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { IntentButton } from '#app/components/intent-button.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
@@ -161,7 +162,7 @@ async function scheduleAction({
 }) {
   const timeZone = await getOwnerTimeZone(userId)
   const submission = parseWithZod(formData, { schema: scheduleSchema(timeZone, new Date()) })
-  if (submission.status !== 'success') return data<ActionData>({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply<ActionData>({ result: submission.reply() })
   const { when, audience } = submission.value
   const outcome = await scheduleOwnerBroadcast({
     ownerId: userId,

@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FieldErrors, FormErrors, SubmitButton } from '#app/components/forms.tsx'
 import { SelectField } from '#app/components/select-field.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
@@ -47,7 +48,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const card = await requireOwnedCard(userId, params.cardId)
   const submission = parseWithZod(await readFormData(request), { schema: StampingRulesSchema })
-  if (submission.status !== 'success') return data<ActionData>({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply<ActionData>({ result: submission.reply() })
   // The card went between the check and the write: the same answer as a card that is not there.
   if (!(await saveCardRules({ userId, cardId: card.id, ...cardRulesOf(submission.value) })))
     throw notFound(CARD_NOT_FOUND)

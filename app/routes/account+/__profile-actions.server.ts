@@ -1,7 +1,8 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from '@remix-run/node'
 import { z } from 'zod'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { isMultipart, readLimitedMultipart } from '#app/server/multipart-upload.server.ts'
 import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
@@ -43,7 +44,7 @@ const MAX_UPLOAD_BODY = LOGO_MAX_BYTES + 64 * 1024
 const HIDDEN_PASSWORDS = ['password', 'currentPassword', 'confirmPassword']
 
 const answer = (intent: ProfileIntent | null, result: SubmissionResult<string[]> | null) =>
-  data<ProfileActionData>({ intent, result }, { status: 400 })
+  formReply<ProfileActionData>({ intent, result })
 
 const toProfile = (message: string) => redirectWithToast(PROFILE_PATH, { message })
 
@@ -64,7 +65,8 @@ export async function profileAction(request: Request) {
     }
     formData = read.formData
   } else {
-    formData = await request.formData().catch(() => null)
+    // An unreadable body is an empty form: no intent, the same 400 as a form without one.
+    formData = await readFormData(request)
   }
   const intent = formData?.get('intent')
   if (!formData || !PROFILE_INTENTS.includes(intent as ProfileIntent)) return answer(null, null)

@@ -1,5 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
@@ -78,9 +80,9 @@ export async function pushComposerAction({ request, params }: ActionFunctionArgs
   if (params.templateId && !(await getTemplateForOwner({ ownerId: userId, templateId: params.templateId })))
     throw notFound('Template not found')
   // A body that is not a form reads as an empty one: 400 below, not 500.
-  const formData = await request.formData().catch(() => new FormData())
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: PushMessageSchema })
-  if (submission.status !== 'success') return data<ComposerActionData>({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply<ComposerActionData>({ result: submission.reply() })
 
   const { title, body, link, saveAsTemplate } = submission.value
   const input = { title, body, link: link ?? null, templateId: params.templateId ?? null }

@@ -1,9 +1,10 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
 import { FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
@@ -36,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const redirectTo = formData.has('redirectTo') ? safeRedirectPath(formData.get('redirectTo'), CONTACT_US_PATH) : null
   const submission = parseWithZod(formData, { schema: AccountFeedbackSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply(), sent: false, redirectTo }, { status: 400 })
+    return formReply({ result: submission.reply(), sent: false, redirectTo })
   }
   const sent = await unlessRateLimited(sendAccountFeedback({ userId, ...submission.value }))
   if (sent instanceof RateLimitedError) {

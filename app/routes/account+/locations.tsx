@@ -1,9 +1,10 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { addLocation, removeLocation, updateLocation } from '#app/services/accounts/locations.server.ts'
@@ -60,8 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const ownerId = await requireUserId(request)
   const formData = await readFormData(request)
   const intent = formData.get('intent')
-  if (!isLocationIntent(intent))
-    return data<ActionData>({ intent: null, locationId: null, result: null }, { status: 400 })
+  if (!isLocationIntent(intent)) return formReply<ActionData>({ intent: null, locationId: null, result: null })
   const back = (message: string) => redirectWithToast('/account/locations', { message })
 
   // Edit and remove name one of the owner's locations: anything else is the same 404 as another owner's.
@@ -84,7 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseWithZod(formData, { schema })
   const refuse = (result: SubmissionResult<string[]>, status = 400) =>
-    data<ActionData>({ intent, locationId, result }, { status })
+    formReply<ActionData>({ intent, locationId, result }, status)
   if (submission.status !== 'success') return refuse(submission.reply())
   const { name, address, latitude = null, longitude = null, staffIds = [] } = submission.value
   const fields = { name, address, latitude, longitude, staffIds: [...new Set(staffIds)] }

@@ -1,9 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { FormErrors } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { choosePlan, PlanError } from '#app/services/billing/billing.server.ts'
@@ -44,11 +45,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const submission = parseWithZod(await readFormData(request), { schema: ChoosePlanSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply({ result: submission.reply() })
   const { tier, periodMonths } = submission.value
   const state = await requireOwnerPlanState(userId)
   if (state.status === 'active' && state.tariff?.tier === tier && state.periodMonths === periodMonths) {
-    return data({ result: submission.reply({ formErrors: ['This is already your plan.'] }) }, { status: 409 })
+    return formReply({ result: submission.reply({ formErrors: ['This is already your plan.'] }) }, 409)
   }
   try {
     const invoice = await choosePlan({ userId, tier, periodMonths: periodMonths as 1 | 12 })
@@ -57,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
     })
   } catch (error) {
     if (!(error instanceof PlanError)) throw error
-    return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
+    return formReply({ result: submission.reply({ formErrors: [error.message] }) }, 409)
   }
 }
 

@@ -1,9 +1,10 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
@@ -71,14 +72,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const intent = formData.get('intent')
   if (!isTeamIntent(intent)) {
-    return data<TeamActionData>({ intent: null, result: null, error: UNREADABLE_SUBMISSION }, { status: 400 })
+    return formReply<TeamActionData>({ intent: null, result: null, error: UNREADABLE_SUBMISSION })
   }
   const back = (message: string) => redirectWithToast('/account/team', { message, durationMs: 6000 })
 
   if (intent === INVITE_INTENT) {
     const submission = parseWithZod(formData, { schema: InviteSchema })
     if (submission.status !== 'success') {
-      return data<TeamActionData>({ intent, result: submission.reply() }, { status: 400 })
+      return formReply<TeamActionData>({ intent, result: submission.reply() })
     }
     const outcome = await unlessRateLimited(inviteStaff({ ownerId, ...submission.value }))
     if (outcome instanceof RateLimitedError) return rateLimitedFormReply(submission, outcome, { extra: { intent } })
@@ -86,24 +87,24 @@ export async function action({ request }: ActionFunctionArgs) {
     const reply = outcome.field
       ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } })
       : submission.reply({ formErrors: [outcome.message] })
-    return data<TeamActionData>({ intent, result: reply, upgrade: outcome.upgrade }, { status: outcome.httpStatus })
+    return formReply<TeamActionData>({ intent, result: reply, upgrade: outcome.upgrade }, outcome.httpStatus)
   }
 
   const submission = parseWithZod(formData, { schema: MemberSchema })
   if (submission.status !== 'success') {
-    return data<TeamActionData>({ intent, result: null, error: UNREADABLE_SUBMISSION }, { status: 400 })
+    return formReply<TeamActionData>({ intent, result: null, error: UNREADABLE_SUBMISSION })
   }
   const { staffId } = submission.value
   const outcome = await unlessRateLimited(
     intent === REMOVE_INTENT ? removeStaff({ ownerId, staffId }) : resendInvitation({ ownerId, staffId }),
   )
   if (outcome instanceof RateLimitedError) {
-    return data<TeamActionData>({ intent, result: null, error: outcome.message }, { status: 429 })
+    return formReply<TeamActionData>({ intent, result: null, error: outcome.message }, 429)
   }
   if (outcome.status === 'success') return back(outcome.message)
-  return data<TeamActionData>(
+  return formReply<TeamActionData>(
     { intent, result: null, error: outcome.message, upgrade: outcome.upgrade },
-    { status: outcome.httpStatus },
+    outcome.httpStatus,
   )
 }
 

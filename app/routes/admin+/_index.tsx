@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
 import { FieldErrors } from '#app/components/forms.tsx'
 import { SelectField } from '#app/components/select-field.tsx'
 import { appleWalletStatus } from '#app/server/apple-wallet-config.server.ts'
 import { getEnv } from '#app/server/env.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { googleWalletStatus } from '#app/server/google-wallet-config.server.ts'
 import { findAdminUsersPage, loadAdminFigures, type CountedFigures } from '#app/services/admin/admin-users.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const wallets = walletStatusView()
   if (submission.status !== 'success') {
     const figures = figuresView(await loadAdminFigures({ recount }))
-    return data({ result: submission.reply(), query: null, list: null, figures, wallets }, { status: 400 })
+    return formReply({ result: submission.reply(), query: null, list: null, figures, wallets })
   }
   const query = submission.value
   const [counted, list] = await Promise.all([

@@ -1,8 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from '@remix-run/react'
 import { FormErrors } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { AdminActionError, setFeedbackHandled } from '#app/services/admin/admin-actions.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
@@ -43,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const actorId = await requireAdmin(request)
   const submission = parseWithZod(await readFormData(request), { schema: FeedbackActionSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply({ result: submission.reply() })
   const { intent, messageId } = submission.value
   const handled = intent === 'handle'
   try {
@@ -59,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(`${url.pathname}${url.search}`, { message })
   } catch (error) {
     if (!(error instanceof AdminActionError)) throw error
-    return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: 400 })
+    return formReply({ result: submission.reply({ formErrors: [error.message] }) })
   }
 }
 

@@ -1,12 +1,13 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { type z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { FormErrors, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { TableScroll } from '#app/components/table-scroll.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { rateLimitedFormReply } from '#app/server/rate-limit-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
@@ -119,7 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type ActionData = { intent: UserActionIntent | null; result: SubmissionResult<string[]> | null }
 const answer = (intent: UserActionIntent | null, result: SubmissionResult<string[]> | null) =>
-  data<ActionData>({ intent, result }, { status: 400 })
+  formReply<ActionData>({ intent, result })
 
 const PLAN_INTENTS = new Set<UserActionIntent>([
   'confirm-payment',

@@ -1,7 +1,8 @@
 import { type SubmissionResult } from '@conform-to/react'
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { DesignForm } from '#app/components/card-design-form.tsx'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireAdmin } from '#app/services/admin/admin.server.ts'
@@ -38,7 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = params.userId ?? ''
   const card = await requireOwnedCard(userId, params.cardId, { view: 'design' })
   const form = await readCardEditForm(request)
-  if ('reply' in form) return data<EditActionData>({ result: form.reply }, { status: 400 })
+  if ('reply' in form) return formReply<EditActionData>({ result: form.reply })
 
   const outcome = await editCard({
     adminId,

@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, type MetaFunction } from '@remix-run/react'
 import { FieldErrors, FormErrors, InputField, SubmitButton, TextareaField } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { createPremadeAccount } from '#app/services/accounts/premade-account.server.ts'
 import { AdminActionError } from '#app/services/admin/admin-actions.server.ts'
@@ -34,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }),
     async: true,
   })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return formReply({ result: submission.reply() })
   try {
     const created = await createPremadeAccount({ actorId, input: submission.value })
     return redirectWithToast(`/admin/users/${created.userId}`, {
@@ -44,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof AdminActionError)) throw error
     const reply = error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }
-    return data({ result: submission.reply(reply) }, { status: 400 })
+    return formReply({ result: submission.reply(reply) })
   }
 }
 

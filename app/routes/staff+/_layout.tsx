@@ -1,11 +1,13 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, Outlet, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
 import { Logo } from '#app/components/logo.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireStaff } from '#app/services/auth/session.server.ts'
@@ -42,17 +44,17 @@ export type LocationActionData = { result: SubmissionResult<string[]> }
  */
 export async function action({ request }: ActionFunctionArgs) {
   const staff = await requireStaff(request)
-  const formData = await request.formData().catch(() => new FormData())
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: LocationChoiceSchema })
   if (submission.status !== 'success') {
     // No location form was sent (no intent, or a body that is no form): said as the form's error.
     const formErrors = submission.error?.intent ? [UNREADABLE_SUBMISSION] : undefined
-    return data<LocationActionData>({ result: submission.reply({ formErrors }) }, { status: 400 })
+    return formReply<LocationActionData>({ result: submission.reply({ formErrors }) })
   }
   const location = submission.value.locationId ? await actorLocation(submission.value.locationId, staff) : null
   if (!location) {
     const result = submission.reply({ fieldErrors: { locationId: [STAMP_MESSAGES.notYourLocation] } })
-    return data<LocationActionData>({ result }, { status: 400 })
+    return formReply<LocationActionData>({ result })
   }
   return redirectWithToast(
     '/staff',

@@ -1,10 +1,12 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, type MetaFunction } from '@remix-run/react'
 import { NewPasswordFields, PasswordField } from '#app/components/auth-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { passRetryAfter, rateLimitedFormReply, unlessRateLimited } from '#app/server/rate-limit-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { changeOwnPassword } from '#app/services/accounts/profile.server.ts'
@@ -32,16 +34,16 @@ type PasswordActionData = { result: SubmissionResult<string[]> }
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { staffId } = await requireStaff(request)
-  const formData = await request.formData().catch(() => new FormData())
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: StaffPasswordSchema })
   const hideFields = HIDDEN_PASSWORDS
   if (submission.status !== 'success')
-    return data<PasswordActionData>({ result: submission.reply({ hideFields }) }, { status: 400 })
+    return formReply<PasswordActionData>({ result: submission.reply({ hideFields }) })
   const outcome = await unlessRateLimited(changeOwnPassword(request, { userId: staffId, ...submission.value }))
   if (outcome instanceof RateLimitedError) return rateLimitedFormReply(submission, outcome, { hideFields })
   if (outcome.status === 'error') {
     const result = submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields })
-    return data<PasswordActionData>({ result }, { status: 400 })
+    return formReply<PasswordActionData>({ result })
   }
   return redirectWithToast('/staff', { message: outcome.message })
 }

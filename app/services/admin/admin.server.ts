@@ -1,3 +1,4 @@
+import { forbidden } from '#app/server/http-errors.server.ts'
 import { requireApiUserId, requireUserId } from '#app/services/auth/session.server.ts'
 import { getUserRole, setRoleByEmail } from '#models/user.server.ts'
 
@@ -15,7 +16,7 @@ async function isAdmin(userId: string) {
 /** Admin pages: the admin's user id; a guest is redirected to /login, anyone else gets 403. */
 export async function requireAdmin(request: Request): Promise<string> {
   const userId = await requireUserId(request)
-  if (!(await isAdmin(userId))) throw new Response(ADMIN_ONLY, { status: 403 })
+  if (!(await isAdmin(userId))) throw forbidden(ADMIN_ONLY)
   return userId
 }
 

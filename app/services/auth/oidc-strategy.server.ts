@@ -3,6 +3,7 @@ import { redirect } from '@remix-run/node'
 import { OAuth2Tokens } from 'arctic'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { getEnv } from '#app/server/env.server.ts'
+import { readFormData } from '#app/server/form-data.server.ts'
 import { consumeOAuthState, saveOAuthState } from '#models/oauth-state.server.ts'
 import { hashToken } from '#models/session.server.ts'
 import { oidcBrowserCookie } from './oidc-browser-cookie.server.ts'
@@ -195,8 +196,8 @@ export class OidcStrategy<User> extends OAuth2Strategy<User> {
 /** The callback's parameters: the query string of a GET, or the form fields of Apple's form POST. */
 async function callbackParams(request: Request): Promise<URLSearchParams> {
   if (request.method !== 'POST') return new URL(request.url).searchParams
-  const form = await request.formData().catch(() => null)
+  const form = await readFormData(request)
   const params = new URLSearchParams()
-  for (const [key, value] of form ?? []) if (typeof value === 'string') params.set(key, value)
+  for (const [key, value] of form) if (typeof value === 'string') params.set(key, value)
   return params
 }
