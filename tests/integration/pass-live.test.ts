@@ -6,6 +6,7 @@ import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { openPassStream } from '#tests/support/pass-live-stream.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
+import { createWalletPass } from '#tests/support/wallet-device.ts'
 
 /**
  * The open pass's event stream, GET /p/{passId}/live (issue 30, item 1; docs/decisions/050-open-pass-refresh.md),
@@ -22,16 +23,7 @@ async function createPass(stampsRequired = 6) {
      values (:owner, :slug, 'active', 'Live card', 'Corner', :stampsRequired, 'A free coffee') returning id`,
     { owner: owner.id, slug: `live-${crypto.randomBytes(4).toString('hex')}`, stampsRequired },
   )
-  return { ownerId: owner.id, cardId: card!.id, passId: await addPass(card!.id) }
-}
-
-async function addPass(cardId: string, stamps = 0) {
-  const shortCode = Array.from(crypto.randomBytes(8), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('')
-  const [pass] = await sql<{ id: string }>(
-    `insert into passes (card_id, short_code, stamps) values (:cardId, :shortCode, :stamps) returning id`,
-    { cardId, shortCode, stamps },
-  )
-  return pass!.id
+  return { ownerId: owner.id, cardId: card!.id, passId: (await createWalletPass(card!.id)).id }
 }
 
 /** A message as the owner's confirm step queues it, then on its way (the push job's first step). */
@@ -121,7 +113,7 @@ test('a removed pass ends its stream; an unknown pass is a 404; the 11th page of
 test('a message to all holders, then one to an audience, reaches the open pages it was sent to within 2 s', async () => {
   const card = await createPass()
   const { passId } = card
-  const oneToGo = await addPass(card.cardId, 5)
+  const oneToGo = (await createWalletPass(card.cardId, 5)).id
   expect(await shownMessage(passId)).toBeNull()
   const [stream, oneToGoStream] = [
     await openStream(passId, await pageVersion(passId)),
