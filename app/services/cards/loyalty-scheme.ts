@@ -3,7 +3,8 @@
  * gives, where a pass stands in it, the words for that, and what a stamp, an undo and a redemption do to the round.
  * Pages, pushes, wallets, exports and stamping read it here, so a new scheme (a reward ladder, stamp expiry) changes
  * this module and its SQL twin, models/loyalty-scheme.server.ts, which says the same in SQL (a test holds them
- * together). Pure: components import it, so it reaches the browser.
+ * together). The rules are docs/product/holders-and-cards.md's ("Stamping"). Pure: components import it, so it
+ * reaches the browser.
  */
 
 /** What a card's round asks (the stamps required: its goal) and gives (one reward, at the goal). */
