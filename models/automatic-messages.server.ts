@@ -2,6 +2,7 @@ import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 import { CAPPED_KINDS, QUIET_HOURS_KINDS } from '#app/utils/automations.ts'
 import { GRACE_DAYS, TRIAL_DAYS } from '#app/utils/plan-status.ts'
+import { rewardEarnedSql } from './loyalty-scheme.server.ts'
 
 /**
  * The automatic messages' statements (issue 19; docs/product/automations.md; the rules in
@@ -90,7 +91,7 @@ const TIME_BASED = {
     passes: `select r.pass_id as id, r.earned_at as since, 'reward_waiting:' || r.round as occasion
       from pass_rounds r join passes rp on rp.id = r.pass_id and rp.rewards_redeemed = r.round
       where r.card_id = c.id and r.earned_at <= ${NOW} - make_interval(days => a.days)
-        and r.earned_at >= horizon.since - make_interval(days => a.days) and rp.stamps >= c.stamps_required`,
+        and r.earned_at >= horizon.since - make_interval(days => a.days) and ${rewardEarnedSql('rp', 'c')}`,
   },
   // No visit since passes.last_visit_at (a stamp or a redemption; the join when none): once per absence.
   we_miss_you: {

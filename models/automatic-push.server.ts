@@ -1,4 +1,5 @@
 import { anyDeviceSql, capCountsSql, ownerHasAccessSql, webDeviceSql } from './automatic-messages.server.ts'
+import { oneToGoSql, rewardEarnedSql } from './loyalty-scheme.server.ts'
 import { type Statement } from './transaction.server.ts'
 
 /**
@@ -23,7 +24,7 @@ export type StampPushValues = {
   intervalSeconds: number
 }
 
-const REWARD = 'p.stamps >= c.stamps_required'
+const REWARD = rewardEarnedSql('p', 'c')
 /** The stamp push's limit: none in the last interval (a 'one stamp to go' counts as one). */
 const STAMP_PUSH_DUE = `(p.stamp_push_at is null or p.stamp_push_at <= now() - make_interval(secs => :intervalSeconds))`
 
@@ -80,7 +81,7 @@ export function oneToGoOrStampPushStatement(values: Omit<StampPushValues, 'rewar
        join card_automations a on a.card_id = c.id and a.kind = 'one_to_go' and a.enabled
        join users u on u.id = c.user_id
        left join subscriptions s on s.user_id = c.user_id
-       where c.id = :cardId and c.user_id = :ownerId and p.id = :passId and p.stamps = c.stamps_required - 1
+       where c.id = :cardId and c.user_id = :ownerId and p.id = :passId and ${oneToGoSql('p', 'c')}
          and ${ownerHasAccessSql('now()')} and ${anyDeviceSql('p.id')}
          and not exists (select 1 from notifications o
                          where o.pass_id = p.id and o.occasion = 'one_to_go:' || p.rewards_redeemed)

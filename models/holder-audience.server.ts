@@ -2,6 +2,7 @@ import { type Transaction } from 'sequelize'
 import { type Audience } from '#app/utils/audience.ts'
 import { type PushReach } from '#app/utils/push-channels.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { oneToGoSql, rewardEarnedSql } from './loyalty-scheme.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -14,8 +15,8 @@ import { selectRows } from './transaction.server.ts'
 export const AUDIENCE_CONDITION: Record<Audience, string> = {
   all: 'true',
   inactive: `p.last_visit_at < now() - interval '30 days'`,
-  one_to_go: 'p.stamps = c.stamps_required - 1',
-  reward_waiting: 'p.stamps >= c.stamps_required',
+  one_to_go: oneToGoSql('p', 'c'),
+  reward_waiting: rewardEarnedSql('p', 'c'),
 }
 
 /** Where a message goes: one holder's pass (an automatic or stamp push), or an audience of its card's holders. */

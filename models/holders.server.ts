@@ -1,6 +1,7 @@
 import { type HolderFilter, type HolderSort } from '#app/utils/holders-query.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { AUDIENCE_CONDITION } from './holder-audience.server.ts'
+import { rewardsEarnedSql } from './loyalty-scheme.server.ts'
 import { selectRows } from './transaction.server.ts'
 
 /**
@@ -81,6 +82,7 @@ type HolderDbRow = {
   stamps: number
   stamps_required: number
   rewards_redeemed: number
+  rewards_earned: number
   web_push: boolean
   apple_wallet: boolean
   google_wallet: boolean
@@ -96,6 +98,9 @@ const REACH_COLUMNS = `
   exists (select 1 from apple_registrations r where r.pass_id = page.id) as apple_wallet,
   coalesce((select g.state = 'active' from google_wallet_objects g where g.pass_id = page.id), false) as google_wallet`
 
+// The reward the current round has earned counts, though not redeemed yet (the loyalty scheme's rewardsEarned).
+const PASS_REWARDS_EARNED = rewardsEarnedSql('p', 'c')
+
 function toHolderRow(row: HolderDbRow): HolderRow {
   return {
     id: row.id,
@@ -104,8 +109,7 @@ function toHolderRow(row: HolderDbRow): HolderRow {
     lastVisitAt: new Date(row.last_visit_at),
     stamps: row.stamps,
     stampsRequired: row.stamps_required,
-    // The reward the current round has earned is not redeemed yet.
-    rewardsEarned: row.rewards_redeemed + (row.stamps >= row.stamps_required ? 1 : 0),
+    rewardsEarned: row.rewards_earned,
     rewardsRedeemed: row.rewards_redeemed,
     reach: { webPush: row.web_push, appleWallet: row.apple_wallet, googleWallet: row.google_wallet },
     key: { value: row.sort_key, id: row.id },
@@ -140,6 +144,7 @@ export async function listHolders(
     `select page.*, ${REACH_COLUMNS}
      from (
        select p.id, p.short_code, p.created_at, p.last_visit_at, p.stamps, c.stamps_required, p.rewards_redeemed,
+              ${PASS_REWARDS_EARNED} as rewards_earned,
               ${key} as sort_key
        ${holdersWhere(filter, search)} ${comparison}
        order by p.${column} ${direction}, p.id ${direction}
@@ -182,6 +187,7 @@ export async function getHolder({ cardId, userId, passId }: Owned & { passId: st
     `select page.*, ${REACH_COLUMNS}
      from (
        select p.id, p.short_code, p.created_at, p.last_visit_at, p.stamps, c.stamps_required, p.rewards_redeemed,
+              ${PASS_REWARDS_EARNED} as rewards_earned,
               p.id::text as sort_key
        from passes p join cards c on c.id = p.card_id and c.user_id = :userId
        where p.card_id = :cardId and p.id = :passId

@@ -6,6 +6,7 @@ import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { ContrastWarning } from '#app/components/contrast-warning.tsx'
 import { FieldErrors, FormErrors, InputField, TextareaField } from '#app/components/forms.tsx'
 import { StampIconPath } from '#app/components/stamp-icons.tsx'
+import { progressOf, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { CARD_DESIGN_FIELDS, pickFields } from '#app/utils/card-design-fields.ts'
 import { CardDesignSchema, CardEditSchema } from '#app/utils/card-design-schema.ts'
 import { LOGO_ACCEPT } from '#app/utils/logo-image.ts'
@@ -186,7 +187,7 @@ export function DesignForm({
       </Form>
       <aside className="designer__preview" aria-label="Preview">
         <h2>Preview</h2>
-        <CardPreview card={preview} collected={Math.min(2, preview.stampsRequired)} />
+        <CardPreview card={preview} collected={progressOf(schemeOf(preview), 2).collected} />
         <ContrastWarning backgroundColor={preview.backgroundColor} textColor={preview.textColor} />
       </aside>
     </div>

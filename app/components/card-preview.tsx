@@ -1,3 +1,4 @@
+import { progressOf, progressWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { StampIconPath } from './stamp-icons.tsx'
 
 export type CardDesign = {
@@ -25,7 +26,8 @@ export function CardPreview({
   collected?: number
   size?: 'small' | 'normal'
 }) {
-  const label = `${card.title || 'Untitled card'} by ${card.businessName || 'your business'}: ${collected} of ${card.stampsRequired} stamps`
+  const progress = progressOf(schemeOf(card), collected)
+  const label = `${card.title || 'Untitled card'} by ${card.businessName || 'your business'}: ${progressWords(progress)}`
   return (
     <figure
       className={`card-preview card-preview--${size}`}
@@ -40,8 +42,8 @@ export function CardPreview({
         </span>
       </figcaption>
       <ol className="card-preview__stamps" aria-hidden="true">
-        {Array.from({ length: card.stampsRequired }, (_, index) => (
-          <li key={index} className={index < collected ? 'stamp stamp--collected' : 'stamp'}>
+        {Array.from({ length: progress.goal }, (_, index) => (
+          <li key={index} className={index < progress.collected ? 'stamp stamp--collected' : 'stamp'}>
             <svg viewBox="0 0 24 24" width="20" height="20">
               <StampIconPath icon={card.stampIcon} />
             </svg>

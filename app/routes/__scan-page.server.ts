@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { progressOf, progressWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { locationChoice, rememberLocation, resolveLocation } from '#app/services/cards/scan-location.server.ts'
 import {
@@ -163,10 +164,11 @@ async function afterSuccess(
 ) {
   const { pass } = outcome
   const earned = pass.rewardEarned ? ' Reward earned!' : ''
+  const stamps = progressWords(progressOf(schemeOf(pass), pass.stamps))
   const headers = locationId ? { 'Set-Cookie': await rememberLocation(locationId) } : undefined
   return redirectWithToast(
     `${scanPagePath(actor, cardId)}?pass=${pass.passId}`,
-    { message: `${what}: ${pass.stamps} of ${pass.stampsRequired} stamps on ${pass.shortCode}.${earned}` },
+    { message: `${what}: ${stamps} on ${pass.shortCode}.${earned}` },
     { headers },
   )
 }

@@ -10,6 +10,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { invariantResponse } from '#app/server/http-errors.server.ts'
 import { enqueueWalletUpdates } from '#app/server/job-queue.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
+import { progressOf, progressWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { forgetPassCookie, readRememberedPassId } from '#app/services/passes/pass-cookie.server.ts'
 import passStylesHref from '#app/styles/pass.css?url'
 import { deletePassCheckedByHolderDevice, getRemovablePass, type RemovablePass } from '#models/pass.server.ts'
@@ -65,6 +66,7 @@ export default function RemovePass() {
   const actionData = useActionData<typeof action>()
   const error = actionData && 'error' in actionData ? actionData.error : allowed ? null : NOT_THIS_DEVICE
   const where = pass.businessName ? ` at ${pass.businessName}` : ''
+  const progress = progressOf(schemeOf(pass), pass.stamps)
   return (
     <main className="pass-page">
       <h1>Remove this card?</h1>
@@ -79,7 +81,7 @@ export default function RemovePass() {
         </>
       ) : (
         <>
-          <p>{`Your ${pass.stamps} of ${pass.stampsRequired} stamps${where} will be lost, and notifications from this card stop. This cannot be undone.`}</p>
+          <p>{`Your ${progressWords(progress)}${where} will be lost, and notifications from this card stop. This cannot be undone.`}</p>
           <Form method="post" className="pass-page__actions" onSubmit={() => forgetOnThisDevice(pass.id)}>
             <button type="submit" className="button">
               Remove my card

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { goalDescription, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { ICON_SIZES } from '#app/services/passes/pass-icons.server.ts'
 import { manifestShortName } from '#app/utils/manifest-short-name.ts'
 import { getPassView } from '#models/pass.server.ts'
@@ -16,9 +17,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     id: passUrl,
     name: card.businessName ? `${title} — ${card.businessName}` : title,
     short_name: manifestShortName(card.businessName, title),
-    description: card.reward
-      ? `Collect ${card.stampsRequired} stamps: ${card.reward}`
-      : `Collect ${card.stampsRequired} stamps`,
+    description: goalDescription(schemeOf(card)),
     start_url: passUrl,
     scope: passUrl,
     display: 'standalone',

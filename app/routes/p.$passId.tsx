@@ -8,6 +8,7 @@ import { LatestMessage } from '#app/routes/__pass-message.tsx'
 import { PassNotifications } from '#app/routes/__pass-notifications.tsx'
 import { OfflineNote, useKeptCopy } from '#app/routes/__pass-offline.tsx'
 import { invariantResponse } from '#app/server/http-errors.server.ts'
+import { progressOf, progressWords, rewardEarnedWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { passQrSvg } from '#app/services/passes/pass-qr.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { walletLinks } from '#app/services/wallet/wallet-links.server.ts'
@@ -57,19 +58,19 @@ export default function PassPage() {
   const nonce = useNonce()
   const keptCopy = useKeptCopy()
   useLivePass(pass.id, pass.version, keptCopy === null)
-  const earned = pass.stamps >= card.stampsRequired
+  const progress = progressOf(schemeOf(card), pass.stamps)
   return (
     <main className="pass-page">
       <h1>{card.businessName ? `Your ${card.businessName} stamp card` : 'Your stamp card'}</h1>
       <OfflineNote copy={keptCopy} />
       <CardPreview
         card={{ ...card, reward: undefined, logoUrl: card.hasLogo ? `/p/${pass.id}/logo?v=${card.iconVersion}` : null }}
-        collected={Math.min(pass.stamps, card.stampsRequired)}
+        collected={progress.collected}
       />
-      <p className="pass-page__progress">{`${pass.stamps} of ${card.stampsRequired} stamps`}</p>
+      <p className="pass-page__progress">{progressWords(progress)}</p>
       <RefreshLink passId={pass.id} />
-      {earned && card.reward ? <p className="pass-page__earned">{`Reward earned: ${card.reward}`}</p> : null}
-      {!earned && card.reward ? <p className="pass-page__reward">{`Reward: ${card.reward}`}</p> : null}
+      {progress.earned && card.reward ? <p className="pass-page__earned">{rewardEarnedWords(card.reward)}</p> : null}
+      {!progress.earned && card.reward ? <p className="pass-page__reward">{`Reward: ${card.reward}`}</p> : null}
       <LatestMessage message={message} />
       <section className="pass-page__code" aria-label="Your code">
         <div

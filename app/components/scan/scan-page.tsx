@@ -3,6 +3,7 @@ import { Form } from '@remix-run/react'
 import { type ReactNode } from 'react'
 import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { FieldErrors, FormErrors, InputField, SubmitButton } from '#app/components/forms.tsx'
+import { progressOf, progressWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { StampSchema, type StampIntent } from '#app/utils/stamping.ts'
 import { useSchemaForm } from '#app/utils/use-schema-form.ts'
 import { ScanCamera } from './scan-camera.tsx'
@@ -49,6 +50,7 @@ export function ScanPage({
   // A rule refused the stamp just sent: the owner may send it again past the rule.
   const refusal = actionData?.intent === 'stamp' ? actionData.refusal : undefined
   const refusedPass = refusal ? actionData?.refusedPass : null
+  const refused = refusedPass ? progressOf(schemeOf(refusedPass), refusedPass.stamps) : null
   return (
     <div className="scan-page">
       <h1>Scan</h1>
@@ -85,20 +87,14 @@ export function ScanPage({
                 errors={Object.values(actionData.result.error ?? {}).flatMap((messages) => messages ?? [])}
               />
             ) : null}
-            {refusedPass ? (
+            {refusedPass && refused ? (
               // A refused stamp shows the customer's card as it stands, not an empty one (issue 30, item 4).
               <section className="panel scan-pass" aria-labelledby="scan-pass-title">
                 <h2 id="scan-pass-title">
                   Pass <span className="scan-pass__code">{refusedPass.shortCode}</span>
                 </h2>
-                <CardPreview
-                  card={card}
-                  size="small"
-                  collected={Math.min(refusedPass.stamps, refusedPass.stampsRequired)}
-                />
-                <p className="scan-pass__progress">
-                  {`${refusedPass.shortCode}: ${refusedPass.stamps} of ${refusedPass.stampsRequired} stamps`}
-                </p>
+                <CardPreview card={card} size="small" collected={refused.collected} />
+                <p className="scan-pass__progress">{`${refusedPass.shortCode}: ${progressWords(refused)}`}</p>
               </section>
             ) : (
               <CardPreview card={card} size="small" />

@@ -4,6 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
 import { IntentButton } from '#app/components/intent-button.tsx'
+import { progressOf, progressWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import type { PassStampState } from '#app/services/cards/stamping.server.ts'
 
 /** The scan page's answer after an action: the pass, its stamps, and Undo / Redeem where they apply. */
@@ -76,7 +77,7 @@ export function PassResult({
       </h2>
       <CardPreview card={card} collected={pass.stamps} size="small" />
       <p className="scan-pass__progress" role="status">
-        {pass.stamps} of {pass.stampsRequired} stamps
+        {progressWords(progressOf(schemeOf(pass), pass.stamps))}
       </p>
       <p className="scan-pass__rewards">
         Rewards redeemed: <strong>{pass.rewardsRedeemed}</strong>

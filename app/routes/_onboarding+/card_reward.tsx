@@ -8,6 +8,7 @@ import { ContrastWarning } from '#app/components/contrast-warning.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { formReply } from '#app/server/form-reply.server.ts'
 import { cardDesignView, saveReward } from '#app/services/cards/card-design.server.ts'
+import { progressOf, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { CardRewardSchema } from '#app/utils/card-design-schema.ts'
 import { stepPath, type OnboardingHandle } from '#app/utils/card-design-steps.ts'
 import { requireStepCard } from './__step.server.ts'
@@ -65,7 +66,7 @@ export default function RewardStep() {
         </Form>
         <aside className="designer__preview" aria-label="Preview">
           <h2>Preview</h2>
-          <CardPreview card={design} collected={Math.min(2, design.stampsRequired)} />
+          <CardPreview card={design} collected={progressOf(schemeOf(design), 2).collected} />
           {/* The page a saved design leads to: without JavaScript, where the owner first hears of it. */}
           <ContrastWarning backgroundColor={design.backgroundColor} textColor={design.textColor} />
         </aside>

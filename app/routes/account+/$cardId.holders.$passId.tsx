@@ -2,6 +2,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { notFound } from '#app/server/http-errors.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { progressOf, schemeOf, stampsOfGoal } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { reachText } from '#app/utils/holders-query.ts'
@@ -36,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       shortCode: holder.shortCode,
       joined: formatLocalDate(holder.joinedAt, timeZone),
       lastVisit: formatLocalDateTime(holder.lastVisitAt, timeZone),
-      stamps: `${holder.stamps} of ${holder.stampsRequired}`,
+      stamps: stampsOfGoal(progressOf(schemeOf(holder), holder.stamps)),
       rewardsEarned: holder.rewardsEarned,
       rewardsRedeemed: holder.rewardsRedeemed,
       reach: reachText(holder.reach),

@@ -8,6 +8,7 @@ import { SelectField } from '#app/components/select-field.tsx'
 import { TableScroll } from '#app/components/table-scroll.tsx'
 import { formReply } from '#app/server/form-reply.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { progressOf, schemeOf, stampsOfGoal } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import {
@@ -73,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     shortCode: row.shortCode,
     joined: formatLocalDate(row.joinedAt, timeZone),
     lastVisit: formatLocalDateTime(row.lastVisitAt, timeZone),
-    stamps: `${row.stamps} of ${row.stampsRequired}`,
+    stamps: stampsOfGoal(progressOf(schemeOf(row), row.stamps)),
     rewardsEarned: row.rewardsEarned,
     rewardsRedeemed: row.rewardsRedeemed,
     reach: reachText(row.reach),

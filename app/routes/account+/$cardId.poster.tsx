@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { CardPreview } from '#app/components/card-preview.tsx'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { joinUrl, qrSvg } from '#app/services/cards/card-qr.server.ts'
+import { goalHeadline, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 
@@ -30,7 +31,7 @@ export default function Poster() {
       </div>
       <article className="poster" aria-label="Poster">
         <p className="poster__business">{card.businessName}</p>
-        <h1 className="poster__title">{posterHeadline(card.stampsRequired)}</h1>
+        <h1 className="poster__title">{goalHeadline(schemeOf(card))}</h1>
         {/* The owner's words after a label, as they typed them: "get A free coffee" read wrong, and lower-casing
             would spoil names ("Lavazza espresso"). The same form as the pass's 'Reward earned: {reward}'. */}
         {card.reward ? <p className="poster__reward">{`Your reward: ${card.reward}`}</p> : null}
@@ -52,10 +53,6 @@ export default function Poster() {
       </article>
     </>
   )
-}
-
-export function posterHeadline(stampsRequired: number) {
-  return `Collect ${stampsRequired} ${stampsRequired === 1 ? 'stamp' : 'stamps'}, get a reward`
 }
 
 /** window.print() needs JavaScript: without it the button is not drawn, and the text above says how to print. */

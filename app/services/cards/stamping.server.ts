@@ -11,12 +11,13 @@ import {
   type StampEvent,
 } from '#models/stamping.server.ts'
 import { withBatchedTransaction, type BatchedTransaction } from '#models/transaction.server.ts'
+import { progressOf, redeemEffect, schemeOf, stampEffect, undoEffect } from './loyalty-scheme.ts'
 
 /**
  * Stamping (issue #5, item 5): the owner stamps a pass of one of their cards by its short code, undoes the last
  * stamp within UNDO_WINDOW_MS, and redeems the reward, which starts a new round. Each operation is one transaction
  * that locks the pass row (models/stamping.server.ts), so parallel requests on one pass queue instead of losing or
- * doubling a stamp.
+ * doubling a stamp. What each does to the round is the loyalty scheme's (loyalty-scheme.ts).
  */
 export const UNDO_WINDOW_MS = 2 * 60 * 1000
 export const MAX_STAMPS_AT_ONCE = 20
@@ -147,6 +148,10 @@ export function ruleRefusal(pass: LockedPass, count: number, now = new Date(pass
 
 type PassCounters = Pick<LockedPass, 'id' | 'short_code' | 'stamps' | 'rewards_redeemed' | 'stamps_required'>
 
+/** The scheme of the pass's card (its reward only where the pass carries it). */
+const schemeOfPass = (pass: Pick<LockedPass, 'stamps_required'> & { reward?: string }) =>
+  schemeOf({ stampsRequired: pass.stamps_required, reward: pass.reward })
+
 function stateOf(pass: PassCounters, undoUntil: Date | null): PassStampState {
   return {
     passId: pass.id,
@@ -154,7 +159,7 @@ function stateOf(pass: PassCounters, undoUntil: Date | null): PassStampState {
     stamps: pass.stamps,
     stampsRequired: pass.stamps_required,
     rewardsRedeemed: pass.rewards_redeemed,
-    rewardEarned: pass.stamps >= pass.stamps_required,
+    rewardEarned: progressOf(schemeOfPass(pass), pass.stamps).earned,
     undoUntil,
   }
 }
@@ -223,9 +228,12 @@ export async function stampPass({
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: parsePassReference(code) })
     // Unknown, or a pass of another card (this owner's or not): the same answer, so no code reveals another holder.
     if (!pass) return refuse(404, 'code', NO_CARD_WITH_THIS_CODE)
-    const left = pass.stamps_required - pass.stamps
-    if (left <= 0) return refuse(409, 'code', CARD_FULL)
-    if (count > left) return refuse(409, 'count', stampsLeftMessage(left))
+    const effect = stampEffect(schemeOfPass(pass), pass.stamps, count)
+    if (!effect.ok) {
+      return effect.reason === 'full'
+        ? refuse(409, 'code', CARD_FULL)
+        : refuse(409, 'count', stampsLeftMessage(effect.left))
+    }
     // The owner's tick stamps past a rule, and is recorded only when a rule would have refused.
     const refusal = ruleRefusal(pass, count)
     // The card as it stands goes with the refusal: the page shows the customer's stamps, not an empty card.
@@ -238,8 +246,8 @@ export async function stampPass({
       cardId,
       kind: 'stamp',
       count,
-      stampsDelta: count,
-      rewardsDelta: 0,
+      stampsDelta: effect.stampsDelta,
+      rewardsDelta: effect.rewardsDelta,
     })
     return { ok: true as const, pass: state, pushId }
   })
@@ -288,8 +296,7 @@ export function undoLastStamp(action: PassAction): Promise<StampingResult> {
       cardId: action.cardId,
       kind: 'undo',
       count: stamp.count,
-      stampsDelta: -stamp.count,
-      rewardsDelta: 0,
+      ...undoEffect(stamp.count),
     })
     return { ok: true as const, pass: { ...state, undoUntil: null } }
   })
@@ -298,15 +305,16 @@ export function undoLastStamp(action: PassAction): Promise<StampingResult> {
 /** Redeems the earned reward: the stamps needed are taken off (a new round starts) and the rewards count grows. */
 export function redeemReward(action: PassAction): Promise<StampingResult> {
   return withLockedPass(action, async (transaction, pass) => {
-    if (pass.stamps < pass.stamps_required) return refuse(409, 'form', REWARD_NOT_EARNED)
+    const effect = redeemEffect(schemeOfPass(pass), pass.stamps)
+    if (!effect.ok) return refuse(409, 'form', REWARD_NOT_EARNED)
     const { state } = await applyEvent(transaction, pass, {
       ownerId: action.ownerId,
       ...actorOf(action),
       cardId: action.cardId,
       kind: 'redeem',
       count: 1,
-      stampsDelta: -pass.stamps_required,
-      rewardsDelta: 1,
+      stampsDelta: effect.stampsDelta,
+      rewardsDelta: effect.rewardsDelta,
     })
     return { ok: true as const, pass: state }
   })

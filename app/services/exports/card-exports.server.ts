@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { requireUserId } from '#app/services/auth/session.server.ts'
+import { rewardsEarned, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { isoAtOffset, localDay } from '#app/utils/local-time.ts'
 import {
@@ -41,7 +42,7 @@ const holderCells = (row: HolderExportRow) => [
   row.stamps,
   row.stamps_required,
   // The reward waiting to be redeemed counts as earned.
-  row.rewards_redeemed + (row.stamps >= row.stamps_required ? 1 : 0),
+  rewardsEarned(schemeOf({ stampsRequired: row.stamps_required }), row.stamps, row.rewards_redeemed),
   row.rewards_redeemed,
   row.web_push,
   row.apple_wallet,

@@ -1,3 +1,4 @@
+import { progressOf, progressWords, rewardEarnedWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { oneToGoOrStampPushStatement, stampPushStatement } from '#models/automatic-push.server.ts'
 import { type Statement } from '#models/transaction.server.ts'
 
@@ -29,10 +30,11 @@ export type StampedPass = {
 /** The push's title and its two possible bodies: the database picks by the row the stamp left (a stamp or a reward). */
 export function stampPushTexts(pass: StampedPass, count: number) {
   const stamps = count === 1 ? 'a stamp' : `${count} stamps`
+  const progress = progressOf(schemeOf(pass), pass.stamps)
   return {
     title: cut(pass.businessName || pass.cardTitle || 'Stampwise', STAMP_PUSH_TITLE_MAX),
-    stampBody: cut(`You got ${stamps}: ${pass.stamps} of ${pass.stampsRequired} stamps`, STAMP_PUSH_BODY_MAX),
-    rewardBody: cut(`Reward earned: ${pass.reward || 'your reward'}`, STAMP_PUSH_BODY_MAX),
+    stampBody: cut(`You got ${stamps}: ${progressWords(progress)}`, STAMP_PUSH_BODY_MAX),
+    rewardBody: cut(rewardEarnedWords(pass.reward || 'your reward'), STAMP_PUSH_BODY_MAX),
   }
 }
 
@@ -58,7 +60,7 @@ export function holderStampPushStatement({
 }): Statement {
   const { title, stampBody, rewardBody } = stampPushTexts(pass, count)
   const values = { ownerId, cardId, passId, title, stampBody, intervalSeconds: STAMP_PUSH_INTERVAL_MS / 1000 }
-  return pass.stamps === pass.stampsRequired - 1
+  return progressOf(schemeOf(pass), pass.stamps).oneToGo
     ? oneToGoOrStampPushStatement(values)
     : stampPushStatement({ ...values, rewardBody })
 }

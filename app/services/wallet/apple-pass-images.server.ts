@@ -1,4 +1,5 @@
 import sharp from 'sharp'
+import { progressOf, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { stampIconSvg as stampIcon } from '#app/services/cards/stamp-icon-svg.server.ts'
 
 /**
@@ -153,8 +154,9 @@ function remembered(key: string, draw: () => Promise<Record<string, Buffer>>) {
 
 /** Every image file of the pass (icon, logo, strip at @1x/@2x/@3x) by file name. */
 export async function applePassImages(card: PassImageCard, stamps: number, stampsRequired: number) {
-  const required = Math.min(Math.max(Math.round(stampsRequired), 1), 20)
-  const collected = Math.min(Math.max(stamps, 0), required)
+  // The strip has room for 1 to 20 stamps, what a card may ask.
+  const drawable = schemeOf({ stampsRequired: Math.min(Math.max(Math.round(stampsRequired), 1), 20) })
+  const { collected, goal: required } = progressOf(drawable, stamps)
   const design = `${card.id}:${card.version}`
   const [designed, strip] = await Promise.all([
     remembered(`${design}:design`, () => designImages(card)),

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { PKPass } from 'passkit-generator'
 import { type AppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
+import { progressOf, rewardLine, schemeOf, stampsOfGoal } from '#app/services/cards/loyalty-scheme.ts'
 import { APPLE_PASS_LOCATIONS_MAX } from '#app/utils/location-schemas.ts'
 import { applePassImages } from './apple-pass-images.server.ts'
 import { storedZip } from './stored-zip.server.ts'
@@ -62,21 +63,18 @@ export const passOrganizationName = (card: Pick<ApplePassContent['card'], 'busin
  */
 export function storeCardFields(content: ApplePassContent, appUrl: string) {
   const { card, stamps, stampsRequired } = content
-  const earned = stamps >= stampsRequired
+  const progress = progressOf(schemeOf({ stampsRequired, reward: card.reward.trim() }), stamps)
   const webAddress = `${appUrl}/p/${content.passId}`
-  const reward = card.reward.trim()
   return {
     primaryFields: [
       {
         key: 'stamps',
         label: 'Stamps',
-        value: `${stamps} of ${stampsRequired}`,
+        value: stampsOfGoal(progress),
         ...(card.stampPushOn ? { changeMessage: 'Stamps: %@' } : {}),
       },
     ],
-    secondaryFields: reward
-      ? [{ key: 'reward', label: 'Reward', value: earned ? `Reward earned: ${reward}` : reward }]
-      : [],
+    secondaryFields: progress.nextReward ? [{ key: 'reward', label: 'Reward', value: rewardLine(progress) }] : [],
     backFields: [
       ...(card.terms.trim() ? [{ key: 'terms', label: 'Terms', value: card.terms.trim() }] : []),
       {

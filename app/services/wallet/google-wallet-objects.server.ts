@@ -1,4 +1,5 @@
 /// <reference types="@maxim_mazurok/gapi.client.walletobjects-v1" />
+import { progressOf, rewardLine, schemeOf, stampsOfGoal } from '#app/services/cards/loyalty-scheme.ts'
 import { type GoogleCardFields } from '#models/google-wallet.server.ts'
 
 /**
@@ -38,12 +39,11 @@ export function loyaltyClassFor(card: GoogleCardFields, { issuerId, appUrl }: { 
 
 /** '{n} of {N}', as the web pass and the Apple pass show the stamps. */
 export function loyaltyPointsFor(stamps: number, stampsRequired: number): LoyaltyObject['loyaltyPoints'] {
-  return { label: 'Stamps', balance: { string: `${stamps} of ${stampsRequired}` } }
+  return { label: 'Stamps', balance: { string: stampsOfGoal(progressOf(schemeOf({ stampsRequired }), stamps)) } }
 }
 
 function rewardModule(card: Pick<GoogleCardFields, 'reward' | 'stampsRequired'>, stamps: number) {
-  const earned = stamps >= card.stampsRequired
-  return [{ id: 'reward', header: 'Reward', body: earned ? `Reward earned: ${card.reward}` : card.reward }]
+  return [{ id: 'reward', header: 'Reward', body: rewardLine(progressOf(schemeOf(card), stamps)) }]
 }
 
 export function loyaltyObjectFor(
