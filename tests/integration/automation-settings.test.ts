@@ -110,13 +110,7 @@ describe('the automations page', () => {
       (
         await server.post(
           page(cardId),
-          {
-            intent: 'we_miss_you',
-            enabled: 'on',
-            days: '21',
-            title: 'Still missing you',
-            body: 'A coffee on us.',
-          },
+          { intent: 'we_miss_you', enabled: 'on', days: '21', title: 'Still missing you', body: 'A coffee on us.' },
           owner.cookie,
         )
       ).status,
@@ -130,13 +124,7 @@ describe('the automations page', () => {
     expect(new Date((await automationRow(cardId, 'we_miss_you'))!.enabled_at!).getTime()).toBe(kept)
     await server.post(
       page(cardId),
-      {
-        intent: 'we_miss_you',
-        enabled: 'on',
-        days: '21',
-        title: 'On',
-        body: 'On',
-      },
+      { intent: 'we_miss_you', enabled: 'on', days: '21', title: 'On', body: 'On' },
       owner.cookie,
     )
     expect(new Date((await automationRow(cardId, 'we_miss_you'))!.enabled_at!).getTime()).toBeGreaterThan(kept)

@@ -54,12 +54,7 @@ describe('adding a location', () => {
 
     const response = await server.post(
       PAGE,
-      {
-        ...VALID,
-        latitude: ' 38,7101 ',
-        longitude: '−9.137',
-        staffIds: [anna.id],
-      },
+      { ...VALID, latitude: ' 38,7101 ', longitude: '−9.137', staffIds: [anna.id] },
       owner.cookie,
     )
     expect(response.status).toBe(302)
@@ -231,12 +226,7 @@ describe('editing and removing', () => {
       (
         await server.post(
           PAGE,
-          {
-            intent: 'edit',
-            locationId: location.id,
-            name: 'Chiado',
-            address: 'Largo do Chiado 2',
-          },
+          { intent: 'edit', locationId: location.id, name: 'Chiado', address: 'Largo do Chiado 2' },
           owner.cookie,
         )
       ).status,
@@ -250,12 +240,7 @@ describe('editing and removing', () => {
     const location = await createLocation(owner.id)
     const response = await server.post(
       PAGE,
-      {
-        intent: 'edit',
-        locationId: location.id,
-        name: '',
-        address: location.address,
-      },
+      { intent: 'edit', locationId: location.id, name: '', address: location.address },
       owner.cookie,
     )
     expect(response.status).toBe(400)

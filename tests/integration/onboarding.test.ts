@@ -123,10 +123,7 @@ describe('onboarding pages', () => {
 
     const rewarded = await server.post(
       `/card_reward?cardId=${cardId}`,
-      {
-        reward: 'A free coffee',
-        terms: 'One stamp per visit',
-      },
+      { reward: 'A free coffee', terms: 'One stamp per visit' },
       owner.cookie,
     )
     expect(location(rewarded)).toBe(`/card_ready?cardId=${cardId}`)

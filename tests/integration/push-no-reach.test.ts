@@ -114,11 +114,7 @@ describe('a card that reaches nobody', () => {
     await sql(`update users set time_zone = 'UTC' where id = :id`, { id: owner.id })
     const response = await server.post(
       `${base(cardId)}/confirm/${id}`,
-      {
-        intent: 'schedule',
-        audience: 'all',
-        when,
-      },
+      { intent: 'schedule', audience: 'all', when },
       owner.cookie,
     )
     expect(response.status).toBe(302)

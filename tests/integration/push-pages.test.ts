@@ -129,11 +129,7 @@ describe('the composer', () => {
 
     const long = await server.post(
       `${base(cardId)}/create`,
-      {
-        title: 'T'.repeat(51),
-        body: 'B'.repeat(181),
-        link: 'not a link',
-      },
+      { title: 'T'.repeat(51), body: 'B'.repeat(181), link: 'not a link' },
       owner.cookie,
     )
     expect(long.status).toBe(400)
@@ -177,11 +173,7 @@ describe('the composer', () => {
     expect(edit).toContain(`name="draft" value="${id}"`)
     const saved = await server.post(
       `${base(cardId)}/create`,
-      {
-        draft: id,
-        title: 'Triple stamps',
-        body: 'Only today!',
-      },
+      { draft: id, title: 'Triple stamps', body: 'Only today!' },
       owner.cookie,
     )
     expect(saved.headers.get('Location')).toBe(`${base(cardId)}/confirm/${id}`)
@@ -213,10 +205,7 @@ describe('the composer', () => {
     expect(page).toContain(`${shared.body.length} / 180`)
     const response = await server.post(
       `${base(cardId)}/template/${shared.id}/create`,
-      {
-        title: shared.title,
-        body: shared.body,
-      },
+      { title: shared.title, body: shared.body },
       owner.cookie,
     )
     expect(response.status).toBe(302)
