@@ -25,12 +25,7 @@ async function createCard({
   return { id: card!.id, slug, ownerId: owner.id }
 }
 
-const join = (slug: string, cookie?: string) =>
-  server.fetch(`/c/${slug}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: '',
-  })
+const join = (slug: string, cookie?: string) => server.post(`/c/${slug}`, {}, cookie)
 const passIdOf = (response: Response) => /^\/p\/([0-9a-f-]{36})$/.exec(response.headers.get('Location') ?? '')?.[1]
 const cookieOf = (response: Response) => response.headers.getSetCookie()[0]?.split(';')[0]
 const passesOf = async (cardId: string) =>
@@ -239,14 +234,8 @@ async function passWithHistory(card: { id: string; slug: string; ownerId: string
   return { passId, cookie: cookieOf(joined)! }
 }
 
-const removePage = (passId: string, cookie?: string) =>
-  server.fetch(`/c/remove/${passId}`, { headers: cookie ? { Cookie: cookie } : {} })
-const remove = (passId: string, cookie?: string) =>
-  server.fetch(`/c/remove/${passId}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: '',
-  })
+const removePage = (passId: string, cookie?: string) => server.get(`/c/remove/${passId}`, cookie)
+const remove = (passId: string, cookie?: string) => server.post(`/c/remove/${passId}`, {}, cookie)
 const rowsOf = async (passId: string) => {
   const [row] = await sql<{ passes: number; subscriptions: number; notifications: number }>(
     `select (select count(*) from passes where id = :passId)::int as passes,
