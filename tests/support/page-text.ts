@@ -10,5 +10,5 @@ export async function pageText(response: Response) {
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'" }
 
 // One pass, so a decoded `&` never starts another entity (`&amp;lt;` is the text `&lt;`).
-export const decodeReactText = (html: string) =>
+const decodeReactText = (html: string) =>
   html.replaceAll('<!-- -->', '').replace(/&(?:amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity]!)
