@@ -31,14 +31,6 @@ beforeEach(async () => {
   await sql('delete from rate_limit_counters')
 })
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const postForm = (pathname: string, fields: Record<string, string>, cookie?: string) =>
-  server.fetch(pathname, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: new URLSearchParams(fields),
-  })
-
 const storedMessages = (userId: string) =>
   sql<{ source: string; email: string; subject: string | null; message: string }>(
     'select source, email, subject, message from feedback_messages where user_id = :userId order by created_at',
@@ -62,9 +54,9 @@ const exhaustFeedbackLimit = (userId: string) =>
 
 describe('/account/help', () => {
   test('a guest is sent to sign in; an owner sees the FAQ with the plans’ numbers', async () => {
-    expect((await get('/account/help')).headers.get('Location')).toBe('/login?redirectTo=%2Faccount%2Fhelp')
+    expect((await server.get('/account/help')).headers.get('Location')).toBe('/login?redirectTo=%2Faccount%2Fhelp')
     const { cookie } = await signedInOwner(server)
-    const response = await get('/account/help', cookie)
+    const response = await server.get('/account/help', cookie)
     expect(response.status).toBe(200)
     const html = await response.text()
     expect(html).toContain('<h1>FAQ</h1>')
@@ -89,14 +81,14 @@ describe('/account/help', () => {
 describe('/account/contact-us', () => {
   test('shows the Feedback form with the owner’s e-mail', async () => {
     const owner = await signedInOwner(server)
-    const html = await (await get('/account/contact-us', owner.cookie)).text()
+    const html = await (await server.get('/account/contact-us', owner.cookie)).text()
     expect(html).toContain('<h1>Feedback form</h1>')
     expect(html).toContain(owner.email)
   })
 
   test('stores the message as the owner’s, mails it to SUPPORT_EMAIL, and comes back with a toast', async () => {
     const owner = await signedInOwner(server)
-    const response = await postForm(
+    const response = await server.post(
       '/account/contact-us',
       { subject: 'Invoice question', message: 'Where is my invoice?' },
       owner.cookie,
@@ -121,7 +113,7 @@ describe('/account/contact-us', () => {
       ['/\\evil.example', '/account/contact-us'],
     ]
     for (const [redirectTo, expected] of cases) {
-      const response = await postForm(
+      const response = await server.post(
         '/account/contact-us',
         { message: `From ${redirectTo}`, redirectTo: redirectTo! },
         owner.cookie,
@@ -134,7 +126,11 @@ describe('/account/contact-us', () => {
 
   test('intent=inline (the sender with JavaScript) answers in place, without a redirect', async () => {
     const owner = await signedInOwner(server)
-    const response = await postForm('/account/contact-us', { message: 'Inline hello', intent: 'inline' }, owner.cookie)
+    const response = await server.post(
+      '/account/contact-us',
+      { message: 'Inline hello', intent: 'inline' },
+      owner.cookie,
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get('Location')).toBeNull()
     expect((await storedMessages(owner.id)).map((row) => row.subject)).toEqual([null])
@@ -142,21 +138,25 @@ describe('/account/contact-us', () => {
 
   test('invalid input is 400 with the messages, stores nothing; a guest is sent to sign in; over the limit is 429', async () => {
     const owner = await signedInOwner(server)
-    const empty = await postForm('/account/contact-us', { subject: 'Hi', message: '   ' }, owner.cookie)
+    const empty = await server.post('/account/contact-us', { subject: 'Hi', message: '   ' }, owner.cookie)
     expect(empty.status).toBe(400)
     expect(await empty.text()).toContain('Write your message')
-    const long = await postForm('/account/contact-us', { subject: 'x'.repeat(151), message: 'Hello' }, owner.cookie)
+    const long = await server.post('/account/contact-us', { subject: 'x'.repeat(151), message: 'Hello' }, owner.cookie)
     expect(long.status).toBe(400)
     expect(await long.text()).toContain('Keep the subject to 150 characters or fewer')
-    const fromHeader = await postForm('/account/contact-us', { message: '', redirectTo: '/account/help' }, owner.cookie)
+    const fromHeader = await server.post(
+      '/account/contact-us',
+      { message: '', redirectTo: '/account/help' },
+      owner.cookie,
+    )
     expect(await fromHeader.text()).toContain('name="redirectTo" value="/account/help"') // kept for the retry
     expect(await storedMessages(owner.id)).toEqual([])
 
-    const guest = await postForm('/account/contact-us', { message: 'Hello' })
+    const guest = await server.post('/account/contact-us', { message: 'Hello' })
     expect(guest.headers.get('Location')).toMatch(/^\/login\?redirectTo=/)
 
     await exhaustFeedbackLimit(owner.id)
-    const limited = await postForm('/account/contact-us', { message: 'One more' }, owner.cookie)
+    const limited = await server.post('/account/contact-us', { message: 'One more' }, owner.cookie)
     expect(limited.status).toBe(429)
     expect(await limited.text()).toContain('Too many attempts')
     expect(await storedMessages(owner.id)).toEqual([])
@@ -219,7 +219,7 @@ describe('POST /api/account/feedback', () => {
 
   test('405 for other methods, 429 over the limit', async () => {
     const owner = await signedInOwner(server)
-    const getAnswer = await get('/api/account/feedback', owner.cookie)
+    const getAnswer = await server.get('/api/account/feedback', owner.cookie)
     await expectAnswer(getAnswer, 405, { status: 'error' })
     expect(getAnswer.headers.get('Allow')).toBe('POST')
     const put = await server.fetch('/api/account/feedback', {

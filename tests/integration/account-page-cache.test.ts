@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -11,9 +12,9 @@ import { useTestServer } from '#tests/support/test-server.ts'
 const server = useTestServer()
 
 async function page(cookie: string) {
-  const response = await server.fetch('/account', { headers: { Cookie: cookie } })
+  const response = await server.get('/account', cookie)
   expect(response.status).toBe(200)
-  return { html: (await response.text()).replaceAll('<!-- -->', ''), response }
+  return { html: await pageText(response), response }
 }
 
 const queries = (response: Response) =>

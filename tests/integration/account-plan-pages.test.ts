@@ -6,10 +6,6 @@ import { useTestServer } from '#tests/support/test-server.ts'
 /** The account home, plan pages, the push gate and the plan JSON calls, over HTTP against the built app. */
 const server = useTestServer()
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const post = (pathname: string, cookie: string, form: Record<string, string>) =>
-  server.fetch(pathname, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(form) })
-
 async function createCard(userId: string, status = 'active') {
   const [card] = await sql<{ id: string }>(
     `insert into cards (user_id, slug, status, title, business_name) values (:userId, :slug, :status, 'Coffee card', 'Corner Coffee') returning id`,
@@ -30,7 +26,7 @@ async function endTrial(userId: string, additionalQuota = 0) {
 
 describe('/account', () => {
   test('a guest is sent to /login and brought back', async () => {
-    const response = await get('/account/plan')
+    const response = await server.get('/account/plan')
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/login?redirectTo=%2Faccount%2Fplan')
   })
@@ -48,7 +44,7 @@ describe('/account', () => {
          (:passId, :cardId, 'stamp', 5, date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' - interval '1 hour')`,
       { passId: pass!.id, cardId },
     )
-    const html = await (await get('/account', owner.cookie)).text()
+    const html = await (await server.get('/account', owner.cookie)).text()
     expect(html).toContain('Your cards')
     expect(html).toMatch(/Holders<\/dt><dd>1<\/dd>/)
     expect(html).toMatch(/Stamps this month<\/dt><dd>2<\/dd>/)
@@ -58,7 +54,7 @@ describe('/account', () => {
 
   test('an owner without cards is led into card creation', async () => {
     const owner = await signedInOwner(server)
-    const html = await (await get('/account', owner.cookie)).text()
+    const html = await (await server.get('/account', owner.cookie)).text()
     expect(html).toContain('Create your first stamp card')
     expect(html).toContain('href="/main"')
   })
@@ -67,17 +63,17 @@ describe('/account', () => {
 describe('choosing, paying and cancelling a plan', () => {
   test('choose → invoice with instructions and waiting_payment; bad input is refused', async () => {
     const owner = await signedInOwner(server)
-    expect((await post('/account/tariffs', owner.cookie, { tier: '9', periodMonths: '1' })).status).toBe(400)
-    expect((await post('/account/tariffs', owner.cookie, { tier: '2', periodMonths: '6' })).status).toBe(400)
-    const chosen = await post('/account/tariffs', owner.cookie, { tier: '3', periodMonths: '12' })
+    expect((await server.post('/account/tariffs', { tier: '9', periodMonths: '1' }, owner.cookie)).status).toBe(400)
+    expect((await server.post('/account/tariffs', { tier: '2', periodMonths: '6' }, owner.cookie)).status).toBe(400)
+    const chosen = await server.post('/account/tariffs', { tier: '3', periodMonths: '12' }, owner.cookie)
     expect(chosen.status).toBe(302)
     expect(chosen.headers.get('Location')).toBe('/account/plan')
-    const html = await (await get('/account/plan', owner.cookie)).text()
+    const html = await (await server.get('/account/plan', owner.cookie)).text()
     expect(html.replaceAll('<!-- -->', '')).toMatch(/Invoice SW-\d{4}-\d{6}/)
     expect(html).toContain('$790')
     expect(html).toContain('waiting_payment')
     expect(html).toContain('Pay by bank transfer')
-    const data = await (await get('/api/account/plan', owner.cookie)).json()
+    const data = await (await server.get('/api/account/plan', owner.cookie)).json()
     expect(data.plan).toMatchObject({
       status: 'waiting_payment',
       sub_active_flag: 1,
@@ -87,16 +83,16 @@ describe('choosing, paying and cancelling a plan', () => {
 
   test('cancelling needs the confirmation and an active plan', async () => {
     const owner = await signedInOwner(server)
-    expect((await post('/account/plan', owner.cookie, { intent: 'cancel' })).status).toBe(400)
-    expect((await post('/account/plan', owner.cookie, { intent: 'cancel', understood: 'on' })).status).toBe(409)
+    expect((await server.post('/account/plan', { intent: 'cancel' }, owner.cookie)).status).toBe(400)
+    expect((await server.post('/account/plan', { intent: 'cancel', understood: 'on' }, owner.cookie)).status).toBe(409)
     await sql(
       `update subscriptions set status = 'active', tariff_id = (select id from tariffs where tier = 1), period_months = 1,
          period_starts_at = now(), period_ends_at = now() + interval '30 days' where user_id = :id`,
       { id: owner.id },
     )
-    const cancelled = await post('/account/plan', owner.cookie, { intent: 'cancel', understood: 'on' })
+    const cancelled = await server.post('/account/plan', { intent: 'cancel', understood: 'on' }, owner.cookie)
     expect(cancelled.status).toBe(302)
-    const html = await (await get('/account/plan', owner.cookie)).text()
+    const html = await (await server.get('/account/plan', owner.cookie)).text()
     expect(html).toContain('Basic Plan')
     expect(html).toMatch(/Ends on \d{1,2} \w+ \d{4}/)
   })
@@ -106,20 +102,20 @@ describe('the push gate', () => {
   test('an ended owner is sent to /account/limits_trial; history stays reachable', async () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
-    expect((await get(`/account/${cardId}/push_notification`, owner.cookie)).status).toBe(200)
+    expect((await server.get(`/account/${cardId}/push_notification`, owner.cookie)).status).toBe(200)
     await endTrial(owner.id)
-    const gated = await get(`/account/${cardId}/push_notification`, owner.cookie)
+    const gated = await server.get(`/account/${cardId}/push_notification`, owner.cookie)
     expect(gated.status).toBe(302)
     expect(gated.headers.get('Location')).toBe('/account/limits_trial')
-    expect((await get(`/account/${cardId}/push_notification/history`, owner.cookie)).status).toBe(200)
-    expect(await (await get('/account/limits_trial', owner.cookie)).text()).toContain('Your free trial is over')
+    expect((await server.get(`/account/${cardId}/push_notification/history`, owner.cookie)).status).toBe(200)
+    expect(await (await server.get('/account/limits_trial', owner.cookie)).text()).toContain('Your free trial is over')
   })
 
   test('additional quota keeps the gate open after the end', async () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await endTrial(owner.id, 3)
-    const html = await (await get(`/account/${cardId}/push_notification`, owner.cookie)).text()
+    const html = await (await server.get(`/account/${cardId}/push_notification`, owner.cookie)).text()
     expect(html).toContain('Create push')
     expect(html).toContain('3 more messages')
   })
@@ -128,9 +124,9 @@ describe('the push gate', () => {
     const owner = await signedInOwner(server)
     const other = await createOwner()
     const foreign = await createCard(other.id)
-    expect((await get(`/account/${foreign}/push_notification`, owner.cookie)).status).toBe(404)
-    expect((await get(`/account/${foreign}/push_notification/history`, owner.cookie)).status).toBe(404)
-    expect((await get(`/account/not-a-uuid/push_notification/history`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${foreign}/push_notification`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${foreign}/push_notification/history`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/not-a-uuid/push_notification/history`, owner.cookie)).status).toBe(404)
   })
 })
 
@@ -138,7 +134,7 @@ describe('the card limit', () => {
   test('a trial allows 3 active cards; archived cards do not count', async () => {
     const owner = await signedInOwner(server)
     for (let i = 0; i < 3; i++) await createCard(owner.id)
-    const refused = await (await get('/main', owner.cookie)).text()
+    const refused = await (await server.get('/main', owner.cookie)).text()
     expect(refused).toContain(
       'Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another.',
     )
@@ -146,21 +142,23 @@ describe('the card limit', () => {
     await sql(`update cards set status = 'archived' where id = (select id from cards where user_id = :id limit 1)`, {
       id: owner.id,
     })
-    expect(await (await get('/main', owner.cookie)).text()).not.toContain('card limit')
+    expect(await (await server.get('/main', owner.cookie)).text()).not.toContain('card limit')
   })
 
   test('a draft holds a place under the limit and is named as one, never passed off as an active card', async () => {
     const owner = await signedInOwner(server)
     for (let i = 0; i < 2; i++) await createCard(owner.id)
-    const plan = (await (await get('/account/plan', owner.cookie)).text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+    const plan = (await (await server.get('/account/plan', owner.cookie)).text())
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
     expect(plan).toContain('Active cards 2 of 3')
     expect(plan).not.toContain('unfinished draft')
     await createCard(owner.id, 'draft')
-    const withDraft = (await (await get('/account/plan', owner.cookie)).text())
+    const withDraft = (await (await server.get('/account/plan', owner.cookie)).text())
       .replace(/<[^>]+>/g, ' ')
       .replace(/\s+/g, ' ')
     expect(withDraft).toContain('Active cards 3 of 3 (1 of them is an unfinished draft)')
-    expect(await (await get('/main?new', owner.cookie)).text()).toContain(
+    expect(await (await server.get('/main?new', owner.cookie)).text()).toContain(
       'Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another. An unfinished draft holds a place too: finish or delete it.',
     )
   })
@@ -168,7 +166,7 @@ describe('the card limit', () => {
   test('an ended plan creates no cards', async () => {
     const owner = await signedInOwner(server)
     await endTrial(owner.id)
-    expect(await (await get('/main', owner.cookie)).text()).toContain(
+    expect(await (await server.get('/main', owner.cookie)).text()).toContain(
       'Your plan has ended, so you cannot create new cards.',
     )
   })
@@ -177,7 +175,7 @@ describe('the card limit', () => {
 describe('JSON calls', () => {
   test('user_data has the specification’s fields', async () => {
     const owner = await signedInOwner(server)
-    const response = await get('/api/account/user_data', owner.cookie)
+    const response = await server.get('/api/account/user_data', owner.cookie)
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body.user_info).toMatchObject({
@@ -199,7 +197,7 @@ describe('JSON calls', () => {
          period_starts_at = now(), period_ends_at = now() + interval '1 year', trial_ends_at = now() - interval '1 day' where user_id = :id`,
       { id: owner.id },
     )
-    const active = await (await get('/api/account/user_data', owner.cookie)).json()
+    const active = await (await server.get('/api/account/user_data', owner.cookie)).json()
     expect(active.user_tariff_info).toMatchObject({
       trial_days: 0,
       sub_active_flag: 1,
@@ -210,7 +208,7 @@ describe('JSON calls', () => {
 
   test('a guest gets 401, and the wrong method 405', async () => {
     for (const pathname of ['/api/account/user_data', '/api/account/plan']) {
-      expect((await get(pathname)).status).toBe(401)
+      expect((await server.get(pathname)).status).toBe(401)
       const owner = await signedInOwner(server)
       const wrong = await server.fetch(pathname, { method: 'POST', headers: { Cookie: owner.cookie } })
       expect(wrong.status).toBe(405)

@@ -29,19 +29,11 @@ beforeEach(async () => {
 const PROFILE = '/account/profile'
 const NEW_PASSWORD = 'Fresh.start2'
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const postForm = (cookie: string, fields: Record<string, string>) =>
-  server.fetch(PROFILE, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
-    body: new URLSearchParams(fields),
-  })
-
 function uploadLogo(cookie: string, bytes: Uint8Array, { name = 'logo.png', type = 'image/png' } = {}) {
   const form = new FormData()
   form.set('intent', 'logo')
   form.set('logo', new Blob([new Uint8Array(bytes)], { type }), name)
-  return server.fetch(PROFILE, { method: 'POST', headers: { Cookie: cookie }, body: form })
+  return server.post(PROFILE, form, cookie)
 }
 
 async function signedInOwner(options: Parameters<typeof createOwner>[0] = {}) {
@@ -78,7 +70,7 @@ const linkPath = (text: string) => {
 
 describe('the page', () => {
   test('sends a guest to the login page, for the page and its forms', async () => {
-    const page = await get(PROFILE)
+    const page = await server.get(PROFILE)
     expect(page.status).toBe(302)
     expect(page.headers.get('Location')).toBe('/login?redirectTo=%2Faccount%2Fprofile')
     const post = await server.fetch(PROFILE, { method: 'POST', body: new URLSearchParams({ intent: 'remove-logo' }) })
@@ -88,7 +80,7 @@ describe('the page', () => {
 
   test('shows the heading and the four forms, and never the password hash', async () => {
     const owner = await signedInOwner()
-    const response = await get(PROFILE, owner.cookie)
+    const response = await server.get(PROFILE, owner.cookie)
     expect(response.status).toBe(200)
     const html = await response.text()
     expect(html).toContain('<h1>Profile settings</h1>')
@@ -106,7 +98,7 @@ describe('the page', () => {
 
   test('an unknown intent or a body that is not a form answers 400, not 500', async () => {
     const owner = await signedInOwner()
-    expect((await postForm(owner.cookie, { intent: 'nonsense' })).status).toBe(400)
+    expect((await server.post(PROFILE, { intent: 'nonsense' }, owner.cookie)).status).toBe(400)
     const json = await server.fetch(PROFILE, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Cookie: owner.cookie },
@@ -124,12 +116,12 @@ describe('logo', () => {
     )
     expect(await userRow(owner.id)).toMatchObject({ has_logo: true, logo_content_type: 'image/webp' })
 
-    const html = await (await get(PROFILE, owner.cookie)).text()
+    const html = await (await server.get(PROFILE, owner.cookie)).text()
     const src = new RegExp(`/images/users/${owner.id}/logo\\?v=\\d+`).exec(html)?.[0]
     expect(src, 'the header shows the new logo').toBeDefined()
     expect(html).toMatch(new RegExp(`class="profile-photo" src="${src!.replace('?', '\\?')}"`))
 
-    const served = await get(src!, owner.cookie)
+    const served = await server.get(src!, owner.cookie)
     expect(served.status).toBe(200)
     expect(served.headers.get('Content-Type')).toBe('image/webp')
     expect(served.headers.get('Cache-Control')).toBe('private, max-age=31536000, immutable')
@@ -138,7 +130,7 @@ describe('logo', () => {
     expect(metadata).toMatchObject({ format: 'webp', width: 256, height: 256 })
 
     // An out-of-date version's address still answers, but is not kept.
-    const stale = await get(`/images/users/${owner.id}/logo?v=1`, owner.cookie)
+    const stale = await server.get(`/images/users/${owner.id}/logo?v=1`, owner.cookie)
     expect(stale.status).toBe(200)
     expect(stale.headers.get('Cache-Control')).toBe('private, no-cache')
   })
@@ -149,11 +141,11 @@ describe('logo', () => {
     const other = await signedInOwner()
     const admin = await signedInOwner({ role: 'admin' })
     const path = `/images/users/${owner.id}/logo`
-    expect((await get(path, admin.cookie)).status).toBe(200)
-    expect((await get(path, other.cookie)).status).toBe(404)
-    expect((await get(path)).status).toBe(404)
-    expect((await get(`/images/users/${other.id}/logo`, other.cookie)).status).toBe(404)
-    expect((await get('/images/users/not-a-uuid/logo', admin.cookie)).status).toBe(404)
+    expect((await server.get(path, admin.cookie)).status).toBe(200)
+    expect((await server.get(path, other.cookie)).status).toBe(404)
+    expect((await server.get(path)).status).toBe(404)
+    expect((await server.get(`/images/users/${other.id}/logo`, other.cookie)).status).toBe(404)
+    expect((await server.get('/images/users/not-a-uuid/logo', admin.cookie)).status).toBe(404)
   })
 
   test('a text file renamed to .png is refused by its content', async () => {
@@ -227,18 +219,18 @@ describe('logo', () => {
   test('"Remove logo" brings back the default picture', async () => {
     const owner = await signedInOwner()
     expectToastRedirect(await uploadLogo(owner.cookie, await image('webp')))
-    expectToastRedirect(await postForm(owner.cookie, { intent: 'remove-logo' }))
+    expectToastRedirect(await server.post(PROFILE, { intent: 'remove-logo' }, owner.cookie))
     expect(await userRow(owner.id)).toMatchObject({ has_logo: false, logo_content_type: null })
-    expect(await (await get(PROFILE, owner.cookie)).text()).toContain(
+    expect(await (await server.get(PROFILE, owner.cookie)).text()).toContain(
       'class="profile-photo" src="/images/default-profile.svg"',
     )
-    expect((await get(`/images/users/${owner.id}/logo`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/images/users/${owner.id}/logo`, owner.cookie)).status).toBe(404)
   })
 })
 
 describe('e-mail change', () => {
   const changeEmail = (cookie: string, fields: Record<string, string>) =>
-    postForm(cookie, { intent: 'email', ...fields })
+    server.post(PROFILE, { intent: 'email', ...fields }, cookie)
 
   test('mails a link to the new address and a notice to the old one; the address changes when the link is opened', async () => {
     const owner = await signedInOwner()
@@ -252,11 +244,11 @@ describe('e-mail change', () => {
     const link = linkPath(confirmation.text)
 
     // Opened by the signed-in owner: the confirm page runs before any guest-only redirect.
-    const opened = await get(link, owner.cookie)
+    const opened = await server.get(link, owner.cookie)
     expect(opened.status).toBe(200)
     expect(await opened.text()).toContain('Your new email address is confirmed')
     expect(await userRow(owner.id)).toMatchObject({ email: newEmail, email_confirmed: true })
-    expect((await get(link)).status).toBe(200) // idempotent
+    expect((await server.get(link)).status).toBe(200) // idempotent
 
     expect(
       (
@@ -315,16 +307,20 @@ describe('e-mail change', () => {
     // Signed in first, then the password goes: the account is then like one made with Google or Apple.
     const owner = await signedInOwner()
     await sql('update users set password_hash = null where id = :id', { id: owner.id })
-    const html = await (await get(PROFILE, owner.cookie)).text()
+    const html = await (await server.get(PROFILE, owner.cookie)).text()
     expect(html).not.toContain('Your password')
     expect(html).toContain('Set a password')
     const newEmail = uniqueEmail('social-moved')
     expectToastRedirect(await changeEmail(owner.cookie, { email: newEmail }))
-    expect((await get(linkPath((await waitForMail(newEmail, 'Confirm your new e-mail')).text))).status).toBe(200)
+    expect((await server.get(linkPath((await waitForMail(newEmail, 'Confirm your new e-mail')).text))).status).toBe(200)
     expect(await userRow(owner.id)).toMatchObject({ email: newEmail })
     // …and can set a first password without a current one.
     expectToastRedirect(
-      await postForm(owner.cookie, { intent: 'password', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }),
+      await server.post(
+        PROFILE,
+        { intent: 'password', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+        owner.cookie,
+      ),
     )
     await logIn(server, newEmail, NEW_PASSWORD)
   })
@@ -335,7 +331,7 @@ describe('e-mail change', () => {
     expectToastRedirect(await changeEmail(owner.cookie, { email: wanted, password: STRONG_PASSWORD }))
     const firstLink = linkPath((await waitForMail(wanted, 'Confirm your new e-mail')).text)
     await sql(`insert into users (email, password_hash) values (:email, null)`, { email: wanted })
-    const taken = await get(firstLink, owner.cookie)
+    const taken = await server.get(firstLink, owner.cookie)
     expect(taken.status).toBe(400)
     expect(await taken.text()).toContain('An account with this email already exists')
     expect(await userRow(owner.id)).toMatchObject({ email: owner.email })
@@ -345,14 +341,14 @@ describe('e-mail change', () => {
     expectToastRedirect(await changeEmail(owner.cookie, { email: second, password: STRONG_PASSWORD }))
     const secondLink = linkPath((await waitForMail(second, 'Confirm your new e-mail')).text)
     expectToastRedirect(await changeEmail(owner.cookie, { email: third, password: STRONG_PASSWORD }))
-    expect((await get(secondLink)).status).toBe(400)
+    expect((await server.get(secondLink)).status).toBe(400)
     expect(await userRow(owner.id)).toMatchObject({ email: owner.email })
   })
 })
 
 describe('password change', () => {
   const changePassword = (cookie: string, fields: Record<string, string>) =>
-    postForm(cookie, { intent: 'password', ...fields })
+    server.post(PROFILE, { intent: 'password', ...fields }, cookie)
 
   test('refuses a weak or mismatched password and a wrong current one', async () => {
     const owner = await signedInOwner()
@@ -392,8 +388,8 @@ describe('password change', () => {
         confirmPassword: NEW_PASSWORD,
       }),
     )
-    expect((await get(PROFILE, owner.cookie)).status).toBe(200)
-    expect((await get(PROFILE, otherBrowser)).status).toBe(302)
+    expect((await server.get(PROFILE, owner.cookie)).status).toBe(200)
+    expect((await server.get(PROFILE, otherBrowser)).status).toBe(302)
     await logIn(server, owner.email, NEW_PASSWORD)
     const links = await sql<{ used: boolean }>(
       `select used_at is not null as used from one_time_tokens where user_id = :id and kind = 'password_reset'`,
@@ -407,10 +403,13 @@ describe('delete profile', () => {
   test('a wrong confirmation is refused', async () => {
     const owner = await signedInOwner()
     await expectFormError(
-      await postForm(owner.cookie, { intent: 'delete', confirm: 'someone@example.com' }),
+      await server.post(PROFILE, { intent: 'delete', confirm: 'someone@example.com' }, owner.cookie),
       'This does not match your email address',
     )
-    await expectFormError(await postForm(owner.cookie, { intent: 'delete' }), 'Type your email address to confirm')
+    await expectFormError(
+      await server.post(PROFILE, { intent: 'delete' }, owner.cookie),
+      'Type your email address to confirm',
+    )
     expect(await userRow(owner.id)).toBeDefined()
   })
 
@@ -420,7 +419,11 @@ describe('delete profile', () => {
       id: owner.id,
       slug: `card-${owner.id.slice(0, 8)}`,
     })
-    const response = await postForm(owner.cookie, { intent: 'delete', confirm: ` ${owner.email.toUpperCase()} ` })
+    const response = await server.post(
+      PROFILE,
+      { intent: 'delete', confirm: ` ${owner.email.toUpperCase()} ` },
+      owner.cookie,
+    )
     expectToastRedirect(response, '/')
     expect(response.headers.getSetCookie().find((line) => line.startsWith('__session='))).toMatch(
       /Max-Age=0|Expires=Thu, 01 Jan 1970/,
@@ -437,8 +440,8 @@ describe('delete profile', () => {
       .getSetCookie()
       .find((line) => line.startsWith('__toast='))!
       .split(';')[0]!
-    const home = await get('/', toast)
+    const home = await server.get('/', toast)
     expect(await home.text()).toContain('Your profile has been deleted')
-    expect((await get(PROFILE, owner.cookie)).status).toBe(302)
+    expect((await server.get(PROFILE, owner.cookie)).status).toBe(302)
   })
 })

@@ -21,9 +21,6 @@ const ZONE = 'Pacific/Auckland'
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => ALPHABET[byte % 32]).join('')
 
-const get = (pathname: string, cookie?: string) =>
-  server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {}, redirect: 'manual' })
-
 async function card(ownerId: string, title: string, stampsRequired = 5) {
   const [row] = await sql<{ id: string }>(
     `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
@@ -43,7 +40,7 @@ async function pass(cardId: string) {
 }
 
 async function download(pathname: string, cookie: string) {
-  const response = await get(pathname, cookie)
+  const response = await server.get(pathname, cookie)
   expect(response.status, pathname).toBe(200)
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer())
   return { response, ...csvObjects(text) }
@@ -182,7 +179,7 @@ describe('the activity', () => {
     for (const [query, expected] of cases) {
       const csv = await download(`/account/activity.csv?${query}`, b.owner.cookie)
       expect(csv.rows, query).toEqual(expected)
-      const page = await get(`/account/activity?${query}`, b.owner.cookie)
+      const page = await server.get(`/account/activity?${query}`, b.owner.cookie)
       expect(page.status, query).toBe(200)
       const html = await page.text()
       expect(html.match(/<tbody>[\s\S]*?<\/tbody>/)?.[0].match(/<tr>/g)?.length ?? 0, query).toBe(expected.length)
@@ -192,7 +189,7 @@ describe('the activity', () => {
   })
 
   test('the page: names, marks, the holder link, removed people and places, the filters’ choices', async () => {
-    const response = await get('/account/activity', b.owner.cookie)
+    const response = await server.get('/account/activity', b.owner.cookie)
     expect(response.status).toBe(200)
     const html = await response.text()
     expect(html).toContain('<h1>Activity</h1>')
@@ -223,7 +220,7 @@ describe('the activity', () => {
     const other = await signedInOwner(server)
     const theirs = await download('/account/activity.csv', other.cookie)
     expect(theirs.rows).toEqual([])
-    const empty = await get('/account/activity', other.cookie)
+    const empty = await server.get('/account/activity', other.cookie)
     expect(empty.status).toBe(200)
     const emptyPage = await empty.text()
     expect(emptyPage).toContain('No stamps yet.')
@@ -234,20 +231,20 @@ describe('the activity', () => {
       [`person=${b.anna.id}`, 'Choose a person from the list'],
       [`location=${b.main.id}`, 'Choose a location from the list'],
     ] as const) {
-      const page = await get(`/account/activity?${query}`, other.cookie)
+      const page = await server.get(`/account/activity?${query}`, other.cookie)
       expect(page.status, query).toBe(400)
       const html = await page.text()
       expect(html).toContain(message)
       expect(html).not.toContain(b.p1.code)
-      const csv = await get(`/account/activity.csv?${query}`, other.cookie)
+      const csv = await server.get(`/account/activity.csv?${query}`, other.cookie)
       expect(csv.status, query).toBe(400)
       expect(await csv.text()).toBe(`${message}\n`)
     }
     // A staff member is no owner: the owner pages answer 404, as for a foreign record.
     const staff = await signedInStaffMember(server, b.owner.id)
-    expect((await get('/account/activity', staff.cookie)).status).toBe(404)
-    expect((await get('/account/activity.csv', staff.cookie)).status).toBe(404)
-    const guest = await get('/account/activity')
+    expect((await server.get('/account/activity', staff.cookie)).status).toBe(404)
+    expect((await server.get('/account/activity.csv', staff.cookie)).status).toBe(404)
+    const guest = await server.get('/account/activity')
     expect(guest.status).toBe(302)
     expect(guest.headers.get('location')).toMatch(/^\/login\?redirectTo=/)
   })
@@ -261,7 +258,7 @@ describe('the activity', () => {
       'person=%00',
       `card=${crypto.randomUUID()}`,
     ]) {
-      const page = await get(`/account/activity?${query}`, b.owner.cookie)
+      const page = await server.get(`/account/activity?${query}`, b.owner.cookie)
       expect(page.status, query).toBe(400)
       expect(await page.text()).toMatch(/Choose a (card|person|location) from the list/)
     }
@@ -275,7 +272,7 @@ describe('the activity', () => {
       // A year JavaScript reads but PostgreSQL has not.
       cursor('0000-01-01T00:00:00.000000Z|1'),
     ]) {
-      const page = await get(`/account/activity?after=${encodeURIComponent(after)}`, b.owner.cookie)
+      const page = await server.get(`/account/activity?after=${encodeURIComponent(after)}`, b.owner.cookie)
       expect(page.status, after).toBe(400)
       expect(await page.text()).toContain('This page link is not valid any more')
     }
@@ -309,7 +306,7 @@ describe('pages of the activity', () => {
     const pages: string[][] = []
     let path: string | null = '/account/activity'
     while (path && pages.length < 5) {
-      const response = await get(path, cookie)
+      const response = await server.get(path, cookie)
       expect(response.status, path).toBe(200)
       const html = await response.text()
       pages.push([...html.matchAll(/<code>([A-Z2-9]{8})<\/code>/g)].map((match) => match[1]!))

@@ -7,10 +7,6 @@ import { useTestServer } from '#tests/support/test-server.ts'
 /** /admin/users/{userId}/cards/{cardId}/edit over HTTP against the built app: an admin edits an owner's card. */
 const server = useTestServer()
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const post = (pathname: string, cookie: string | undefined, form: Record<string, string>) =>
-  server.fetch(pathname, { method: 'POST', headers: cookie ? { Cookie: cookie } : {}, body: new URLSearchParams(form) })
-
 async function signedIn({ admin = false } = {}) {
   const user = await createOwner()
   if (admin) await sql(`update users set role = 'admin' where id = :id`, { id: user.id })
@@ -60,7 +56,7 @@ describe('an admin edits a card', () => {
     const cardId = await insertCard(owner.id)
     const path = `/admin/users/${owner.id}/cards/${cardId}/edit`
 
-    const page = await get(path, admin.cookie)
+    const page = await server.get(path, admin.cookie)
     expect(page.status).toBe(200)
     const html = await page.text()
     expect(html).toContain('value="Corner Coffee"')
@@ -70,7 +66,7 @@ describe('an admin edits a card', () => {
     // The preview, rendered on the server from the saved card.
     expect(html).toMatch(/class="card-preview[^"]*" style="background-color:#1f3a5f;color:#ffffff"/)
 
-    const saved = await post(path, admin.cookie, EDIT)
+    const saved = await server.post(path, EDIT, admin.cookie)
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe(`/admin/users/${owner.id}`)
     expect(saved.headers.getSetCookie().some((line) => line.startsWith('__toast='))).toBe(true)
@@ -86,7 +82,7 @@ describe('an admin edits a card', () => {
       status: 'active',
     })
 
-    const ownerPage = await (await get(`/account/${cardId}`, owner.cookie)).text()
+    const ownerPage = await (await server.get(`/account/${cardId}`, owner.cookie)).text()
     expect(ownerPage).toContain('Espresso club')
     expect(ownerPage).toMatch(/A free espresso/)
     expect(ownerPage).toContain('background-color:#ffeedd')
@@ -117,7 +113,7 @@ describe('an admin edits a card', () => {
     ])
 
     // Saving the same values again changes nothing and writes nothing.
-    expect((await post(path, admin.cookie, EDIT)).status).toBe(302)
+    expect((await server.post(path, EDIT, admin.cookie)).status).toBe(302)
     expect(await auditRows(cardId)).toHaveLength(1)
   })
 
@@ -135,9 +131,9 @@ describe('an admin edits a card', () => {
     const uploaded = await server.fetch(path, { method: 'POST', headers: { Cookie: admin.cookie }, body: form })
     expect(uploaded.status).toBe(302)
     expect((await cardRow(cardId)).logo_content_type).toBe('image/webp')
-    expect(await (await get(path, admin.cookie)).text()).toContain('src="data:image/webp;base64,')
+    expect(await (await server.get(path, admin.cookie)).text()).toContain('src="data:image/webp;base64,')
 
-    const removed = await post(path, admin.cookie, { ...EDIT, removeLogo: 'on' })
+    const removed = await server.post(path, { ...EDIT, removeLogo: 'on' }, admin.cookie)
     expect(removed.status).toBe(302)
     expect((await cardRow(cardId)).logo_content_type).toBeNull()
     const [upload, removal] = (await auditRows(cardId)).slice(-2)
@@ -163,15 +159,19 @@ describe('an admin edits a card', () => {
     const owner = await signedIn()
     const cardId = await insertCard(owner.id)
     const before = await cardRow(cardId)
-    const response = await post(`/admin/users/${owner.id}/cards/${cardId}/edit`, admin.cookie, {
-      ...EDIT,
-      businessName: ' ',
-      stampsRequired: '21',
-      backgroundColor: 'red',
-      stampIcon: 'dragon',
-      reward: '',
-      terms: 'x'.repeat(601),
-    })
+    const response = await server.post(
+      `/admin/users/${owner.id}/cards/${cardId}/edit`,
+      {
+        ...EDIT,
+        businessName: ' ',
+        stampsRequired: '21',
+        backgroundColor: 'red',
+        stampIcon: 'dragon',
+        reward: '',
+        terms: 'x'.repeat(601),
+      },
+      admin.cookie,
+    )
     expect(response.status).toBe(400)
     const html = await response.text()
     for (const message of [
@@ -201,8 +201,8 @@ describe('an admin edits a card', () => {
       `/admin/users/${owner.id}/cards/not-a-uuid/edit`,
       `/admin/users/not-a-uuid/cards/${foreign}/edit`,
     ]) {
-      expect((await get(path, admin.cookie)).status, `GET ${path}`).toBe(404)
-      expect((await post(path, admin.cookie, EDIT)).status, `POST ${path}`).toBe(404)
+      expect((await server.get(path, admin.cookie)).status, `GET ${path}`).toBe(404)
+      expect((await server.post(path, EDIT, admin.cookie)).status, `POST ${path}`).toBe(404)
     }
     expect(await cardRow(foreign)).toEqual(before)
     expect(await auditRows(foreign)).toEqual([])
@@ -213,9 +213,9 @@ describe('an admin edits a card', () => {
     const cardId = await insertCard(owner.id)
     const before = await cardRow(cardId)
     const path = `/admin/users/${owner.id}/cards/${cardId}/edit`
-    expect((await get(path, owner.cookie)).status).toBe(403)
-    expect((await post(path, owner.cookie, EDIT)).status).toBe(403)
-    for (const response of [await get(path), await post(path, undefined, EDIT)]) {
+    expect((await server.get(path, owner.cookie)).status).toBe(403)
+    expect((await server.post(path, EDIT, owner.cookie)).status).toBe(403)
+    for (const response of [await server.get(path), await server.post(path, EDIT)]) {
       expect(response.status).toBe(302)
       expect(response.headers.get('Location')).toMatch(/^\/login\?redirectTo=/)
     }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { startTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -23,14 +24,12 @@ afterAll(async () => {
   await server.close()
 })
 
-const get = (pathname: string, cookie = adminCookie) =>
-  server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-
+/** The admin's view of `pathname`, as its text reads, after checking the status. */
 async function page(pathname: string, status = 200) {
-  const response = await get(pathname)
-  const html = await response.text()
+  const response = await server.get(pathname, adminCookie)
+  const html = await pageText(response)
   expect(response.status, `${pathname}: ${html.slice(0, 200)}`).toBe(status)
-  return html.replaceAll('<!-- -->', '')
+  return html
 }
 
 /** The e-mails of the table's rows, in order. */
@@ -38,7 +37,7 @@ const emails = (html: string) =>
   [...html.matchAll(/<a [^>]*href="\/admin\/users\/[0-9a-f-]{36}"[^>]*>([^<]+)<\/a>/g)].map((match) => match[1])
 const pageLine = (html: string) => /Page (\d+) of (\d+)/.exec(html)?.slice(1).map(Number)
 const link = (html: string, text: 'Next →' | '← Previous') =>
-  new RegExp(`<a [^>]*href="([^"]+)"[^>]*>${text}</a>`).exec(html)?.[1]?.replaceAll('&amp;', '&')
+  new RegExp(`<a [^>]*href="([^"]+)"[^>]*>${text}</a>`).exec(html)?.[1]
 const figure = (html: string, name: string) => new RegExp(`<dt>${name}</dt><dd>([\\d,]+)</dd>`).exec(html)?.[1]
 
 /** Users made in SQL (no password: they never sign in), with a subscription when a status is given. */
@@ -117,14 +116,14 @@ describe('key figures', () => {
 
 describe('who may open /admin', () => {
   test('a guest is sent to /login, and brought back', async () => {
-    const response = await get('/admin?q=a', '')
+    const response = await server.get('/admin?q=a')
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/login?redirectTo=%2Fadmin%3Fq%3Da')
   })
 
   test('an owner gets 403', async () => {
     const owner = await createOwner()
-    const response = await get('/admin', await logIn(server, owner.email))
+    const response = await server.get('/admin', await logIn(server, owner.email))
     expect(response.status).toBe(403)
     expect(await response.text()).not.toContain('admin-table')
   })
@@ -351,7 +350,7 @@ describe('query values the form cannot send', () => {
       '%_%',
     ]
     for (const q of odd) {
-      const response = await get(`/admin?q=${encodeURIComponent(q)}`)
+      const response = await server.get(`/admin?q=${encodeURIComponent(q)}`, adminCookie)
       expect(response.status, JSON.stringify(q)).toBe(200)
       expect(await response.text()).not.toContain('value="<script>')
     }

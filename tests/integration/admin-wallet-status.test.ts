@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/server/env.server.ts'
 import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
 import { makeGoogleServiceAccount, TEST_GOOGLE_CLIENT_EMAIL } from '#tests/support/google-service-account.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -35,10 +36,10 @@ afterAll(() => {
   fs.rmSync(keyDir, { recursive: true, force: true })
 })
 
-/** The "Wallets" box of /admin, without React's text separators. */
+/** The "Wallets" box of /admin, as its text reads. */
 async function walletsBox() {
-  const response = await server.fetch('/admin', { headers: { cookie } })
-  const html = (await response.text()).replaceAll('<!-- -->', '')
+  const response = await server.get('/admin', cookie)
+  const html = await pageText(response)
   expect(response.status).toBe(200)
   const box = /<section aria-labelledby="admin-wallets-title"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1]
   expect(box, 'the Wallets box').toBeDefined()
@@ -69,7 +70,7 @@ test('a key file that became something else than a service account key shows wha
     expect(box).toContain('<strong>Google Wallet: </strong>on</p>')
     expect(box).toContain(
       '<p class="field-error">GOOGLE_WALLET_SERVICE_ACCOUNT is not a service account key ' +
-        '(its type is &quot;authorized_user&quot;, not &quot;service_account&quot;)</p>',
+        '(its type is "authorized_user", not "service_account")</p>',
     )
     expect(box).not.toContain('service account stampwise-wallet')
 

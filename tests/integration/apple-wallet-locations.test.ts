@@ -63,9 +63,6 @@ async function fetchPass(passId: string, ifModifiedSince?: string) {
   return { status: response.status, lastModified: response.headers.get('last-modified')!, passJson }
 }
 
-const postLocations = (cookie: string, form: Record<string, string>) =>
-  server.fetch('/account/locations', { method: 'POST', headers: { cookie }, body: new URLSearchParams(form) })
-
 describe('the pass’s locations', () => {
   test('the located, not removed ones, oldest first, at most 10, each saying the business is nearby', async () => {
     const owner = await signedInOwner(server)
@@ -119,13 +116,11 @@ describe('the pass’s locations', () => {
     expect((await fetchPass(pass.id, seen.lastModified)).status).toBe(304)
 
     // Added with a position: both cards' passes change and their devices are pushed once.
-    const added = await postLocations(owner.cookie, {
-      intent: 'add',
-      name: 'Baixa',
-      address: 'Rua Augusta 1',
-      latitude: '38,7101',
-      longitude: '-9,137',
-    })
+    const added = await server.post(
+      '/account/locations',
+      { intent: 'add', name: 'Baixa', address: 'Rua Augusta 1', latitude: '38,7101', longitude: '-9,137' },
+      owner.cookie,
+    )
     expect(added.status).toBe(302)
     expect((await applePushesOf(phone.pushToken)).map((push) => push.status)).toEqual(['pending'])
     expect(await applePushesOf(tablet.pushToken)).toHaveLength(1)
@@ -141,14 +136,18 @@ describe('the pass’s locations', () => {
 
     // Moved.
     const [location] = await sql<{ id: string }>(`select id from locations where owner_id = :id`, { id: owner.id })
-    const moved = await postLocations(owner.cookie, {
-      intent: 'edit',
-      locationId: location!.id,
-      name: 'Baixa',
-      address: 'Rua Augusta 1',
-      latitude: '38.72',
-      longitude: '-9.14',
-    })
+    const moved = await server.post(
+      '/account/locations',
+      {
+        intent: 'edit',
+        locationId: location!.id,
+        name: 'Baixa',
+        address: 'Rua Augusta 1',
+        latitude: '38.72',
+        longitude: '-9.14',
+      },
+      owner.cookie,
+    )
     expect(moved.status).toBe(302)
     await deliverApplePushes()
     expect(pushed(phone)).toBe(2)
@@ -158,7 +157,9 @@ describe('the pass’s locations', () => {
     seen = next
 
     // Removed: the pass carries none again.
-    expect((await postLocations(owner.cookie, { intent: 'remove', locationId: location!.id })).status).toBe(302)
+    expect(
+      (await server.post('/account/locations', { intent: 'remove', locationId: location!.id }, owner.cookie)).status,
+    ).toBe(302)
     await deliverApplePushes()
     expect(pushed(phone)).toBe(3)
     next = await fetchPass(pass.id, seen.lastModified)
@@ -207,27 +208,31 @@ describe('with the job queue running, as in the server', () => {
     await waitFor(async () => (await unfinishedJobs()) === 0, 'the registration')
     const before = pushed()
 
-    const added = await postLocations(owner.cookie, {
-      intent: 'add',
-      name: 'Baixa',
-      address: 'Rua Augusta 1',
-      latitude: '38.71',
-      longitude: '-9.13',
-    })
+    const added = await server.post(
+      '/account/locations',
+      { intent: 'add', name: 'Baixa', address: 'Rua Augusta 1', latitude: '38.71', longitude: '-9.13' },
+      owner.cookie,
+    )
     expect(added.status).toBe(302)
     await waitFor(async () => pushed() === before + 1, 'the push after adding')
     const [location] = await sql<{ id: string }>(`select id from locations where owner_id = :id`, { id: owner.id })
-    const moved = await postLocations(owner.cookie, {
-      intent: 'edit',
-      locationId: location!.id,
-      name: 'Baixa',
-      address: 'Rua Augusta 1',
-      latitude: '38.72',
-      longitude: '-9.14',
-    })
+    const moved = await server.post(
+      '/account/locations',
+      {
+        intent: 'edit',
+        locationId: location!.id,
+        name: 'Baixa',
+        address: 'Rua Augusta 1',
+        latitude: '38.72',
+        longitude: '-9.14',
+      },
+      owner.cookie,
+    )
     expect(moved.status).toBe(302)
     await waitFor(async () => pushed() === before + 2, 'the push after editing')
-    expect((await postLocations(owner.cookie, { intent: 'remove', locationId: location!.id })).status).toBe(302)
+    expect(
+      (await server.post('/account/locations', { intent: 'remove', locationId: location!.id }, owner.cookie)).status,
+    ).toBe(302)
     await waitFor(async () => pushed() === before + 3, 'the push after removing')
   })
 })

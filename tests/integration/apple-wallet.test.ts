@@ -82,11 +82,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 }
 
 const stamp = (cardId: string, cookie: string, code: string) =>
-  server.fetch(`/account/${cardId}/scan`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ intent: 'stamp', code }),
-  })
+  server.post(`/account/${cardId}/scan`, { intent: 'stamp', code }, cookie)
 
 describe('the pass', () => {
   test('downloads as a signed storeCard that openssl verifies against the CA, with its fields', async () => {

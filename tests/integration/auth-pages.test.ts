@@ -62,15 +62,6 @@ async function createOwner({ confirmed = true, premade = false, cards = 0 } = {}
   return { id, email }
 }
 
-const post = (pathname: string, fields: Record<string, string>, cookie?: string) =>
-  server.fetch(pathname, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: new URLSearchParams(fields),
-  })
-
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-
 function cookieFrom(response: Response, name: string): string {
   const line = response.headers.getSetCookie().find((value) => value.startsWith(`${name}=`))
   expect(line, `a ${name} cookie`).toBeDefined()
@@ -78,7 +69,7 @@ function cookieFrom(response: Response, name: string): string {
 }
 
 async function signIn(email: string, fields: Record<string, string> = {}, path = '/login') {
-  const response = await post(path, { email, password: PASSWORD, ...fields })
+  const response = await server.post(path, { email, password: PASSWORD, ...fields })
   expect(response.status).toBe(302)
   return { response, cookie: cookieFrom(response, '__session'), location: response.headers.get('Location') }
 }
@@ -96,7 +87,7 @@ async function latestLink(email: string, pathname: string) {
 describe('guest-only pages', () => {
   test('a guest sees every one of them', async () => {
     for (const path of ['/login', ...GUEST_ONLY]) {
-      const response = await get(path)
+      const response = await server.get(path)
       expect(response.status, path).toBeLessThan(500)
       expect(response.headers.get('Location'), path).toBeNull()
     }
@@ -104,9 +95,9 @@ describe('guest-only pages', () => {
 
   test('a signed-in owner without cards is sent to /main from /login and to /account from the others', async () => {
     const { cookie } = await signIn((await createOwner()).email)
-    expect((await get('/login', cookie)).headers.get('Location')).toBe('/main')
+    expect((await server.get('/login', cookie)).headers.get('Location')).toBe('/main')
     for (const path of GUEST_ONLY) {
-      const response = await get(path, cookie)
+      const response = await server.get(path, cookie)
       expect(response.status, path).toBe(302)
       expect(response.headers.get('Location'), path).toBe('/account')
     }
@@ -114,7 +105,7 @@ describe('guest-only pages', () => {
 
   test('an owner with a card is sent from /login to /account', async () => {
     const { cookie } = await signIn((await createOwner({ cards: 1 })).email)
-    expect((await get('/login', cookie)).headers.get('Location')).toBe('/account')
+    expect((await server.get('/login', cookie)).headers.get('Location')).toBe('/account')
   })
 })
 
@@ -123,7 +114,7 @@ describe('login form', () => {
     expect((await signIn((await createOwner()).email)).location).toBe('/main')
     const withCard = await signIn((await createOwner({ cards: 2 })).email)
     expect(withCard.location).toBe('/account')
-    const account = await get('/account', withCard.cookie)
+    const account = await server.get('/account', withCard.cookie)
     expect(account.status).toBe(200)
     const html = await account.text()
     expect(html).toContain('Coffee card 1')
@@ -136,9 +127,9 @@ describe('login form', () => {
     expect((await signIn(email, { redirectTo: '/account/profile' })).location).toBe('/account/profile')
     expect((await signIn(email, { redirectTo: 'https://evil.example/x' })).location).toBe('/main')
     expect((await signIn(email, { redirectTo: '//evil.example/x' })).location).toBe('/main')
-    const page = await (await get('/login?redirectTo=https%3A%2F%2Fevil.example')).text()
+    const page = await (await server.get('/login?redirectTo=https%3A%2F%2Fevil.example')).text()
     expect(page).not.toMatch(/name="redirectTo"/)
-    expect(await (await get('/login?redirectTo=%2Faccount')).text()).toMatch(
+    expect(await (await server.get('/login?redirectTo=%2Faccount')).text()).toMatch(
       /<input type="hidden" name="redirectTo" value="\/account"/,
     )
   })
@@ -149,7 +140,7 @@ describe('login form', () => {
       { email, password: 'Wrong.pass1' },
       { email: uniqueEmail('nobody'), password: PASSWORD },
     ]) {
-      const response = await post('/login', fields)
+      const response = await server.post('/login', fields)
       expect(response.status).toBe(401)
       const html = await response.text()
       expect(html).toContain('Invalid email or password')
@@ -158,7 +149,7 @@ describe('login form', () => {
   })
 
   test('invalid input answers 400 with the field messages', async () => {
-    const response = await post('/login', { email: 'not-an-email', password: '123' })
+    const response = await server.post('/login', { email: 'not-an-email', password: '123' })
     expect(response.status).toBe(400)
     const html = await response.text()
     expect(html).toContain('Invalid email format')
@@ -167,7 +158,7 @@ describe('login form', () => {
 
   test('an unconfirmed account is offered a new confirmation link', async () => {
     const { email } = await createOwner({ confirmed: false })
-    const response = await post('/login', { email, password: PASSWORD })
+    const response = await server.post('/login', { email, password: PASSWORD })
     expect(response.status).toBe(403)
     const html = await response.text()
     expect(html).toContain('Please confirm your email first')
@@ -176,15 +167,16 @@ describe('login form', () => {
 
   test('answers 429 with its message after too many failures', async () => {
     const { email } = await createOwner()
-    for (let i = 0; i < 5; i++) expect((await post('/login', { email, password: 'Wrong.pass1' })).status).toBe(401)
-    const response = await post('/login', { email, password: PASSWORD })
+    for (let i = 0; i < 5; i++)
+      expect((await server.post('/login', { email, password: 'Wrong.pass1' })).status).toBe(401)
+    const response = await server.post('/login', { email, password: PASSWORD })
     expect(response.status).toBe(429)
     expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0)
     expect(await response.text()).toMatch(/Too many attempts\. Please try again in \d+ minutes\./)
   })
 
   test('with the show-password box ticked, a failed form comes back with the password as text, empty', async () => {
-    const response = await post('/login', { email: 'x', password: 'secret-typed', showPassword: 'on' })
+    const response = await server.post('/login', { email: 'x', password: 'secret-typed', showPassword: 'on' })
     const html = await response.text()
     expect(html).toMatch(/<input[^>]*name="password"[^>]*type="text"/)
     expect(html).toMatch(/<input type="checkbox" name="showPassword" checked=""/)
@@ -195,17 +187,17 @@ describe('login form', () => {
 describe('sign-up form', () => {
   test('creates the account, mails the link and shows /verify-email', async () => {
     const email = uniqueEmail('new')
-    const response = await post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
+    const response = await server.post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe(`/verify-email?email=${encodeURIComponent(email)}`)
     await latestLink(email, '/email-confirmed')
-    const page = await (await get(response.headers.get('Location')!)).text()
+    const page = await (await server.get(response.headers.get('Location')!)).text()
     expect(page).toContain(email)
   })
 
   test('a taken address is an error on the e-mail field', async () => {
     const { email } = await createOwner()
-    const response = await post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
+    const response = await server.post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
     expect(response.status).toBe(400)
     expect(await response.text()).toMatch(
       /id="sign-up-form-email-error"[^>]*><p>An account with this email already exists/,
@@ -214,7 +206,12 @@ describe('sign-up form', () => {
 
   test('a filled honeypot looks like success but creates nothing', async () => {
     const email = uniqueEmail('bot')
-    const response = await post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD, website: 'spam' })
+    const response = await server.post('/sign-up', {
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      website: 'spam',
+    })
     expect(response.status).toBe(302)
     expect(await sql('select 1 from users where email = :email', { email })).toHaveLength(0)
   })
@@ -223,9 +220,9 @@ describe('sign-up form', () => {
 describe('confirmation and recovery', () => {
   test('/email-confirmed confirms once, says so again on a second visit, and works for a signed-in owner', async () => {
     const email = uniqueEmail('confirm')
-    await post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
+    await server.post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
     const link = await latestLink(email, '/email-confirmed')
-    const first = await get(link)
+    const first = await server.get(link)
     expect(first.status).toBe(200)
     expect(await first.text()).toContain('successfully confirmed')
     const [row] = await sql<{ confirmed: boolean }>(
@@ -234,28 +231,28 @@ describe('confirmation and recovery', () => {
     )
     expect(row!.confirmed).toBe(true)
     const { cookie } = await signIn(email)
-    const again = await get(link, cookie)
+    const again = await server.get(link, cookie)
     expect(again.status).toBe(200)
     expect(await again.text()).toContain('successfully confirmed')
   })
 
   test('/email-confirmed shows the server message for a bad link and the default text without one', async () => {
-    const bad = await get('/email-confirmed?token=this-token-does-not-exist-anywhere')
+    const bad = await server.get('/email-confirmed?token=this-token-does-not-exist-anywhere')
     expect(bad.status).toBe(400)
     expect(await bad.text()).toContain('This link is invalid. Please request a new one.')
-    const plain = await get('/email-confirmed')
+    const plain = await server.get('/email-confirmed')
     expect(plain.status).toBe(200)
     expect(await plain.text()).toContain('You&#x27;re all set to start exploring Stampwise')
   })
 
   test('resend redirects back with the 3-second toast', async () => {
     const email = uniqueEmail('resend')
-    await post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
+    await server.post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
     const path = `/verify-email?email=${encodeURIComponent(email)}`
-    const response = await post(path, { email })
+    const response = await server.post(path, { email })
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe(path)
-    const page = await (await get(path, cookieFrom(response, '__toast'))).text()
+    const page = await (await server.get(path, cookieFrom(response, '__toast'))).text()
     expect(page).toContain('Email has been sent successfully')
     expect(page).toContain('3000')
     const [count] = await sql<{ n: number }>('select count(*)::int as n from mails where to_address = :email', {
@@ -267,33 +264,33 @@ describe('confirmation and recovery', () => {
   test('forgot password answers alike for known and unknown addresses; the link changes the password once', async () => {
     const { email } = await createOwner()
     for (const address of [email, uniqueEmail('nobody')]) {
-      const response = await post('/forgot-password', { email: address })
+      const response = await server.post('/forgot-password', { email: address })
       expect(response.headers.get('Location')).toBe('/reset-password-link')
     }
     const link = await latestLink(email, '/change-password')
-    expect((await get(link)).status).toBe(200)
+    expect((await server.get(link)).status).toBe(200)
     const newPassword = 'Brand.new2'
-    const changed = await post(link, {
+    const changed = await server.post(link, {
       token: new URL(link, server.baseUrl).searchParams.get('token')!,
       password: newPassword,
       confirmPassword: newPassword,
     })
     expect(changed.headers.get('Location')).toBe('/password-updated')
-    const used = await get(link)
+    const used = await server.get(link)
     expect(used.status).toBe(400)
     const html = await used.text()
     expect(html).toContain('This link has already been used. Please request a new one.')
     expect(html).toContain('href="/forgot-password"')
-    expect((await post('/login', { email, password: newPassword })).status).toBe(302)
+    expect((await server.post('/login', { email, password: newPassword })).status).toBe(302)
   })
 
   test('a used token posted again shows its message under the password field', async () => {
     const { email } = await createOwner()
-    await post('/forgot-password', { email })
+    await server.post('/forgot-password', { email })
     const token = new URL(await latestLink(email, '/change-password'), server.baseUrl).searchParams.get('token')!
     const fields = { token, password: 'Brand.new2', confirmPassword: 'Brand.new2' }
-    expect((await post('/change-password', fields)).status).toBe(302)
-    const again = await post('/change-password', fields)
+    expect((await server.post('/change-password', fields)).status).toBe(302)
+    const again = await server.post('/change-password', fields)
     expect(again.status).toBe(400)
     expect(await again.text()).toMatch(
       /id="change-password-form-password-error"[^>]*><p>This link has already been used/,
@@ -302,14 +299,18 @@ describe('confirmation and recovery', () => {
 
   test('a pre-made owner chooses a password, then lands on the card prepared for them', async () => {
     const { email } = await createOwner({ premade: true, cards: 1 })
-    const login = await post('/login', { email, password: PASSWORD })
+    const login = await server.post('/login', { email, password: PASSWORD })
     const location = login.headers.get('Location')!
     expect(location).toMatch(/^\/change-password\?token=[\w-]+$/)
-    expect(await (await get(location)).text()).toContain('Choose your password')
+    expect(await (await server.get(location)).text()).toContain('Choose your password')
     const token = new URL(location, server.baseUrl).searchParams.get('token')!
-    const changed = await post('/change-password', { token, password: 'Own.pass3', confirmPassword: 'Own.pass3' })
+    const changed = await server.post('/change-password', {
+      token,
+      password: 'Own.pass3',
+      confirmPassword: 'Own.pass3',
+    })
     expect(changed.headers.get('Location')).toBe('/password-updated?premade=1')
-    expect(await (await get('/password-updated?premade=1')).text()).toContain(
+    expect(await (await server.get('/password-updated?premade=1')).text()).toContain(
       'href="/login?redirectTo=%2Fpremaid_card"',
     )
   })
@@ -318,32 +319,32 @@ describe('confirmation and recovery', () => {
 describe('logout', () => {
   test('GET shows a form and changes nothing; POST ends the session', async () => {
     const { cookie } = await signIn((await createOwner({ cards: 1 })).email)
-    const form = await get('/logout', cookie)
+    const form = await server.get('/logout', cookie)
     expect(form.status).toBe(200)
     expect(await form.text()).toMatch(/<form method="post" action="\/logout"/)
-    expect((await get('/account', cookie)).status).toBe(200)
+    expect((await server.get('/account', cookie)).status).toBe(200)
 
-    const out = await post('/logout', {}, cookie)
+    const out = await server.post('/logout', {}, cookie)
     expect(out.status).toBe(302)
     expect(out.headers.get('Location')).toBe('/login')
     expect(out.headers.getSetCookie().some((line) => line.startsWith('__session=;'))).toBe(true)
-    const after = await get('/account', cookie)
+    const after = await server.get('/account', cookie)
     expect(after.status).toBe(302)
     expect(after.headers.get('Location')).toBe('/login?redirectTo=%2Faccount')
   })
 
   test('/account and /main send a guest to /login', async () => {
-    expect((await get('/main')).headers.get('Location')).toBe('/login?redirectTo=%2Fmain')
-    expect((await get('/account')).headers.get('Location')).toBe('/login?redirectTo=%2Faccount')
+    expect((await server.get('/main')).headers.get('Location')).toBe('/login?redirectTo=%2Fmain')
+    expect((await server.get('/account')).headers.get('Location')).toBe('/login?redirectTo=%2Faccount')
   })
 })
 
 describe('/dev/mailbox', () => {
   test('lists stored mail newest first with clickable links', async () => {
     const email = uniqueEmail('mailbox')
-    await post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
-    await post('/forgot-password', { email })
-    const html = await (await get('/dev/mailbox')).text()
+    await server.post('/sign-up', { email, password: PASSWORD, confirmPassword: PASSWORD })
+    await server.post('/forgot-password', { email })
+    const html = await (await server.get('/dev/mailbox')).text()
     const confirm = html.indexOf('Confirm your e-mail for Stampwise')
     const reset = html.indexOf('Reset your Stampwise password')
     expect(reset).toBeGreaterThan(-1)

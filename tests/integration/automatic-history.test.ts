@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { addDays, localDay, startOfLocalDay } from '#app/utils/local-time.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -14,9 +15,6 @@ const server = useTestServer()
 const ZONE = 'Pacific/Auckland'
 const MINUTE = 60_000
 
-const get = (pathname: string, cookie: string) => server.fetch(pathname, { headers: { Cookie: cookie } })
-const html = async (response: Response) =>
-  (await response.text()).replaceAll('<!-- -->', '').replaceAll('&#x27;', "'").replaceAll('&quot;', '"')
 const history = (cardId: string, query = '') => `/account/${cardId}/push_notification/history${query}`
 
 async function createCard(userId: string) {
@@ -140,7 +138,7 @@ describe('automatic messages per kind and day', () => {
       web: ['sent', 'sent', 'sent'],
     })
 
-    const page = await html(await get(history(cardId), owner.cookie))
+    const page = await pageText(await server.get(history(cardId), owner.cookie))
     const text = automaticText(page)
     const yesterdayLabel = new Intl.DateTimeFormat('en-GB', {
       day: 'numeric',
@@ -199,21 +197,21 @@ describe('automatic messages per kind and day', () => {
     const passId = await createPass(cardId)
     const old = new Date(Date.now() - 20 * 24 * 60 * MINUTE)
     await seed(cardId, owner.id, { kind: 'one_to_go', status: 'done', at: old, passId, web: ['sent'] })
-    const first = await html(await get(history(cardId), owner.cookie))
+    const first = await pageText(await server.get(history(cardId), owner.cookie))
     expect(automaticText(first)).toContain('No automatic messages in these days.')
     const older = /href="[^"?]*(\?until=[\d-]+)"[^>]*>Older days</.exec(first)
     expect(older).not.toBeNull()
-    const second = await html(await get(history(cardId, older![1]), owner.cookie))
+    const second = await pageText(await server.get(history(cardId, older![1]), owner.cookie))
     expect(automaticText(second)).toContain('One stamp to go | 1 message · 1 delivered · 0 failed · 0 pending')
     expect(second).toContain('>Newer days<')
     expect(second).not.toContain('>Older days<')
 
     for (const bad of ['yesterday', '2026-02-30', '2999-01-01']) {
-      const response = await get(history(cardId, `?until=${bad}`), owner.cookie)
+      const response = await server.get(history(cardId, `?until=${bad}`), owner.cookie)
       expect(response.status, bad).toBe(400)
-      expect(await html(response), bad).toContain('is not a past day such as')
+      expect(await pageText(response), bad).toContain('is not a past day such as')
     }
-    expect((await get(history(await createCard((await createOwner()).id)), owner.cookie)).status).toBe(404)
+    expect((await server.get(history(await createCard((await createOwner()).id)), owner.cookie)).status).toBe(404)
   })
 })
 
@@ -231,7 +229,7 @@ describe('broadcasts', () => {
       at: new Date(Date.now() + 60 * MINUTE),
       title: 'Still waiting',
     })
-    const page = await html(await get(history(cardId), owner.cookie))
+    const page = await pageText(await server.get(history(cardId), owner.cookie))
     const messages = textOf(page.slice(page.indexOf('id="history-messages"'), page.indexOf('id="history-automatic"')))
     expect(messages).toMatch(/Too late \| Not sent \| Body \| Was due [^|]+ · No messages left this month/)
     expect(messages).toMatch(/Called off \| Cancelled \| Body \| Was due /)

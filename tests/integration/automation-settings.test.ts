@@ -4,6 +4,7 @@ import { AUTOMATION_MESSAGES } from '#app/utils/automation-schemas.ts'
 import { PUSH_MESSAGES } from '#app/utils/push-message.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -23,11 +24,6 @@ async function createCard(userId: string, autoPush = true) {
 }
 
 const page = (cardId: string) => `/account/${cardId}/automations`
-const get = (pathname: string, cookie: string) => server.fetch(pathname, { headers: { Cookie: cookie } })
-const post = (pathname: string, cookie: string, form: Record<string, string>) =>
-  server.fetch(pathname, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(form) })
-const html = async (response: Response) =>
-  (await response.text()).replaceAll('<!-- -->', '').replaceAll('&#x27;', "'").replaceAll('&quot;', '"')
 
 const automationRow = async (cardId: string, kind: string) =>
   (
@@ -56,9 +52,9 @@ describe('the automations page', () => {
     const owner = await signedInOwner(server)
     await sql(`update users set time_zone = 'Europe/Berlin' where id = :id`, { id: owner.id })
     const cardId = await createCard(owner.id)
-    const response = await get(page(cardId), owner.cookie)
+    const response = await server.get(page(cardId), owner.cookie)
     expect(response.status).toBe(200)
-    const text = await html(response)
+    const text = await pageText(response)
     expect(text).toContain('<h1>Automatic messages</h1>')
     for (const name of ['Welcome', 'One stamp to go', 'Reward earned', 'Reward waiting', 'We miss you', 'Stamp push'])
       expect(text).toContain(`>${name}</h2>`)
@@ -87,13 +83,17 @@ describe('the automations page', () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const before = Date.now()
-    const response = await post(page(cardId), owner.cookie, {
-      intent: 'we_miss_you',
-      enabled: 'on',
-      days: '14',
-      title: 'We miss you',
-      body: 'Come back this week for a double stamp.',
-    })
+    const response = await server.post(
+      page(cardId),
+      {
+        intent: 'we_miss_you',
+        enabled: 'on',
+        days: '14',
+        title: 'We miss you',
+        body: 'Come back this week for a double stamp.',
+      },
+      owner.cookie,
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe(page(cardId))
     const saved = (await automationRow(cardId, 'we_miss_you'))!
@@ -108,36 +108,36 @@ describe('the automations page', () => {
     const kept = new Date((await automationRow(cardId, 'we_miss_you'))!.enabled_at!).getTime()
     expect(
       (
-        await post(page(cardId), owner.cookie, {
-          intent: 'we_miss_you',
-          enabled: 'on',
-          days: '21',
-          title: 'Still missing you',
-          body: 'A coffee on us.',
-        })
+        await server.post(
+          page(cardId),
+          { intent: 'we_miss_you', enabled: 'on', days: '21', title: 'Still missing you', body: 'A coffee on us.' },
+          owner.cookie,
+        )
       ).status,
     ).toBe(302)
     expect(await automationRow(cardId, 'we_miss_you')).toMatchObject({ title: 'Still missing you', days: 21 })
     expect(new Date((await automationRow(cardId, 'we_miss_you'))!.enabled_at!).getTime()).toBe(kept)
 
     // Off: enabled_at keeps when it was last turned on; on again: now.
-    await post(page(cardId), owner.cookie, { intent: 'we_miss_you', days: '21', title: 'Off', body: 'Off' })
+    await server.post(page(cardId), { intent: 'we_miss_you', days: '21', title: 'Off', body: 'Off' }, owner.cookie)
     expect(await automationRow(cardId, 'we_miss_you')).toMatchObject({ enabled: false })
     expect(new Date((await automationRow(cardId, 'we_miss_you'))!.enabled_at!).getTime()).toBe(kept)
-    await post(page(cardId), owner.cookie, {
-      intent: 'we_miss_you',
-      enabled: 'on',
-      days: '21',
-      title: 'On',
-      body: 'On',
-    })
+    await server.post(
+      page(cardId),
+      { intent: 'we_miss_you', enabled: 'on', days: '21', title: 'On', body: 'On' },
+      owner.cookie,
+    )
     expect(new Date((await automationRow(cardId, 'we_miss_you'))!.enabled_at!).getTime()).toBeGreaterThan(kept)
 
     // Saved off from the start: no enabled_at. A kind without days stores none.
-    await post(page(cardId), owner.cookie, { intent: 'welcome', title: 'Hello', body: 'Welcome aboard', days: '9' })
+    await server.post(
+      page(cardId),
+      { intent: 'welcome', title: 'Hello', body: 'Welcome aboard', days: '9' },
+      owner.cookie,
+    )
     expect(await automationRow(cardId, 'welcome')).toMatchObject({ enabled: false, enabled_at: null, days: null })
 
-    const text = await html(await get(page(cardId), owner.cookie))
+    const text = await pageText(await server.get(page(cardId), owner.cookie))
     expect(text).toContain('value="Hello"')
     expect(text).toContain('Welcome aboard')
     expect(text).toMatch(/value="21"/)
@@ -146,25 +146,27 @@ describe('the automations page', () => {
   test('the stamp push, quiet hours and caps save; none unticked stores start = end', async () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
-    expect((await post(page(cardId), owner.cookie, { intent: 'stamp-push' })).status).toBe(302)
+    expect((await server.post(page(cardId), { intent: 'stamp-push' }, owner.cookie)).status).toBe(302)
     expect((await cardRules(cardId)).auto_push).toBe(false)
-    expect((await post(page(cardId), owner.cookie, { intent: 'stamp-push', stampPush: 'on' })).status).toBe(302)
+    expect((await server.post(page(cardId), { intent: 'stamp-push', stampPush: 'on' }, owner.cookie)).status).toBe(302)
     expect((await cardRules(cardId)).auto_push).toBe(true)
 
     const rules = { intent: 'delivery-rules', quietHours: 'on', quietStart: '22:30', quietEnd: '07:15' }
-    expect((await post(page(cardId), owner.cookie, { ...rules, dailyCap: '0', weeklyCap: '2' })).status).toBe(302)
+    expect((await server.post(page(cardId), { ...rules, dailyCap: '0', weeklyCap: '2' }, owner.cookie)).status).toBe(
+      302,
+    )
     expect(await cardRules(cardId)).toMatchObject({
       quiet_start: 22 * 60 + 30,
       quiet_end: 7 * 60 + 15,
       automatic_daily_cap: 0,
       automatic_weekly_cap: 2,
     })
-    const text = await html(await get(page(cardId), owner.cookie))
+    const text = await pageText(await server.get(page(cardId), owner.cookie))
     expect(text).toContain('value="22:30"')
     expect(text).toContain('value="07:15"')
 
     const none = { intent: 'delivery-rules', quietStart: '22:30', quietEnd: '07:15', dailyCap: '1', weeklyCap: '3' }
-    expect((await post(page(cardId), owner.cookie, none)).status).toBe(302)
+    expect((await server.post(page(cardId), none, owner.cookie)).status).toBe(302)
     const stored = await cardRules(cardId)
     expect(stored.quiet_start).toBe(stored.quiet_end)
     expect(stored).toMatchObject({ automatic_daily_cap: 1, automatic_weekly_cap: 3 })
@@ -174,9 +176,9 @@ describe('the automations page', () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const refused = async (form: Record<string, string>, message: string) => {
-      const response = await post(page(cardId), owner.cookie, form)
+      const response = await server.post(page(cardId), form, owner.cookie)
       expect(response.status, JSON.stringify(form)).toBe(400)
-      expect(await html(response), JSON.stringify(form)).toContain(message)
+      expect(await pageText(response), JSON.stringify(form)).toContain(message)
     }
     const words = { title: 'Hello', body: 'Welcome' }
     await refused({ intent: 'welcome', enabled: 'on', title: 'x'.repeat(51), body: 'Hi' }, PUSH_MESSAGES.titleLong)
@@ -207,14 +209,14 @@ describe('the automations page', () => {
   test('another owner’s card is 404 for the page and every form, and changes nothing', async () => {
     const owner = await signedInOwner(server)
     const foreign = await createCard((await createOwner()).id)
-    expect((await get(page(foreign), owner.cookie)).status).toBe(404)
-    expect((await get('/account/not-a-uuid/automations', owner.cookie)).status).toBe(404)
+    expect((await server.get(page(foreign), owner.cookie)).status).toBe(404)
+    expect((await server.get('/account/not-a-uuid/automations', owner.cookie)).status).toBe(404)
     for (const form of [
       { intent: 'welcome', enabled: 'on', title: 'Hi', body: 'Hi' },
       { intent: 'stamp-push' },
       { intent: 'delivery-rules', dailyCap: '0', weeklyCap: '0' },
     ] as Record<string, string>[]) {
-      expect((await post(page(foreign), owner.cookie, form)).status).toBe(404)
+      expect((await server.post(page(foreign), form, owner.cookie)).status).toBe(404)
     }
     expect(await sql(`select 1 from card_automations where card_id = :foreign`, { foreign })).toEqual([])
     expect(await cardRules(foreign)).toMatchObject({ auto_push: true, automatic_daily_cap: 1 })
@@ -224,21 +226,23 @@ describe('the automations page', () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     await sql(`update subscriptions set status = 'ended' where user_id = :id`, { id: owner.id })
-    const response = await get(page(cardId), owner.cookie)
+    const response = await server.get(page(cardId), owner.cookie)
     expect(response.status).toBe(200)
-    expect(await html(response)).toContain('automatic messages are paused until you')
+    expect(await pageText(response)).toContain('automatic messages are paused until you')
     // Saving still works (the owner may prepare for when a plan is chosen).
-    expect((await post(page(cardId), owner.cookie, { intent: 'welcome', title: 'Hi', body: 'Hi' })).status).toBe(302)
+    expect((await server.post(page(cardId), { intent: 'welcome', title: 'Hi', body: 'Hi' }, owner.cookie)).status).toBe(
+      302,
+    )
   })
 
   test('the card page and the push start page link here', async () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
-    expect(await html(await get(`/account/${cardId}`, owner.cookie))).toContain(`href="${page(cardId)}"`)
-    expect(await html(await get(`/account/${cardId}/push_notification`, owner.cookie))).toContain(
+    expect(await pageText(await server.get(`/account/${cardId}`, owner.cookie))).toContain(`href="${page(cardId)}"`)
+    expect(await pageText(await server.get(`/account/${cardId}/push_notification`, owner.cookie))).toContain(
       `href="${page(cardId)}"`,
     )
-    expect(await html(await get(`/account/${cardId}/push_notification/history`, owner.cookie))).toContain(
+    expect(await pageText(await server.get(`/account/${cardId}/push_notification/history`, owner.cookie))).toContain(
       `href="${page(cardId)}"`,
     )
   })

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -8,10 +9,6 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * the account, not in the onboarding wizard; a draft is still finished in the wizard.
  */
 const server = useTestServer()
-
-const get = (pathname: string, cookie: string) => server.fetch(pathname, { headers: { Cookie: cookie } })
-const post = (pathname: string, cookie: string, form: Record<string, string>) =>
-  server.fetch(pathname, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(form) })
 
 async function signedIn() {
   const user = await createOwner()
@@ -43,19 +40,19 @@ describe('an owner edits a published card', () => {
   test('the card page links to the edit page in the account; saving changes design and reward and goes back', async () => {
     const owner = await signedIn()
     const cardId = await insertCard(owner.id)
-    const cardPage = await (await get(`/account/${cardId}`, owner.cookie)).text()
+    const cardPage = await (await server.get(`/account/${cardId}`, owner.cookie)).text()
     expect(cardPage).toContain(`href="/account/${cardId}/edit"`)
     expect(cardPage).not.toContain(`/main?cardId=${cardId}`)
 
-    const form = await get(`/account/${cardId}/edit`, owner.cookie)
+    const form = await server.get(`/account/${cardId}/edit`, owner.cookie)
     expect(form.status).toBe(200)
-    const html = (await form.text()).replaceAll('<!-- -->', '')
+    const html = await pageText(form)
     expect(html).toContain('Edit “Coffee card”')
     expect(html).toContain('value="A free coffee"')
     // In the account chrome, not the wizard's.
     expect(html).not.toContain('Step 1 of')
 
-    const saved = await post(`/account/${cardId}/edit`, owner.cookie, EDIT)
+    const saved = await server.post(`/account/${cardId}/edit`, EDIT, owner.cookie)
     expect(saved.status).toBe(302)
     expect(saved.headers.get('Location')).toBe(`/account/${cardId}`)
     const [row] = await sql<Record<string, unknown>>(
@@ -76,7 +73,11 @@ describe('an owner edits a published card', () => {
   test('invalid input is a 400 with the field’s message and changes nothing; another owner’s card is a 404', async () => {
     const owner = await signedIn()
     const cardId = await insertCard(owner.id)
-    const invalid = await post(`/account/${cardId}/edit`, owner.cookie, { ...EDIT, reward: ' ', stampsRequired: '99' })
+    const invalid = await server.post(
+      `/account/${cardId}/edit`,
+      { ...EDIT, reward: ' ', stampsRequired: '99' },
+      owner.cookie,
+    )
     expect(invalid.status).toBe(400)
     const html = await invalid.text()
     expect(html).toMatch(/reward/i)
@@ -84,14 +85,14 @@ describe('an owner edits a published card', () => {
     expect(row!.reward).toBe('A free coffee')
 
     const stranger = await signedIn()
-    expect((await get(`/account/${cardId}/edit`, stranger.cookie)).status).toBe(404)
-    expect((await post(`/account/${cardId}/edit`, stranger.cookie, EDIT)).status).toBe(404)
+    expect((await server.get(`/account/${cardId}/edit`, stranger.cookie)).status).toBe(404)
+    expect((await server.post(`/account/${cardId}/edit`, EDIT, stranger.cookie)).status).toBe(404)
   })
 
   test('a draft is finished in the wizard: its card page links there', async () => {
     const owner = await signedIn()
     const cardId = await insertCard(owner.id, 'draft')
-    const cardPage = await (await get(`/account/${cardId}`, owner.cookie)).text()
+    const cardPage = await (await server.get(`/account/${cardId}`, owner.cookie)).text()
     expect(cardPage).toContain(`href="/main?cardId=${cardId}"`)
     expect(cardPage).toContain('Finish the setup')
   })

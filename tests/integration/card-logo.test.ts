@@ -11,8 +11,6 @@ import { useTestServer } from '#tests/support/test-server.ts'
  */
 const server = useTestServer()
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-
 /** A card stored as the design form stores it: the logo square, as WebP. */
 async function createCard(userId: string, withLogo: boolean) {
   const logo = withLogo
@@ -57,14 +55,14 @@ describe('the card’s logo', () => {
     const cookie = await logIn(server, owner.email)
     const card = await createCard(owner.id, true)
     for (const page of pages(card)) {
-      const response = await get(page.pathname, page.guest ? undefined : cookie)
+      const response = await server.get(page.pathname, page.guest ? undefined : cookie)
       expect(response.status, page.pathname).toBe(200)
       const sources = logoSources(await response.text())
       expect(sources.length, `${page.pathname} draws the logo`).toBeGreaterThan(0)
       for (const src of sources) {
         expect(src, page.pathname).toMatch(new RegExp(`^/cards/${card.id}/logo\\.png\\?v=[0-9a-z]+$`))
         // Public: the join page's guests load it too.
-        const image = await get(src)
+        const image = await server.get(src)
         expect(image.status, src).toBe(200)
         expect(image.headers.get('Content-Type')).toBe('image/png')
         expect(image.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
@@ -79,32 +77,32 @@ describe('the card’s logo', () => {
     const cookie = await logIn(server, owner.email)
     const card = await createCard(owner.id, false)
     for (const page of pages(card)) {
-      const html = await (await get(page.pathname, page.guest ? undefined : cookie)).text()
+      const html = await (await server.get(page.pathname, page.guest ? undefined : cookie)).text()
       expect(html, page.pathname).toContain('card-preview')
       expect(logoSources(html), page.pathname).toEqual([])
     }
-    const drawn = await get(`/cards/${card.id}/logo.png`)
+    const drawn = await server.get(`/cards/${card.id}/logo.png`)
     expect([drawn.status, drawn.headers.get('Content-Type')]).toEqual([200, 'image/png'])
     const meta = await sharp(Buffer.from(await drawn.arrayBuffer())).metadata()
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 660, 660])
-    expect((await get(`/cards/${crypto.randomUUID()}/logo.png`)).status).toBe(404)
-    expect((await get('/cards/not-a-uuid/logo.png')).status).toBe(404)
+    expect((await server.get(`/cards/${crypto.randomUUID()}/logo.png`)).status).toBe(404)
+    expect((await server.get('/cards/not-a-uuid/logo.png')).status).toBe(404)
   })
 
   test('a changed logo gets a new address; an old address is not cached for good', async () => {
     const owner = await createOwner()
     const cookie = await logIn(server, owner.email)
     const card = await createCard(owner.id, true)
-    const [before] = logoSources(await (await get(`/account/${card.id}`, cookie)).text())
+    const [before] = logoSources(await (await server.get(`/account/${card.id}`, cookie)).text())
     await sql(`update cards set logo = :logo, updated_at = now() + interval '1 second' where id = :id`, {
       id: card.id,
       logo: await sharp({ create: { width: 32, height: 32, channels: 3, background: '#2980b9' } })
         .webp()
         .toBuffer(),
     })
-    const [after] = logoSources(await (await get(`/account/${card.id}`, cookie)).text())
+    const [after] = logoSources(await (await server.get(`/account/${card.id}`, cookie)).text())
     expect(after).not.toBe(before)
-    const stale = await get(before!)
+    const stale = await server.get(before!)
     expect(stale.headers.get('Cache-Control')).toBe('no-cache')
     expect((await sharp(Buffer.from(await stale.arrayBuffer())).metadata()).width).toBe(32)
   })

@@ -25,14 +25,6 @@ beforeEach(async () => {
 
 const CONFIRMED = 'successfully confirmed'
 
-const get = (pathname: string) => server.fetch(pathname)
-const postForm = (pathname: string, fields: Record<string, string>) =>
-  server.fetch(pathname, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields),
-  })
-
 /** The confirmation links mailed to `to`, oldest first, once `count` have arrived. */
 async function confirmationLinks(to: string, count: number): Promise<string[]> {
   for (let i = 0; i < 200; i++) {
@@ -51,10 +43,10 @@ async function confirmationLinks(to: string, count: number): Promise<string[]> {
 
 async function signUpAndResend() {
   const email = uniqueEmail('resend')
-  const signUp = await postForm('/sign-up', { email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+  const signUp = await server.post('/sign-up', { email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
   expect(signUp.headers.get('Location')).toBe(`/verify-email?${new URLSearchParams({ email })}`)
   await confirmationLinks(email, 1)
-  const resend = await postForm(`/verify-email?${new URLSearchParams({ email })}`, { email })
+  const resend = await server.post(`/verify-email?${new URLSearchParams({ email })}`, { email })
   expect(resend.status).toBe(302)
   const links = await confirmationLinks(email, 2)
   expect(links[0]).not.toBe(links[1])
@@ -79,24 +71,24 @@ async function expectConfirmedPage(response: Response) {
 describe("after 'Resend', every unexpired confirmation link works", () => {
   test('the FIRST mail’s link confirms the address, and the second link then lands as confirmed too', async () => {
     const { email, first, second } = await signUpAndResend()
-    await expectConfirmedPage(await get(first))
+    await expectConfirmedPage(await server.get(first))
     expect(await isConfirmed(email)).toBe(true)
-    await expectConfirmedPage(await get(second))
+    await expectConfirmedPage(await server.get(second))
     // Opening a link again is still no error: confirming is idempotent.
-    await expectConfirmedPage(await get(first))
+    await expectConfirmedPage(await server.get(first))
   })
 
   test('the second mail’s link first, then the first mail’s link: both land as confirmed', async () => {
     const { email, first, second } = await signUpAndResend()
-    await expectConfirmedPage(await get(second))
-    await expectConfirmedPage(await get(first))
+    await expectConfirmedPage(await server.get(second))
+    await expectConfirmedPage(await server.get(first))
     expect(await isConfirmed(email)).toBe(true)
   })
 
   test('an expired link still says so', async () => {
     const { first } = await signUpAndResend()
     await sql(`update one_time_tokens set expires_at = now() - interval '1 minute' where kind = 'email_verification'`)
-    const response = await get(first)
+    const response = await server.get(first)
     expect(response.status).toBe(400)
     expect(await response.text()).toContain('This link has expired. Please request a new one.')
   })
@@ -105,7 +97,7 @@ describe("after 'Resend', every unexpired confirmation link works", () => {
 describe('the first login lands where the owner can start', () => {
   async function logInFrom(loginPath: string, email: string) {
     const redirectTo = new URL(loginPath, server.baseUrl).searchParams.get('redirectTo')
-    const response = await postForm(loginPath, {
+    const response = await server.post(loginPath, {
       email,
       password: STRONG_PASSWORD,
       ...(redirectTo ? { redirectTo } : {}),
@@ -116,13 +108,13 @@ describe('the first login lands where the owner can start', () => {
 
   test("confirm → 'Get started' → login → /main for an owner with no card", async () => {
     const email = uniqueEmail('started')
-    await postForm('/sign-up', { email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+    await server.post('/sign-up', { email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
     const [link] = await confirmationLinks(email, 1)
-    const confirmed = await (await get(link!)).text()
+    const confirmed = await (await server.get(link!)).text()
     const getStarted = /<a[^>]*href="([^"]+)"[^>]*>Get started<\/a>/.exec(confirmed)
     expect(getStarted?.[1]).toBe('/account')
 
-    const guest = await get(getStarted![1]!)
+    const guest = await server.get(getStarted![1]!)
     expect(guest.status).toBe(302)
     const loginPath = guest.headers.get('Location')!
     expect(loginPath).toBe('/login?redirectTo=%2Faccount')

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -12,7 +13,7 @@ import { useTestServer } from '#tests/support/test-server.ts'
 const server = useTestServer()
 
 const ROOT_TITLE = '<title>Stampwise — loyalty stamp cards for small businesses</title>'
-const NOT_FOUND = 'We can&#x27;t find that page'
+const NOT_FOUND = "We can't find that page"
 
 async function signedIn({ admin = false } = {}) {
   const user = await createOwner()
@@ -21,8 +22,8 @@ async function signedIn({ admin = false } = {}) {
 }
 
 async function page(pathname: string, cookie: string) {
-  const response = await server.fetch(pathname, { headers: { Cookie: cookie } })
-  return { status: response.status, html: (await response.text()).replaceAll('<!-- -->', '') }
+  const response = await server.get(pathname, cookie)
+  return { status: response.status, html: await pageText(response) }
 }
 
 const mains = (html: string) => html.match(/<main\b/g)?.length ?? 0
@@ -79,7 +80,7 @@ describe('an error inside a layout keeps its chrome', () => {
     const owner = await signedIn()
     const { status, html } = await page('/admin', owner.cookie)
     expect(status).toBe(403)
-    expect(html).toContain('You can&#x27;t open this page')
+    expect(html).toContain("You can't open this page")
     expect(html).not.toContain('class="admin-shell"')
     expect(html).toContain(ROOT_TITLE)
     expect(mains(html)).toBe(1)

@@ -15,8 +15,6 @@ const server = useTestServer()
 const ZONE = 'Pacific/Auckland'
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-
 /** An owner in Auckland (set before any event: the insights trigger reads the zone), signed in, with a card. */
 async function aucklandOwnerWithCard(label: string) {
   const owner = await signedInOwner(server)
@@ -34,7 +32,7 @@ const shortCode = (first: string) =>
   first + Array.from({ length: 7 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('')
 
 async function download(pathname: string, cookie: string) {
-  const response = await get(pathname, cookie)
+  const response = await server.get(pathname, cookie)
   expect(response.status, pathname).toBe(200)
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer())
   return { response, ...csvObjects(text) }
@@ -139,7 +137,9 @@ describe('the CSV exports', () => {
     ])
 
     // The raw bytes: CRLF line ends and the BOM's UTF-8 bytes first.
-    const raw = new Uint8Array(await (await get(`/account/${card.id}/export/stamps.csv`, owner.cookie)).arrayBuffer())
+    const raw = new Uint8Array(
+      await (await server.get(`/account/${card.id}/export/stamps.csv`, owner.cookie)).arrayBuffer(),
+    )
     expect([...raw.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     expect(new TextDecoder().decode(raw).split('\r\n')).toHaveLength(8)
   })
@@ -226,11 +226,11 @@ describe('the CSV exports', () => {
     })
     const stranger = await signedInOwner(server)
     for (const kind of ['holders', 'stamps']) {
-      const foreign = await get(`/account/${card.id}/export/${kind}.csv`, stranger.cookie)
+      const foreign = await server.get(`/account/${card.id}/export/${kind}.csv`, stranger.cookie)
       expect(foreign.status).toBe(404)
       expect(await foreign.text()).not.toContain('short_code')
-      expect((await get(`/account/not-a-card/export/${kind}.csv`, stranger.cookie)).status).toBe(404)
-      const guest = await get(`/account/${card.id}/export/${kind}.csv`)
+      expect((await server.get(`/account/not-a-card/export/${kind}.csv`, stranger.cookie)).status).toBe(404)
+      const guest = await server.get(`/account/${card.id}/export/${kind}.csv`)
       expect(guest.status).toBe(302)
       expect(guest.headers.get('location')).toBe(
         `/login?${new URLSearchParams({ redirectTo: `/account/${card.id}/export/${kind}.csv` })}`,

@@ -83,15 +83,8 @@ async function saved(options?: { stamps?: number; stampsRequired?: number }) {
   return made
 }
 
-const post = (path: string, cookie: string, form: Record<string, string>) =>
-  server.fetch(path, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form),
-  })
-
 const stamp = (cardId: string, cookie: string, code: string) =>
-  post(`/account/${cardId}/scan`, cookie, { intent: 'stamp', code })
+  server.post(`/account/${cardId}/scan`, { intent: 'stamp', code }, cookie)
 
 const updatesOf = (passId: string) =>
   sql<{ kind: string; status: string; attempts: number; notified: boolean | null; notification_id: string | null }>(
@@ -250,7 +243,7 @@ describe('updates', () => {
     const unsaved = await createWalletPass(cardId, 1)
     await stamp(cardId, owner.cookie, pass.shortCode)
     await until(() => stampsAtGoogle(pass.id) === '5 of 5', 'the stamp')
-    const undo = await post(`/account/${cardId}/scan`, owner.cookie, { intent: 'undo', passId: pass.id })
+    const undo = await server.post(`/account/${cardId}/scan`, { intent: 'undo', passId: pass.id }, owner.cookie)
     expect(undo.status).toBe(302)
     await until(() => stampsAtGoogle(pass.id) === '4 of 5', 'the undo')
     await sql(`update passes set stamps = 5 where id = :id`, { id: pass.id })
@@ -437,7 +430,7 @@ describe('ending', () => {
 
   test('deleting the card sets its saved passes INACTIVE at Google before the rows go', async () => {
     const { owner, cardId, pass } = await saved()
-    const response = await post(`/account/${cardId}`, owner.cookie, { intent: 'delete', confirm: 'Coffee card' })
+    const response = await server.post(`/account/${cardId}`, { intent: 'delete', confirm: 'Coffee card' }, owner.cookie)
     expect(response.status).toBe(302)
     await until(() => states([pass.id])[0] === 'INACTIVE', 'the object inactive')
     expect(await sql(`select 1 from google_wallet_objects where pass_id = :id`, { id: pass.id })).toEqual([])
@@ -448,7 +441,7 @@ describe('ending', () => {
     const otherCard = await createWalletCard(owner.id)
     const otherPass = await createWalletPass(otherCard)
     expect((await save(otherPass.id)).status).toBe(303)
-    const response = await post('/account/profile', owner.cookie, { intent: 'delete', confirm: owner.email })
+    const response = await server.post('/account/profile', { intent: 'delete', confirm: owner.email }, owner.cookie)
     expect(response.status).toBeLessThan(400)
     await until(() => states([pass.id, otherPass.id]).every((state) => state === 'INACTIVE'), 'both inactive')
   })

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib'
 import { expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The holder's side of a card: joining at /c/{slug}, the pass at /p/{passId}, its manifest and icons. */
@@ -24,15 +25,9 @@ async function createCard({
   return { id: card!.id, slug, ownerId: owner.id }
 }
 
-const join = (slug: string, cookie?: string) =>
-  server.fetch(`/c/${slug}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: '',
-  })
+const join = (slug: string, cookie?: string) => server.post(`/c/${slug}`, {}, cookie)
 const passIdOf = (response: Response) => /^\/p\/([0-9a-f-]{36})$/.exec(response.headers.get('Location') ?? '')?.[1]
 const cookieOf = (response: Response) => response.headers.getSetCookie()[0]?.split(';')[0]
-const text = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
 const passesOf = async (cardId: string) =>
   sql<{ id: string; short_code: string }>(`select id, short_code from passes where card_id = :cardId`, { cardId })
 
@@ -40,7 +35,7 @@ test('joining creates one pass; the device’s cookie leads back to it; another 
   const card = await createCard()
   const joinPage = await server.fetch(`/c/${card.slug}`)
   expect(joinPage.status).toBe(200)
-  const joinHtml = await text(joinPage)
+  const joinHtml = await pageText(joinPage)
   expect(joinHtml).toContain('Get my card')
   expect(joinHtml).toContain('Corner Coffee')
 
@@ -86,7 +81,7 @@ test('archived, draft and unknown cards answer a friendly 404, and take no holde
     const card = await createCard({ status })
     const page = await server.fetch(`/c/${card.slug}`)
     expect(page.status).toBe(404)
-    expect(await text(page)).toContain('This card is no longer available')
+    expect(await pageText(page)).toContain('This card is no longer available')
     expect((await join(card.slug)).status).toBe(404)
     expect(await passesOf(card.id)).toHaveLength(0)
   }
@@ -105,7 +100,7 @@ test('malformed or unknown pass ids answer 404, never 500', async () => {
     }
   }
   const page = await server.fetch('/p/00000000-0000-0000-0000-000000000000')
-  expect(await text(page)).toContain('We can’t find this card')
+  expect(await pageText(page)).toContain('We can’t find this card')
 })
 
 test('the owner hears about the first holder once', async () => {
@@ -128,7 +123,7 @@ test('the pass page shows progress, the reward once earned, the QR and short cod
   const [pass] = await sql<{ short_code: string }>(`select short_code from passes where id = :passId`, { passId })
   const first = await server.fetch(`/p/${passId}`)
   expect(first.status).toBe(200)
-  const html = await text(first)
+  const html = await pageText(first)
   expect(html).toContain('0 of 5 stamps')
   expect(html).not.toContain('Reward earned')
   expect(html).toContain('A free flat white')
@@ -148,9 +143,9 @@ test('the pass page shows progress, the reward once earned, the QR and short cod
   expect(gzipped).toBeLessThan(20_000)
 
   await sql(`update passes set stamps = 3 where id = :passId`, { passId })
-  expect(await text(await server.fetch(`/p/${passId}`))).toContain('3 of 5 stamps')
+  expect(await pageText(await server.fetch(`/p/${passId}`))).toContain('3 of 5 stamps')
   await sql(`update passes set stamps = 5 where id = :passId`, { passId })
-  const earned = await text(await server.fetch(`/p/${passId}`))
+  const earned = await pageText(await server.fetch(`/p/${passId}`))
   expect(earned).toContain('5 of 5 stamps')
   expect(earned).toContain('Reward earned: A free flat white')
 })
@@ -164,7 +159,7 @@ test('a cached pass page still carries its own CSP nonce, and a card change show
   const nonce = /'nonce-([^']+)'/.exec(cached.headers.get('Content-Security-Policy') ?? '')?.[1]
   expect(await cached.text()).toContain(`nonce="${nonce}"`)
   await sql(`update cards set title = 'Tea card' where id = :id`, { id: card.id })
-  expect(await text(await server.fetch(`/p/${passId}`))).toContain('Tea card')
+  expect(await pageText(await server.fetch(`/p/${passId}`))).toContain('Tea card')
 })
 
 test('the manifest names the card and opens the pass; its icons are PNGs cached for good', async () => {
@@ -203,7 +198,7 @@ test('pass creation is limited per address, with a 429 and a message', async () 
   await sql(`update rate_limit_counters set points = 100000 where key like 'pass-ip:%'`)
   const limited = await join(card.slug)
   expect(limited.status).toBe(429)
-  expect(await text(limited)).toContain('Too many attempts')
+  expect(await pageText(limited)).toContain('Too many attempts')
   await sql(`delete from rate_limit_counters where key like 'pass-ip:%'`)
 })
 
@@ -213,7 +208,7 @@ test('the pass page has one h1, and the manifest’s short name has no trailing 
   const passId = passIdOf(await join(card.slug))!
   const manifest = (await (await server.fetch(`/p/${passId}/manifest.webmanifest`)).json()) as { short_name: string }
   expect(manifest.short_name).toBe('Corner Cafe')
-  const html = await text(await server.fetch(`/p/${passId}`))
+  const html = await pageText(await server.fetch(`/p/${passId}`))
   expect(html.match(/<h1[\s>]/g)).toHaveLength(1)
   expect(html).toMatch(/<h1>Your Corner Cafe Bar stamp card<\/h1>/)
 })
@@ -239,14 +234,8 @@ async function passWithHistory(card: { id: string; slug: string; ownerId: string
   return { passId, cookie: cookieOf(joined)! }
 }
 
-const removePage = (passId: string, cookie?: string) =>
-  server.fetch(`/c/remove/${passId}`, { headers: cookie ? { Cookie: cookie } : {} })
-const remove = (passId: string, cookie?: string) =>
-  server.fetch(`/c/remove/${passId}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: '',
-  })
+const removePage = (passId: string, cookie?: string) => server.get(`/c/remove/${passId}`, cookie)
+const remove = (passId: string, cookie?: string) => server.post(`/c/remove/${passId}`, {}, cookie)
 const rowsOf = async (passId: string) => {
   const [row] = await sql<{ passes: number; subscriptions: number; notifications: number }>(
     `select (select count(*) from passes where id = :passId)::int as passes,
@@ -264,7 +253,7 @@ test('a holder removes their card from the device that got it: the pass and its 
   const confirm = await removePage(passId, cookie)
   expect(confirm.status).toBe(200)
   expect(confirm.headers.get('Cache-Control')).toContain('no-store')
-  const confirmHtml = await text(confirm)
+  const confirmHtml = await pageText(confirm)
   expect(confirmHtml).toContain('Remove this card?')
   expect(confirmHtml).toContain('Your 3 of 8 stamps at Corner Coffee will be lost')
   expect(confirmHtml).toContain('Remove my card')
@@ -286,7 +275,7 @@ test('a holder removes their card from the device that got it: the pass and its 
   const toast = cookies.find((value) => value.startsWith('__toast='))!.split(';')[0]!
   const joinPage = await server.fetch(`/c/${card.slug}`, { headers: { Cookie: `${cookie}; ${toast}` } })
   expect(joinPage.status).toBe(200)
-  expect(await text(joinPage)).toContain('Your card was removed')
+  expect(await pageText(joinPage)).toContain('Your card was removed')
   const again = passIdOf(await join(card.slug, cookie))
   expect(again).toBeDefined()
   expect(again).not.toBe(passId)
@@ -305,12 +294,12 @@ test('nobody but the device that got it removes a pass: not with its address alo
   for (const cookie of [undefined, sameCard, otherCookie, renamed, `__pass-${card.id}=${passId}`]) {
     const page = await removePage(passId, cookie)
     expect(page.status, String(cookie)).toBe(403)
-    const html = await text(page)
+    const html = await pageText(page)
     expect(html).toContain('Only the browser this card was got in can remove it')
     expect(html).not.toContain('Remove my card')
     const refused = await remove(passId, cookie)
     expect(refused.status, String(cookie)).toBe(403)
-    expect(await text(refused)).toContain('Only the browser this card was got in can remove it')
+    expect(await pageText(refused)).toContain('Only the browser this card was got in can remove it')
   }
   expect(await rowsOf(passId)).toEqual({ passes: 1, subscriptions: 1, notifications: 1 })
   for (const id of ['nope', '00000000-0000-0000-0000-000000000000', '%27%20or%201%3D1']) {

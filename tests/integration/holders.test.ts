@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { formatLocalDate, formatLocalDateTime } from '#app/utils/local-time.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The holders list (/account/{cardId}/holders) and a holder's history (/account/{cardId}/holders/{passId}). */
@@ -39,11 +40,9 @@ async function createPass(cardId: string, input: PassInput = {}) {
   return { id: pass!.id, code }
 }
 
-const get = (pathname: string, cookie: string) => server.fetch(pathname, { headers: { Cookie: cookie } })
-
 async function page(pathname: string, cookie: string, status = 200) {
-  const response = await get(pathname, cookie)
-  const html = (await response.text()).replaceAll('<!-- -->', '')
+  const response = await server.get(pathname, cookie)
+  const html = await pageText(response)
   expect(response.status, `${pathname}: ${html.slice(0, 300)}`).toBe(status)
   return html
 }
@@ -51,7 +50,6 @@ async function page(pathname: string, cookie: string, status = 200) {
 const text = (html: string) =>
   html
     .replace(/<[^>]+>/g, ' ')
-    .replaceAll('&amp;', '&')
     .replace(/\s+/g, ' ')
     .trim()
 
@@ -67,8 +65,7 @@ const codes = (html: string) => tableRows(html).map((row) => row[0])
 /** The Next / Previous / First page links' addresses. */
 function pagerLink(html: string, name: 'Next 50' | 'Previous' | 'First page') {
   const nav = /<nav aria-label="Pages"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? ''
-  const href = new RegExp(`<a[^>]*href="([^"]+)"[^>]*>${name}</a>`).exec(nav)?.[1]
-  return href?.replaceAll('&amp;', '&')
+  return new RegExp(`<a[^>]*href="([^"]+)"[^>]*>${name}</a>`).exec(nav)?.[1]
 }
 
 describe('the holders list', () => {
@@ -226,14 +223,14 @@ describe('the holders list', () => {
     const stranger = await signedInOwner(server)
     const foreignCard = await createCard((await createOwner()).id)
     const foreignPass = await createPass(foreignCard)
-    expect((await get(`/account/${cardId}/holders`, stranger.cookie)).status).toBe(404)
-    expect((await get(`/account/${cardId}/holders/${pass.id}`, stranger.cookie)).status).toBe(404)
-    expect((await get(`/account/${foreignCard}/holders/${foreignPass.id}`, owner.cookie)).status).toBe(404)
-    expect((await get(`/account/${cardId}/holders/${foreignPass.id}`, owner.cookie)).status).toBe(404)
-    expect((await get(`/account/${otherCard}/holders/${pass.id}`, owner.cookie)).status).toBe(404)
-    expect((await get(`/account/${cardId}/holders/not-a-pass`, owner.cookie)).status).toBe(404)
-    expect((await get(`/account/not-a-card/holders`, owner.cookie)).status).toBe(404)
-    expect((await get(`/account/${cardId}/holders/${pass.id}`, owner.cookie)).status).toBe(200)
+    expect((await server.get(`/account/${cardId}/holders`, stranger.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${cardId}/holders/${pass.id}`, stranger.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${foreignCard}/holders/${foreignPass.id}`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${cardId}/holders/${foreignPass.id}`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${otherCard}/holders/${pass.id}`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${cardId}/holders/not-a-pass`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/not-a-card/holders`, owner.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${cardId}/holders/${pass.id}`, owner.cookie)).status).toBe(200)
   })
 })
 

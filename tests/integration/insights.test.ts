@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { accountInsights, cardInsights } from '#app/services/insights/card-insights.server.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { recordEventAt, seedHistoryCard, seedPass } from '#tests/support/stamp-history.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
@@ -155,8 +156,8 @@ describe('card insights in the business’s time zone', () => {
 
 describe('the card page', () => {
   const page = async (path: string, cookie: string) => {
-    const response = await server.fetch(path, { headers: { Cookie: cookie } })
-    return { status: response.status, html: (await response.text()).replaceAll('<!-- -->', '') }
+    const response = await server.get(path, cookie)
+    return { status: response.status, html: await pageText(response) }
   }
 
   test('shows the figures, the chart, the heat map and the range switch; 30 days unless asked', async () => {

@@ -5,6 +5,7 @@ import { PLAIN_NAME_MESSAGE } from '#app/utils/plain-name.ts'
 import { signedInOwner } from '#tests/support/account-owner.ts'
 import { expectAnswer, postJson, sql, STRONG_PASSWORD, uniqueEmail } from '#tests/support/auth-api.ts'
 import { createCard } from '#tests/support/authorization-fixture.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -19,15 +20,6 @@ beforeEach(async () => {
   await sql('delete from rate_limit_counters')
 })
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const post = (pathname: string, form: Record<string, string>, cookie?: string) =>
-  server.fetch(pathname, { method: 'POST', headers: cookie ? { Cookie: cookie } : {}, body: new URLSearchParams(form) })
-const html = async (response: Response) =>
-  (await response.text())
-    .replaceAll('<!-- -->', '')
-    .replaceAll('&#x27;', "'")
-    .replaceAll('&quot;', '"')
-    .replaceAll('&amp;', '&')
 const GOOGLE = { name: 'google', label: 'Google' } as const
 const signUpForm = (email: string, extra: Record<string, string> = {}) => ({
   email,
@@ -41,7 +33,7 @@ async function invited() {
   const owner = await signedInOwner(server)
   await createCard(owner.id, 'inv')
   const email = uniqueEmail('invitee')
-  const answer = await post('/account/team', { intent: 'invite', name: 'Ivy', email }, owner.cookie)
+  const answer = await server.post('/account/team', { intent: 'invite', name: 'Ivy', email }, owner.cookie)
   expect(answer.status).toBeLessThan(400)
   const [mail] = await sql<{ subject: string; text_body: string; html_body: string }>(
     `select subject, text_body, html_body from mails where to_address = :email order by created_at desc limit 1`,
@@ -72,14 +64,14 @@ const expire = (email: string) =>
 describe('sign-up with an invited address', () => {
   test('says who invited them and offers to accept; ticked, it withdraws the invitation and makes the account', async () => {
     const { owner, email, token } = await invited()
-    const first = await post('/sign-up', signUpForm(email))
+    const first = await server.post('/sign-up', signUpForm(email))
     expect(first.status).toBe(409)
-    const page = await html(first)
+    const page = await pageText(first)
     expect(page).toContain('Corner Coffee invited this address to their team on Stampwise')
     expect(page).toContain('Create my own account instead (withdraws the invitation from Corner Coffee)')
     expect(await staffRows(email)).toEqual([{ removed: false }])
 
-    const second = await post('/sign-up', signUpForm(email, { withdrawInvitation: 'on' }))
+    const second = await server.post('/sign-up', signUpForm(email, { withdrawInvitation: 'on' }))
     expect(second.status).toBe(302)
     expect(second.headers.get('location')).toContain('/verify-email')
     expect(await staffRows(email)).toEqual([{ removed: true }])
@@ -88,8 +80,8 @@ describe('sign-up with an invited address', () => {
       { message: 'Ivy made their own Stampwise account with the invited address, so your invitation was withdrawn.' },
     ])
     // The link is dead, and the seat is free again.
-    expect(await html(await get(`/join-team?token=${token}`))).toContain(JOIN_MESSAGES.withdrawn)
-    expect(await html(await get('/account/team', owner.cookie))).toContain('0 of 2 staff seats taken')
+    expect(await pageText(await server.get(`/join-team?token=${token}`))).toContain(JOIN_MESSAGES.withdrawn)
+    expect(await pageText(await server.get('/account/team', owner.cookie))).toContain('0 of 2 staff seats taken')
   })
 
   test('the JSON call answers 409 with the message, and withdrawInvitation: true goes on', async () => {
@@ -110,12 +102,12 @@ describe('sign-up with an invited address', () => {
   test('an expired invitation holds nothing: sign-up, then reset, work as for anyone', async () => {
     const { email } = await invited()
     await expire(email)
-    const signedUp = await post('/sign-up', signUpForm(email))
+    const signedUp = await server.post('/sign-up', signUpForm(email))
     expect(signedUp.status).toBe(302)
     expect(await staffRows(email)).toEqual([{ removed: true }])
     const [owner] = await ownerAccount(email)
     expect(owner).toBeDefined()
-    expect((await post('/forgot-password', { email })).status).toBeLessThan(400)
+    expect((await server.post('/forgot-password', { email })).status).toBeLessThan(400)
     const [reset] = await sql(
       `select 1 from one_time_tokens where user_id = :id and kind = 'password_reset' and used_at is null`,
       { id: owner!.id },
@@ -144,7 +136,7 @@ describe('Google and Apple sign-in of an invited address', () => {
 
   test('declined: Apple sign-in makes an owner account', async () => {
     const { email, token } = await invited()
-    expect((await post('/decline-invitation', { token })).status).toBe(302)
+    expect((await server.post('/decline-invitation', { token })).status).toBe(302)
     const made = await findOrCreateSocialAccount(
       { name: 'apple', label: 'Apple' },
       { sub: `a-${email}`, email, email_verified: true },
@@ -160,39 +152,43 @@ describe('Not you? Decline', () => {
     expect(mail.text_body).toContain(`/decline-invitation?token=${token}`)
     expect(mail.html_body).toContain(`/decline-invitation?token=${token}`)
 
-    const page = await get(`/decline-invitation?token=${token}`)
+    const page = await server.get(`/decline-invitation?token=${token}`)
     expect(page.status).toBe(200)
-    expect(await html(page)).toContain('Corner Coffee invited this e-mail address to their team on Stampwise.')
+    expect(await pageText(page)).toContain('Corner Coffee invited this e-mail address to their team on Stampwise.')
     expect(await staffRows(email)).toEqual([{ removed: false }])
 
-    const declined = await post(`/decline-invitation?token=${token}`, { token })
+    const declined = await server.post(`/decline-invitation?token=${token}`, { token })
     expect(declined.status).toBe(302)
     expect(declined.headers.get('location')).toBe('/decline-invitation?declined')
-    expect(await html(await get('/decline-invitation?declined'))).toContain('You declined the invitation.')
+    expect(await pageText(await server.get('/decline-invitation?declined'))).toContain('You declined the invitation.')
     expect(await staffRows(email)).toEqual([{ removed: true }])
     expect(await notices(owner.id)).toEqual([{ message: 'Ivy declined your invitation to your team.' }])
 
     // Once only; the join link is dead; sign-up needs no second step.
-    const again = await post('/decline-invitation', { token })
+    const again = await server.post('/decline-invitation', { token })
     expect(again.status).toBe(400)
-    expect(await html(await get(`/join-team?token=${token}`))).toContain(JOIN_MESSAGES.withdrawn)
-    expect((await post('/sign-up', signUpForm(email))).status).toBe(302)
+    expect(await pageText(await server.get(`/join-team?token=${token}`))).toContain(JOIN_MESSAGES.withdrawn)
+    expect((await server.post('/sign-up', signUpForm(email))).status).toBe(302)
   })
 
   test('a link that was accepted cannot decline', async () => {
     const { email, token } = await invited()
-    const joined = await post('/join-team', { token, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+    const joined = await server.post('/join-team', {
+      token,
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+    })
     expect(joined.status).toBe(302)
-    const refused = await post('/decline-invitation', { token })
+    const refused = await server.post('/decline-invitation', { token })
     expect(refused.status).toBe(400)
     expect(await staffRows(email)).toEqual([{ removed: false }])
   })
 
   test('without a token, or with a made-up one, the page says the link does not work', async () => {
-    expect((await get('/decline-invitation')).status).toBe(400)
-    const made = await get('/decline-invitation?token=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+    expect((await server.get('/decline-invitation')).status).toBe(400)
+    const made = await server.get('/decline-invitation?token=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
     expect(made.status).toBe(400)
-    expect(await html(made)).toContain(JOIN_MESSAGES.unknown)
+    expect(await pageText(made)).toContain(JOIN_MESSAGES.unknown)
   })
 })
 
@@ -201,9 +197,9 @@ describe('another owner inviting an address', () => {
     const { email } = await invited()
     await expire(email)
     const other = await signedInOwner(server)
-    const answer = await post('/account/team', { intent: 'invite', name: 'Ivy', email }, other.cookie)
+    const answer = await server.post('/account/team', { intent: 'invite', name: 'Ivy', email }, other.cookie)
     expect(answer.status).toBeLessThan(400)
-    expect(await html(await get('/account/team', other.cookie))).toContain(email)
+    expect(await pageText(await server.get('/account/team', other.cookie))).toContain(email)
   })
 })
 
@@ -211,9 +207,13 @@ describe('names in the invitation mail (item 14)', () => {
   test('the invite form refuses a name that is a link or an address', async () => {
     const owner = await signedInOwner(server)
     for (const name of ['https://evil.example/pay', 'boss@evil.com', 'visit evil.com now', '<b>Boss</b>']) {
-      const answer = await post('/account/team', { intent: 'invite', name, email: uniqueEmail('x') }, owner.cookie)
+      const answer = await server.post(
+        '/account/team',
+        { intent: 'invite', name, email: uniqueEmail('x') },
+        owner.cookie,
+      )
       expect(answer.status, name).toBe(400)
-      expect(await html(answer), name).toContain(PLAIN_NAME_MESSAGE)
+      expect(await pageText(answer), name).toContain(PLAIN_NAME_MESSAGE)
     }
   })
 
@@ -224,9 +224,9 @@ describe('names in the invitation mail (item 14)', () => {
       id: card.id,
     })
     const email = uniqueEmail('invitee')
-    expect((await post('/account/team', { intent: 'invite', name: 'Ivy', email }, owner.cookie)).status).toBeLessThan(
-      400,
-    )
+    expect(
+      (await server.post('/account/team', { intent: 'invite', name: 'Ivy', email }, owner.cookie)).status,
+    ).toBeLessThan(400)
     const [mail] = await sql<{ subject: string; text_body: string; html_body: string }>(
       `select subject, text_body, html_body from mails where to_address = :email`,
       { email },

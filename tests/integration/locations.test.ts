@@ -6,6 +6,7 @@ import { actorLocations } from '#models/locations.server.ts'
 import { usingServer } from '#tests/setup/test-database.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { logIn, sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { createLocation, createStaffMember } from '#tests/support/staff-member.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 import { createWalletCard, createWalletPass } from '#tests/support/wallet-device.ts'
@@ -18,16 +19,6 @@ import { createWalletCard, createWalletPass } from '#tests/support/wallet-device
  */
 const server = useTestServer()
 const PAGE = '/account/locations'
-
-const get = (cookie: string) => server.fetch(PAGE, { headers: { Cookie: cookie } })
-const post = (cookie: string, form: Record<string, string | string[]>) => {
-  const body = new URLSearchParams()
-  for (const [name, value] of Object.entries(form))
-    for (const one of Array.isArray(value) ? value : [value]) body.append(name, one)
-  return server.fetch(PAGE, { method: 'POST', headers: { Cookie: cookie }, body })
-}
-const html = async (response: Response) =>
-  (await response.text()).replaceAll('<!-- -->', '').replaceAll('&#x27;', "'").replaceAll('&quot;', '"')
 
 type LocationRow = {
   id: string
@@ -57,16 +48,15 @@ describe('adding a location', () => {
   test('saves name, address, a position typed with a decimal comma and the staff who work there', async () => {
     const owner = await signedInOwner(server)
     const [anna, ben] = [await createStaffMember(owner.id, { name: 'Anna' }), await createStaffMember(owner.id)]
-    const empty = await html(await get(owner.cookie))
+    const empty = await pageText(await server.get(PAGE, owner.cookie))
     expect(empty).toContain('No locations yet')
     expect(empty).toContain(anna.email)
 
-    const response = await post(owner.cookie, {
-      ...VALID,
-      latitude: ' 38,7101 ',
-      longitude: '−9.137',
-      staffIds: [anna.id],
-    })
+    const response = await server.post(
+      PAGE,
+      { ...VALID, latitude: ' 38,7101 ', longitude: '−9.137', staffIds: [anna.id] },
+      owner.cookie,
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get('location')).toBe(PAGE)
     const [row] = await locationsOf(owner.id)
@@ -77,7 +67,7 @@ describe('adding a location', () => {
     // Ben works nowhere yet: he may stamp at every location.
     expect(await actorLocations({ ownerId: owner.id, staffId: ben.id })).toHaveLength(1)
 
-    const page = await html(await server.fetch(PAGE, { headers: { Cookie: owner.cookie } }))
+    const page = await pageText(await server.get(PAGE, owner.cookie))
     expect(page).toContain('1 of 50 locations.')
     expect(page).toContain('38.7101, -9.137: on Apple Wallet passes.')
     expect(page).toContain('Staff: Anna')
@@ -85,12 +75,12 @@ describe('adding a location', () => {
 
   test('without a position, and the toast says so after the redirect', async () => {
     const owner = await signedInOwner(server)
-    const response = await post(owner.cookie, VALID)
+    const response = await server.post(PAGE, VALID, owner.cookie)
     expect(response.status).toBe(302)
     const [row] = await locationsOf(owner.id)
     expect(row).toMatchObject({ latitude: null, longitude: null })
     const cookie = [owner.cookie, ...response.headers.getSetCookie().map((line) => line.split(';')[0])].join('; ')
-    const page = await html(await get(cookie))
+    const page = await pageText(await server.get(PAGE, cookie))
     expect(page).toContain('“Baixa” added.')
     expect(page).toContain('No latitude and longitude: not on Apple Wallet passes.')
   })
@@ -111,9 +101,9 @@ describe('adding a location', () => {
     [{ staffIds: 'not-an-id' }, LOCATION_MESSAGES.staff],
   ])('refuses %o with 400 and its message, storing nothing', async (change, message) => {
     const owner = await signedInOwner(server)
-    const response = await post(owner.cookie, { ...VALID, ...change })
+    const response = await server.post(PAGE, { ...VALID, ...change }, owner.cookie)
     expect(response.status).toBe(400)
-    expect(await html(response)).toContain(message)
+    expect(await pageText(response)).toContain(message)
     expect(await locationsOf(owner.id)).toEqual([])
   })
 
@@ -124,12 +114,12 @@ describe('adding a location', () => {
     const gone = await createStaffMember(owner.id, { name: 'Gone' })
     await sql(`update users set removed_at = now() where id = :id`, { id: gone.id })
     for (const staffId of [stranger.id, gone.id]) {
-      const response = await post(owner.cookie, { ...VALID, staffIds: staffId })
+      const response = await server.post(PAGE, { ...VALID, staffIds: staffId }, owner.cookie)
       expect(response.status).toBe(400)
-      expect(await html(response)).toContain(LOCATION_MESSAGES.staff)
+      expect(await pageText(response)).toContain(LOCATION_MESSAGES.staff)
     }
     expect(await locationsOf(owner.id)).toEqual([])
-    expect(await html(await get(owner.cookie))).not.toContain(gone.email)
+    expect(await pageText(await server.get(PAGE, owner.cookie))).not.toContain(gone.email)
   })
 
   test(`at most ${LOCATIONS_MAX}: the next is refused with 409 and the page says why`, async () => {
@@ -139,15 +129,15 @@ describe('adding a location', () => {
        from generate_series(1, :count) n`,
       { ownerId: owner.id, count: LOCATIONS_MAX },
     )
-    const refused = await post(owner.cookie, VALID)
+    const refused = await server.post(PAGE, VALID, owner.cookie)
     expect(refused.status).toBe(409)
-    expect(await html(refused)).toContain(LOCATION_MESSAGES.limit)
+    expect(await pageText(refused)).toContain(LOCATION_MESSAGES.limit)
     expect(await locationsOf(owner.id)).toHaveLength(LOCATIONS_MAX)
     // A removed one frees its place.
     await sql(`update locations set removed_at = now() where owner_id = :ownerId and name = 'Shop 1'`, {
       ownerId: owner.id,
     })
-    expect((await post(owner.cookie, VALID)).status).toBe(302)
+    expect((await server.post(PAGE, VALID, owner.cookie)).status).toBe(302)
   })
 
   test('two adds at once at the limit: only one passes', async () => {
@@ -157,7 +147,7 @@ describe('adding a location', () => {
        from generate_series(1, :count) n`,
       { ownerId: owner.id, count: LOCATIONS_MAX - 1 },
     )
-    const statuses = await Promise.all([post(owner.cookie, VALID), post(owner.cookie, VALID)])
+    const statuses = await Promise.all([server.post(PAGE, VALID, owner.cookie), server.post(PAGE, VALID, owner.cookie)])
     expect(statuses.map((response) => response.status).sort()).toEqual([302, 409])
     expect(
       await sql(`select 1 from locations where owner_id = :ownerId and removed_at is null`, { ownerId: owner.id }),
@@ -178,7 +168,7 @@ describe('adding a location', () => {
         replacements: { cardId },
         transaction: save,
       })
-      adding = post(owner.cookie, { ...VALID, latitude: '38.71', longitude: '-9.13' })
+      adding = server.post(PAGE, { ...VALID, latitude: '38.71', longitude: '-9.13' }, owner.cookie)
       await new Promise((resolve) => setTimeout(resolve, 300))
       await sequelize.query(`update cards set title = 'Tea card' where id = :cardId`, {
         replacements: { cardId },
@@ -211,15 +201,19 @@ describe('editing and removing', () => {
       await createStaffMember(owner.id, { locationIds: [location.id] }),
     ]
     await sql(`update users set removed_at = now() where id = :id`, { id: gone.id })
-    const response = await post(owner.cookie, {
-      intent: 'edit',
-      locationId: location.id,
-      name: 'Chiado',
-      address: 'Largo do Chiado 2',
-      latitude: '38.7107',
-      longitude: '-9.1424',
-      staffIds: [ben.id],
-    })
+    const response = await server.post(
+      PAGE,
+      {
+        intent: 'edit',
+        locationId: location.id,
+        name: 'Chiado',
+        address: 'Largo do Chiado 2',
+        latitude: '38.7107',
+        longitude: '-9.1424',
+        staffIds: [ben.id],
+      },
+      owner.cookie,
+    )
     expect(response.status).toBe(302)
     const [row] = await locationsOf(owner.id)
     expect(row).toMatchObject({ name: 'Chiado', address: 'Largo do Chiado 2' })
@@ -230,12 +224,11 @@ describe('editing and removing', () => {
     // Nobody ticked: nobody (still not removed) works there; the position cleared.
     expect(
       (
-        await post(owner.cookie, {
-          intent: 'edit',
-          locationId: location.id,
-          name: 'Chiado',
-          address: 'Largo do Chiado 2',
-        })
+        await server.post(
+          PAGE,
+          { intent: 'edit', locationId: location.id, name: 'Chiado', address: 'Largo do Chiado 2' },
+          owner.cookie,
+        )
       ).status,
     ).toBe(302)
     expect(await staffAt(location.id)).toEqual([gone.id])
@@ -245,14 +238,13 @@ describe('editing and removing', () => {
   test('a bad edit is refused in its own form, which stays open', async () => {
     const owner = await signedInOwner(server)
     const location = await createLocation(owner.id)
-    const response = await post(owner.cookie, {
-      intent: 'edit',
-      locationId: location.id,
-      name: '',
-      address: location.address,
-    })
+    const response = await server.post(
+      PAGE,
+      { intent: 'edit', locationId: location.id, name: '', address: location.address },
+      owner.cookie,
+    )
     expect(response.status).toBe(400)
-    const page = await html(response)
+    const page = await pageText(response)
     expect(page).toContain(LOCATION_MESSAGES.name)
     expect(page).toMatch(/<details class="locations__edit" open="">/)
     expect((await locationsOf(owner.id))[0]!.name).toBe(location.name)
@@ -277,15 +269,17 @@ describe('editing and removing', () => {
     expect(await changedAt()).toBeUndefined()
     const edit = { intent: 'edit', locationId: location.id, name: location.name, address: location.address }
     // Only who works there: the pass does not show it.
-    expect((await post(owner.cookie, { ...edit, staffIds: staff.id })).status).toBe(302)
+    expect((await server.post(PAGE, { ...edit, staffIds: staff.id }, owner.cookie)).status).toBe(302)
     expect(await changedAt()).toBeUndefined()
-    expect((await post(owner.cookie, { ...edit, latitude: '1', longitude: '2' })).status).toBe(302)
+    expect((await server.post(PAGE, { ...edit, latitude: '1', longitude: '2' }, owner.cookie)).status).toBe(302)
     const located = await changedAt()
     expect(located).toBeDefined()
     // Its name and address are not on the pass either (the pass says the business is nearby).
-    expect((await post(owner.cookie, { ...edit, name: 'Renamed', latitude: '1', longitude: '2' })).status).toBe(302)
+    expect(
+      (await server.post(PAGE, { ...edit, name: 'Renamed', latitude: '1', longitude: '2' }, owner.cookie)).status,
+    ).toBe(302)
     expect(await changedAt()).toBe(located)
-    expect((await post(owner.cookie, { ...edit, latitude: '1.5', longitude: '2' })).status).toBe(302)
+    expect((await server.post(PAGE, { ...edit, latitude: '1.5', longitude: '2' }, owner.cookie)).status).toBe(302)
     expect(await changedAt()).toBeGreaterThan(located!)
   })
 
@@ -303,7 +297,7 @@ describe('editing and removing', () => {
        values (:passId, :cardId, :staffId, 'stamp', 1, :locationId)`,
       { passId: pass!.id, cardId: card!.id, staffId: staff.id, locationId: location.id },
     )
-    const response = await post(owner.cookie, { intent: 'remove', locationId: location.id })
+    const response = await server.post(PAGE, { intent: 'remove', locationId: location.id }, owner.cookie)
     expect(response.status).toBe(302)
     const [row] = await locationsOf(owner.id)
     expect(row!.removed_at).not.toBeNull()
@@ -314,11 +308,13 @@ describe('editing and removing', () => {
     ).toEqual([{ name: 'Old kiosk' }])
     expect(await staffAt(location.id)).toEqual([staff.id])
     expect(await actorLocations({ ownerId: owner.id, staffId: staff.id })).toEqual([])
-    const page = await html(await get(owner.cookie))
+    const page = await pageText(await server.get(PAGE, owner.cookie))
     expect(page).not.toContain('Old kiosk')
     // Removed already: 404, as is editing it.
-    expect((await post(owner.cookie, { intent: 'remove', locationId: location.id })).status).toBe(404)
-    expect((await post(owner.cookie, { ...VALID, intent: 'edit', locationId: location.id })).status).toBe(404)
+    expect((await server.post(PAGE, { intent: 'remove', locationId: location.id }, owner.cookie)).status).toBe(404)
+    expect((await server.post(PAGE, { ...VALID, intent: 'edit', locationId: location.id }, owner.cookie)).status).toBe(
+      404,
+    )
   })
 })
 
@@ -334,23 +330,23 @@ describe('scoping', () => {
       { intent: 'remove' },
       { ...VALID, intent: 'edit', locationId: crypto.randomUUID() },
     ]) {
-      const response = await post(owner.cookie, form)
+      const response = await server.post(PAGE, form, owner.cookie)
       expect(response.status, JSON.stringify(form)).toBe(404)
-      expect(await html(response)).toContain(LOCATION_MESSAGES.notFound)
+      expect(await pageText(response)).toContain(LOCATION_MESSAGES.notFound)
     }
     expect(await locationsOf(other.id)).toEqual([expect.objectContaining({ name: 'Their shop', removed_at: null })])
-    expect(await html(await get(owner.cookie))).not.toContain('Their shop')
+    expect(await pageText(await server.get(PAGE, owner.cookie))).not.toContain('Their shop')
   })
 
   test('an unknown intent is 400 with a message; a staff member gets 404 for the page', async () => {
     const owner = await signedInOwner(server)
-    const response = await post(owner.cookie, { intent: 'rename' })
+    const response = await server.post(PAGE, { intent: 'rename' }, owner.cookie)
     expect(response.status).toBe(400)
-    expect(await html(response)).toContain('We could not understand that request')
+    expect(await pageText(response)).toContain('We could not understand that request')
     const staff = await createStaffMember(owner.id)
     const cookie = await logIn(server, staff.email)
-    expect((await get(cookie)).status).toBe(404)
-    expect((await post(cookie, VALID)).status).toBe(404)
+    expect((await server.get(PAGE, cookie)).status).toBe(404)
+    expect((await server.post(PAGE, VALID, cookie)).status).toBe(404)
     expect(await locationsOf(owner.id)).toEqual([])
   })
 })

@@ -2,14 +2,12 @@ import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { expectAnswer, logIn, postJson, sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /** The card-creation onboarding pages and the /api/onboarding calls, over HTTP against the built app. */
 const server = useTestServer()
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const post = (pathname: string, cookie: string, form: Record<string, string>) =>
-  server.fetch(pathname, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(form) })
 const location = (response: Response) => response.headers.get('Location')
 
 const DESIGN = {
@@ -47,7 +45,7 @@ async function insertCard(userId: string, status = 'active', onboardingStep: str
 
 /** Designs a card on /main and returns its id. */
 async function designCard(cookie: string, design: Record<string, string> = DESIGN, path = '/main') {
-  const response = await post(path, cookie, design)
+  const response = await server.post(path, design, cookie)
   expect(response.status).toBe(302)
   const match = /^\/card_reward\?cardId=([0-9a-f-]{36})$/.exec(location(response) ?? '')
   expect(match, `redirect to the reward step, got ${location(response)}`).not.toBeNull()
@@ -56,7 +54,7 @@ async function designCard(cookie: string, design: Record<string, string> = DESIG
 
 /** /main with an unfinished card: the question, not a redirect; returns where 'Continue' leads. */
 async function continuePath(cookie: string) {
-  const response = await get('/main', cookie)
+  const response = await server.get('/main', cookie)
   expect(response.status).toBe(200)
   const html = await response.text()
   expect(html).toContain('Continue your card or start a new one?')
@@ -74,7 +72,7 @@ const noticeCount = async (userId: string) =>
 describe('onboarding pages', () => {
   test('a guest is sent to /login', async () => {
     for (const path of ['/main', '/card_reward?cardId=x', '/win_win?cardId=x', '/premaid_card', '/info-without-fb']) {
-      const response = await get(path)
+      const response = await server.get(path)
       expect(response.status).toBe(302)
       expect(location(response)).toMatch(/^\/login\?redirectTo=/)
     }
@@ -82,7 +80,7 @@ describe('onboarding pages', () => {
 
   test('a new owner designs a card, sets the reward and walks through to the end; leaving offers to continue', async () => {
     const owner = await signedInOwner(server)
-    const empty = await (await get('/main', owner.cookie)).text()
+    const empty = await (await server.get('/main', owner.cookie)).text()
     expect(empty).toContain('Design your stamp card')
     expect(empty).toContain('type="color"')
     expect(empty).toContain('Step 1 of 7')
@@ -102,25 +100,32 @@ describe('onboarding pages', () => {
     // Leaving after the design step and opening /main again offers to continue at the reward; the design stays
     // editable.
     expect(await continuePath(owner.cookie)).toBe(`/card_reward?cardId=${cardId}`)
-    const prefilled = await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()
+    const prefilled = await (await server.get(`/main?cardId=${cardId}`, owner.cookie)).text()
     expect(prefilled).toContain('value="Café Crème &amp; Co"')
     expect(prefilled).toContain(`href="/card_reward?cardId=${cardId}"`)
     // The preview is rendered on the server from the saved draft.
     expect(prefilled).toMatch(/class="card-preview[^"]*" style="background-color:#1f3a5f;color:#ffffff"/)
     // Pages after the reward wait for it.
-    expect(location(await get(`/card_ready?cardId=${cardId}`, owner.cookie))).toBe(`/card_reward?cardId=${cardId}`)
+    expect(location(await server.get(`/card_ready?cardId=${cardId}`, owner.cookie))).toBe(
+      `/card_reward?cardId=${cardId}`,
+    )
 
-    const invalid = await post(`/card_reward?cardId=${cardId}`, owner.cookie, { reward: ' ', terms: 'x'.repeat(601) })
+    const invalid = await server.post(
+      `/card_reward?cardId=${cardId}`,
+      { reward: ' ', terms: 'x'.repeat(601) },
+      owner.cookie,
+    )
     expect(invalid.status).toBe(400)
     const invalidHtml = await invalid.text()
     expect(invalidHtml).toContain('Describe the reward')
     expect(invalidHtml).toContain('The terms must be 600 characters or fewer')
     expect((await cardRow(cardId)).status).toBe('draft')
 
-    const rewarded = await post(`/card_reward?cardId=${cardId}`, owner.cookie, {
-      reward: 'A free coffee',
-      terms: 'One stamp per visit',
-    })
+    const rewarded = await server.post(
+      `/card_reward?cardId=${cardId}`,
+      { reward: 'A free coffee', terms: 'One stamp per visit' },
+      owner.cookie,
+    )
     expect(location(rewarded)).toBe(`/card_ready?cardId=${cardId}`)
     expect(await cardRow(cardId)).toMatchObject({
       status: 'active',
@@ -135,7 +140,7 @@ describe('onboarding pages', () => {
     expect(notice).toEqual({ link: `/account/${cardId}`, dedupe_key: `first-card-ready:${owner.id}` })
     expect(await continuePath(owner.cookie)).toBe(`/card_ready?cardId=${cardId}`)
 
-    const ready = await (await get(`/card_ready?cardId=${cardId}`, owner.cookie)).text()
+    const ready = await (await server.get(`/card_ready?cardId=${cardId}`, owner.cookie)).text()
     expect(ready).toContain('Your card is ready')
     expect(ready).toMatch(/Reward: (<!-- -->)?A free coffee/)
     // Inside a sentence the owner's line-start capital goes (issue 30, item 7); the preview's line keeps it.
@@ -145,45 +150,53 @@ describe('onboarding pages', () => {
     const steps = ['card_ready', 'your_qr_code', 'easy_way', 'place_your_qr'] as const
     for (const [index, step] of steps.entries()) {
       const next = index + 1 < steps.length ? steps[index + 1] : 'win_win'
-      expect((await get(`/${step}?cardId=${cardId}`, owner.cookie)).status).toBe(200)
-      expect(location(await post(`/${step}?cardId=${cardId}`, owner.cookie, {}))).toBe(`/${next}?cardId=${cardId}`)
+      expect((await server.get(`/${step}?cardId=${cardId}`, owner.cookie)).status).toBe(200)
+      expect(location(await server.post(`/${step}?cardId=${cardId}`, {}, owner.cookie))).toBe(
+        `/${next}?cardId=${cardId}`,
+      )
       expect((await cardRow(cardId)).onboarding_step).toBe(next)
       expect(await continuePath(owner.cookie)).toBe(`/${next}?cardId=${cardId}`)
     }
-    const qrPage = await (await get(`/your_qr_code?cardId=${cardId}`, owner.cookie)).text()
+    const qrPage = await (await server.get(`/your_qr_code?cardId=${cardId}`, owner.cookie)).text()
     expect(qrPage).toContain('<svg')
     expect(qrPage).toContain(`/c/${saved.slug}`)
     expect(qrPage).toContain(`href="/account/${cardId}/qr_code"`)
-    expect(await (await get(`/easy_way?cardId=${cardId}`, owner.cookie)).text()).toContain(
+    expect(await (await server.get(`/easy_way?cardId=${cardId}`, owner.cookie)).text()).toContain(
       `href="/account/${cardId}/scan"`,
     )
-    expect(await (await get(`/place_your_qr?cardId=${cardId}`, owner.cookie)).text()).toContain(
+    expect(await (await server.get(`/place_your_qr?cardId=${cardId}`, owner.cookie)).text()).toContain(
       `href="/account/${cardId}/qr_code"`,
     )
 
-    const done = await post(`/win_win?cardId=${cardId}`, owner.cookie, { intent: 'card' })
+    const done = await server.post(`/win_win?cardId=${cardId}`, { intent: 'card' }, owner.cookie)
     expect(location(done)).toBe(`/account/${cardId}`)
     expect((await cardRow(cardId)).onboarding_step).toBeNull()
     // Finished: /main opens an empty designer for the next card, and a later design edit does not restart the steps.
-    expect((await get('/main', owner.cookie)).status).toBe(200)
+    expect((await server.get('/main', owner.cookie)).status).toBe(200)
     const second = await designCard(owner.cookie)
-    await post(`/card_reward?cardId=${second}`, owner.cookie, { reward: 'A cake', terms: '' })
+    await server.post(`/card_reward?cardId=${second}`, { reward: 'A cake', terms: '' }, owner.cookie)
     expect((await cardRow(second)).status).toBe('active')
     expect(await noticeCount(owner.id)).toBe(1)
-    expect(location(await post(`/main?cardId=${cardId}`, owner.cookie, DESIGN))).toBe(`/card_reward?cardId=${cardId}`)
+    expect(location(await server.post(`/main?cardId=${cardId}`, DESIGN, owner.cookie))).toBe(
+      `/card_reward?cardId=${cardId}`,
+    )
     expect((await cardRow(cardId)).onboarding_step).toBeNull()
   })
 
   test('validation messages come back on the page, with the values kept', async () => {
     const owner = await signedInOwner(server)
-    const response = await post('/main', owner.cookie, {
-      ...DESIGN,
-      businessName: '',
-      title: 'x'.repeat(61),
-      stampsRequired: '21',
-      backgroundColor: 'red',
-      stampIcon: 'dragon',
-    })
+    const response = await server.post(
+      '/main',
+      {
+        ...DESIGN,
+        businessName: '',
+        title: 'x'.repeat(61),
+        stampsRequired: '21',
+        backgroundColor: 'red',
+        stampIcon: 'dragon',
+      },
+      owner.cookie,
+    )
     expect(response.status).toBe(400)
     const html = await response.text()
     for (const message of [
@@ -201,7 +214,7 @@ describe('onboarding pages', () => {
   test('the preview warns about text that is hard to read', async () => {
     const owner = await signedInOwner(server)
     const cardId = await designCard(owner.cookie, { ...DESIGN, backgroundColor: '#ffffff', textColor: '#ffff66' })
-    expect(await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()).toContain(
+    expect(await (await server.get(`/main?cardId=${cardId}`, owner.cookie)).text()).toContain(
       'Your text may be hard to read on this background',
     )
     await designCard(
@@ -209,7 +222,7 @@ describe('onboarding pages', () => {
       { ...DESIGN, backgroundColor: '#ffffff', textColor: '#222222' },
       `/main?cardId=${cardId}`,
     )
-    expect(await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()).not.toContain('hard to read')
+    expect(await (await server.get(`/main?cardId=${cardId}`, owner.cookie)).text()).not.toContain('hard to read')
   })
 
   test('a logo is checked by its content, stored small and shown in the preview', async () => {
@@ -224,7 +237,9 @@ describe('onboarding pages', () => {
     expect(response.status).toBe(302)
     const cardId = new URL(location(response)!, server.baseUrl).searchParams.get('cardId')!
     expect((await cardRow(cardId)).logo_content_type).toBe('image/webp')
-    expect(await (await get(`/main?cardId=${cardId}`, owner.cookie)).text()).toContain('src="data:image/webp;base64,')
+    expect(await (await server.get(`/main?cardId=${cardId}`, owner.cookie)).text()).toContain(
+      'src="data:image/webp;base64,',
+    )
 
     const text = new FormData()
     for (const [name, value] of Object.entries(DESIGN)) text.set(name, value)
@@ -244,9 +259,9 @@ describe('onboarding pages', () => {
     const foreign = await insertCard(other.id, 'active', 'card_ready')
     for (const step of ['main', 'card_reward', 'card_ready', 'your_qr_code', 'easy_way', 'place_your_qr', 'win_win']) {
       for (const id of [foreign, 'not-a-uuid']) {
-        expect((await get(`/${step}?cardId=${id}`, owner.cookie)).status, `GET ${step} ${id}`).toBe(404)
+        expect((await server.get(`/${step}?cardId=${id}`, owner.cookie)).status, `GET ${step} ${id}`).toBe(404)
         expect(
-          (await post(`/${step}?cardId=${id}`, owner.cookie, { ...DESIGN, reward: 'x' })).status,
+          (await server.post(`/${step}?cardId=${id}`, { ...DESIGN, reward: 'x' }, owner.cookie)).status,
           `POST ${step} ${id}`,
         ).toBe(404)
       }
@@ -257,12 +272,12 @@ describe('onboarding pages', () => {
   test('the card limit refuses a new card, with the link to the plans', async () => {
     const owner = await signedInOwner(server)
     for (let i = 0; i < 3; i++) await insertCard(owner.id)
-    const page = await (await get('/main', owner.cookie)).text()
+    const page = await (await server.get('/main', owner.cookie)).text()
     expect(page).toContain(
       'Your plan includes 3 active cards. Archive a card or choose a bigger plan to create another.',
     )
     expect(page).toContain('href="/account/tariffs"')
-    const refused = await post('/main', owner.cookie, DESIGN)
+    const refused = await server.post('/main', DESIGN, owner.cookie)
     expect(refused.status).toBe(403)
     const html = await refused.text()
     expect(html).toContain('Your plan includes 3 active cards.')
@@ -273,11 +288,11 @@ describe('onboarding pages', () => {
   test('/premaid_card shows the card an admin made; an owner who made their own card goes to /account', async () => {
     const owner = await signedInOwner(server)
     // No card yet: where an owner starts, the designer.
-    expect(location(await get('/premaid_card', owner.cookie))).toBe('/main')
+    expect(location(await server.get('/premaid_card', owner.cookie))).toBe('/main')
     // Their own card (designed through the onboarding): nothing was made for them.
     const own = await designCard(owner.cookie)
-    await post(`/card_reward?cardId=${own}`, owner.cookie, { reward: 'A free coffee', terms: '' })
-    const redirected = await get('/premaid_card', owner.cookie)
+    await server.post(`/card_reward?cardId=${own}`, { reward: 'A free coffee', terms: '' }, owner.cookie)
+    const redirected = await server.get('/premaid_card', owner.cookie)
     expect(redirected.status).toBe(302)
     expect(location(redirected)).toBe('/account')
 
@@ -287,26 +302,24 @@ describe('onboarding pages', () => {
     const cardId = await insertCard(premade.id)
     await sql(`update cards set premade = true where id = :cardId`, { cardId })
     await insertCard(premade.id) // a card the owner made later does not replace it
-    const html = await (await get('/premaid_card', premadeCookie)).text()
+    const html = await (await server.get('/premaid_card', premadeCookie)).text()
     expect(html).toContain('We made your card for you')
     expect(html).toContain(`href="/your_qr_code?cardId=${cardId}"`)
-    expect(await (await get('/info-without-fb', owner.cookie)).text()).toContain('Google Business Profile')
+    expect(await (await server.get('/info-without-fb', owner.cookie)).text()).toContain('Google Business Profile')
   })
 })
 
 describe('Create a card with an earlier card unfinished', () => {
-  const startNew = (cookie: string, cardId: string) => post('/main', cookie, { intent: 'start-new', cardId })
+  const startNew = (cookie: string, cardId: string) => server.post('/main', { intent: 'start-new', cardId }, cookie)
   const cardCount = async (userId: string) =>
     (await sql(`select id from cards where user_id = :userId`, { userId })).length
-  // The page's words as read: without the comments React puts between neighbouring text parts.
-  const words = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
 
   test('asks to continue or start anew; starting anew deletes an unfinished draft', async () => {
     const owner = await signedInOwner(server)
     const draft = await designCard(owner.cookie)
-    const page = await get('/main', owner.cookie)
+    const page = await server.get('/main', owner.cookie)
     expect(page.status, 'a question, not a silent redirect into the old card').toBe(200)
-    const html = await words(page)
+    const html = await pageText(page)
     expect(html).toContain('Continue your card or start a new one?')
     expect(html).toContain(
       'You have not finished setting up “Coffee card”. It has no reward yet, so customers cannot join it.',
@@ -322,7 +335,7 @@ describe('Create a card with an earlier card unfinished', () => {
     expect(started.status).toBe(302)
     expect(location(started)).toBe('/main?new')
     expect(await cardCount(owner.id)).toBe(0)
-    const designer = await (await get('/main', owner.cookie)).text()
+    const designer = await (await server.get('/main', owner.cookie)).text()
     expect(designer).toContain('Design your stamp card')
     expect(designer).not.toContain('Continue your card')
     // The same click again (a double submit): the draft is gone, so it is not found.
@@ -332,9 +345,9 @@ describe('Create a card with an earlier card unfinished', () => {
   test('starting anew keeps a card holders can already join, and does not offer it again', async () => {
     const owner = await signedInOwner(server)
     const cardId = await designCard(owner.cookie)
-    await post(`/card_reward?cardId=${cardId}`, owner.cookie, { reward: 'A free coffee', terms: '' })
-    await post(`/card_ready?cardId=${cardId}`, owner.cookie, {})
-    const html = await words(await get('/main', owner.cookie))
+    await server.post(`/card_reward?cardId=${cardId}`, { reward: 'A free coffee', terms: '' }, owner.cookie)
+    await server.post(`/card_ready?cardId=${cardId}`, {}, owner.cookie)
+    const html = await pageText(await server.get('/main', owner.cookie))
     expect(html).toContain('You have not finished setting up “Coffee card”. Customers can already join it.')
     expect(html).toContain(`href="/your_qr_code?cardId=${cardId}"`)
     expect(html).toContain('>Start a new card</button>')
@@ -343,7 +356,7 @@ describe('Create a card with an earlier card unfinished', () => {
 
     expect(location(await startNew(owner.cookie, cardId))).toBe('/main?new')
     expect(await cardRow(cardId)).toMatchObject({ status: 'active', onboarding_step: null })
-    expect(await (await get('/main', owner.cookie)).text()).toContain('Design your stamp card')
+    expect(await (await server.get('/main', owner.cookie)).text()).toContain('Design your stamp card')
     const second = await designCard(owner.cookie)
     expect(second).not.toBe(cardId)
     expect(await continuePath(owner.cookie)).toBe(`/card_reward?cardId=${second}`)
@@ -355,14 +368,14 @@ describe('Create a card with an earlier card unfinished', () => {
     await insertCard(owner.id)
     await insertCard(owner.id)
     const draft = await insertCard(owner.id, 'draft', 'card_reward')
-    expect(await (await get('/main', owner.cookie)).text()).toContain('Delete the draft and start a new card')
+    expect(await (await server.get('/main', owner.cookie)).text()).toContain('Delete the draft and start a new card')
     expect(location(await startNew(owner.cookie, draft))).toBe('/main?new')
     expect(await cardCount(owner.id)).toBe(2)
-    expect(await (await get('/main', owner.cookie)).text()).toContain('Design your stamp card')
+    expect(await (await server.get('/main', owner.cookie)).text()).toContain('Design your stamp card')
 
     // Three cards, one of them joinable but unfinished: no room for a new one; only Continue is offered.
     const unfinished = await insertCard(owner.id, 'active', 'easy_way')
-    const full = await (await get('/main', owner.cookie)).text()
+    const full = await (await server.get('/main', owner.cookie)).text()
     expect(full).toContain(`href="/easy_way?cardId=${unfinished}"`)
     expect(full).not.toContain('name="intent" value="start-new"')
     expect(full).toContain('Your plan includes 3 active cards.')
@@ -378,7 +391,7 @@ describe('Create a card with an earlier card unfinished', () => {
       `update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day' where user_id = :id`,
       { id: ended.id },
     )
-    expect(await (await get('/main', ended.cookie)).text()).toContain(
+    expect(await (await server.get('/main', ended.cookie)).text()).toContain(
       'Your plan has ended, so you cannot create new cards.',
     )
     expect((await startNew(ended.cookie, endedDraft)).status).toBe(403)
@@ -391,7 +404,7 @@ describe('Create a card with an earlier card unfinished', () => {
     const foreign = await insertCard(other.id, 'draft', 'card_reward')
     expect((await startNew(owner.cookie, foreign)).status).toBe(404)
     expect((await startNew(owner.cookie, 'not-a-uuid')).status).toBe(404)
-    const unreadable = await post('/main', owner.cookie, { intent: 'start-new' })
+    const unreadable = await server.post('/main', { intent: 'start-new' }, owner.cookie)
     expect(unreadable.status).toBe(400)
     expect(await unreadable.text()).toContain('Choose again: continue your unfinished card or start a new one.')
     expect(await cardRow(foreign)).toMatchObject({ status: 'draft', onboarding_step: 'card_reward' })
@@ -405,7 +418,10 @@ describe('/api/onboarding', () => {
 
   test('guests get 401 and other methods 405', async () => {
     for (const path of ['card-ready', 'qr-code', 'total-cards']) {
-      await expectAnswer(await get(`/api/onboarding/${path}`), 401, { status: 'error', message: 'Please sign in' })
+      await expectAnswer(await server.get(`/api/onboarding/${path}`), 401, {
+        status: 'error',
+        message: 'Please sign in',
+      })
       expect((await server.fetch(`/api/onboarding/${path}`, { method: 'POST' })).status).toBe(405)
     }
     for (const path of ['card-constructor', 'card-reward']) {
@@ -413,13 +429,13 @@ describe('/api/onboarding', () => {
         status: 'error',
         message: 'Please sign in',
       })
-      expect((await get(`/api/onboarding/${path}`)).status).toBe(405)
+      expect((await server.get(`/api/onboarding/${path}`)).status).toBe(405)
     }
   })
 
   test('card-constructor, card-reward, card-ready, qr-code and total-cards', async () => {
     const owner = await signedInOwner(server)
-    expect(await (await get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({
+    expect(await (await server.get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({
       status: 'success',
       total_cards: 0,
     })
@@ -452,14 +468,18 @@ describe('/api/onboarding', () => {
     expect(rewarded.card).toMatchObject({ id: cardId, status: 'active', reward: 'A free tea' })
     expect(await noticeCount(owner.id)).toBe(1)
 
-    const ready = await expectAnswer(await get('/api/onboarding/card-ready', owner.cookie), 200, { status: 'success' })
+    const ready = await expectAnswer(await server.get('/api/onboarding/card-ready', owner.cookie), 200, {
+      status: 'success',
+    })
     expect(ready.card).toMatchObject({ id: cardId })
-    const qr = await expectAnswer(await get(`/api/onboarding/qr-code?cardId=${cardId}`, owner.cookie), 200, {
+    const qr = await expectAnswer(await server.get(`/api/onboarding/qr-code?cardId=${cardId}`, owner.cookie), 200, {
       status: 'success',
     })
     expect(qr.join_url).toMatch(new RegExp(`/c/${card.slug as string}$`))
     expect(qr.qr_svg).toMatch(/^<svg/)
-    expect(await (await get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({ total_cards: 1 })
+    expect(await (await server.get('/api/onboarding/total-cards', owner.cookie)).json()).toMatchObject({
+      total_cards: 1,
+    })
   })
 
   test('invalid bodies answer 400 with the field messages', async () => {
@@ -510,16 +530,16 @@ describe('/api/onboarding', () => {
         status: 'error',
         message: 'Card not found',
       })
-      await expectAnswer(await get(`/api/onboarding/card-ready?cardId=${id}`, owner.cookie), 404, {
+      await expectAnswer(await server.get(`/api/onboarding/card-ready?cardId=${id}`, owner.cookie), 404, {
         status: 'error',
         message: 'Card not found',
       })
-      await expectAnswer(await get(`/api/onboarding/qr-code?cardId=${id}`, owner.cookie), 404, {
+      await expectAnswer(await server.get(`/api/onboarding/qr-code?cardId=${id}`, owner.cookie), 404, {
         status: 'error',
         message: 'Card not found',
       })
     }
-    await expectAnswer(await get('/api/onboarding/card-ready', owner.cookie), 404, {
+    await expectAnswer(await server.get('/api/onboarding/card-ready', owner.cookie), 404, {
       status: 'error',
       message: 'Card not found',
     })

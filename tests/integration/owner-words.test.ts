@@ -11,7 +11,7 @@ const server = useTestServer()
 
 /** What the owner reads: the page's text without scripts (the loader data may carry codes), tags and comments. */
 async function readPage(pathname: string, cookie: string) {
-  const response = await server.fetch(pathname, { headers: { Cookie: cookie } })
+  const response = await server.get(pathname, cookie)
   expect(response.status, pathname).toBe(200)
   const html = await response.text()
   return html

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { signedInOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -9,8 +10,7 @@ import { useTestServer } from '#tests/support/test-server.ts'
  */
 const server = useTestServer()
 
-const page = async (pathname: string, cookie: string) =>
-  (await (await server.fetch(pathname, { headers: { Cookie: cookie } })).text()).replaceAll('<!-- -->', '')
+const page = async (pathname: string, cookie: string) => pageText(await server.get(pathname, cookie))
 
 describe('the poster', () => {
   test.each([

@@ -22,14 +22,14 @@ function textOf(html: string) {
 }
 
 async function getPage(pathname: string) {
-  const response = await server.fetch(pathname)
+  const response = await server.get(pathname)
   const html = await response.text()
   return { status: response.status, html, text: textOf(html) }
 }
 
 /** Posts a form the way a browser does: url-encoded fields, the honeypot sent empty unless a bot filled it. */
 function postForm(pathname: string, fields: Record<string, string>) {
-  return server.fetch(pathname, { method: 'POST', body: new URLSearchParams({ website: '', ...fields }) })
+  return server.post(pathname, { website: '', ...fields })
 }
 
 const countMessages = (source: 'contacts' | 'feedback') => FeedbackMessage.count({ where: { source } })

@@ -22,7 +22,7 @@ const server = useTestServer()
 const base = (cardId: string) => `/account/${cardId}/push_notification`
 /** What the owner reads: the page's text without scripts, styles and tags. */
 async function readPage(pathname: string, cookie: string) {
-  const response = await server.fetch(pathname, { headers: { Cookie: cookie } })
+  const response = await server.get(pathname, cookie)
   expect(response.status, pathname).toBe(200)
   return (await response.text())
     .replace(/<script[\s\S]*?<\/script>/g, ' ')
@@ -32,7 +32,7 @@ async function readPage(pathname: string, cookie: string) {
     .replace(/\s+/g, ' ')
 }
 const confirmData = async (cardId: string, id: string, cookie: string) => {
-  const response = await server.fetch(`/api${base(cardId)}/confirm/${id}/data`, { headers: { Cookie: cookie } })
+  const response = await server.get(`/api${base(cardId)}/confirm/${id}/data`, cookie)
   expect(response.status).toBe(200)
   return response.json()
 }
@@ -60,11 +60,11 @@ async function addPass(cardId: string) {
 }
 
 async function composeDraft(cookie: string, cardId: string) {
-  const response = await server.fetch(`${base(cardId)}/create`, {
-    method: 'POST',
-    headers: { Cookie: cookie },
-    body: new URLSearchParams({ title: 'Happy hour', body: 'Two coffees for one until 6 pm' }),
-  })
+  const response = await server.post(
+    `${base(cardId)}/create`,
+    { title: 'Happy hour', body: 'Two coffees for one until 6 pm' },
+    cookie,
+  )
   expect(response.status).toBe(302)
   return response.headers.get('Location')!.split('/').pop()!
 }

@@ -14,9 +14,6 @@ const server = useTestServer()
 
 const NOTICE = 'Nobody can receive a message from this card yet'
 const base = (cardId: string) => `/account/${cardId}/push_notification`
-const get = (pathname: string, cookie: string) => server.fetch(pathname, { headers: { Cookie: cookie } })
-const post = (pathname: string, cookie: string, form: Record<string, string>) =>
-  server.fetch(pathname, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(form) })
 const text = async (response: Response) =>
   (await response.text())
     .replace(/<script[\s\S]*?<\/script>/g, ' ')
@@ -46,7 +43,7 @@ async function addHolder(cardId: string, { subscribed = false } = {}) {
 }
 
 async function createDraft(cookie: string, cardId: string) {
-  const response = await post(`${base(cardId)}/create`, cookie, { title: 'Double stamps', body: 'Only today!' })
+  const response = await server.post(`${base(cardId)}/create`, { title: 'Double stamps', body: 'Only today!' }, cookie)
   expect(response.status).toBe(302)
   return response.headers.get('Location')!.split('/').pop()!
 }
@@ -58,7 +55,7 @@ describe('a card that reaches nobody', () => {
     const [template] = await sql<{ id: string }>(`select id from templates where user_id is null limit 1`)
     const pages = ['', '/create', '/template', `/template/${template!.id}/create`]
     for (const page of pages) {
-      const html = await text(await get(`${base(cardId)}${page}`, owner.cookie))
+      const html = await text(await server.get(`${base(cardId)}${page}`, owner.cookie))
       expect(occurrences(html, NOTICE), page).toBe(1)
       expect(html, page).toContain('The card has no holders yet.')
       expect(html, page).toContain('After a stamp, ask them to tap ‘Turn on notifications’ on their card.')
@@ -67,14 +64,14 @@ describe('a card that reaches nobody', () => {
 
     await addHolder(cardId)
     await addHolder(cardId)
-    expect(await text(await get(`${base(cardId)}/create`, owner.cookie))).toContain(
+    expect(await text(await server.get(`${base(cardId)}/create`, owner.cookie))).toContain(
       'None of its 2 holders have turned on notifications or added the card to a wallet.',
     )
 
     // One holder within reach: the notice is gone everywhere.
     await addHolder(cardId, { subscribed: true })
     for (const page of pages)
-      expect(await text(await get(`${base(cardId)}${page}`, owner.cookie)), page).not.toContain(NOTICE)
+      expect(await text(await server.get(`${base(cardId)}${page}`, owner.cookie)), page).not.toContain(NOTICE)
   })
 
   test('the confirm page disables Send and says why once; a forged Send is a 409 that says it once too', async () => {
@@ -82,13 +79,13 @@ describe('a card that reaches nobody', () => {
     const cardId = await createCard(owner.id)
     await addHolder(cardId)
     const id = await createDraft(owner.cookie, cardId)
-    const confirmHtml = await (await get(`${base(cardId)}/confirm/${id}`, owner.cookie)).text()
+    const confirmHtml = await (await server.get(`${base(cardId)}/confirm/${id}`, owner.cookie)).text()
     expect(confirmHtml).toMatch(/<button type="submit" class="button" disabled=""[^>]*>Send<\/button>/)
     const confirm = await text(new Response(confirmHtml))
     expect(occurrences(confirm, NOTICE), confirm).toBe(1)
     expect(confirm).not.toContain('No holder of this card has turned on notifications yet.')
 
-    const forged = await post(`${base(cardId)}/confirm/${id}`, owner.cookie, { intent: 'send', audience: 'all' })
+    const forged = await server.post(`${base(cardId)}/confirm/${id}`, { intent: 'send', audience: 'all' }, owner.cookie)
     expect(forged.status).toBe(409)
     const refused = await text(forged)
     expect(occurrences(refused, NOTICE)).toBe(1)
@@ -97,7 +94,7 @@ describe('a card that reaches nobody', () => {
 
     // Another audience with nobody in reach: its own sentence, once, and Send disabled.
     await addHolder(cardId, { subscribed: true })
-    const audience = await (await get(`${base(cardId)}/confirm/${id}?audience=one_to_go`, owner.cookie)).text()
+    const audience = await (await server.get(`${base(cardId)}/confirm/${id}?audience=one_to_go`, owner.cookie)).text()
     expect(
       occurrences(
         await text(new Response(audience)),
@@ -105,7 +102,7 @@ describe('a card that reaches nobody', () => {
       ),
     ).toBe(1)
     expect(audience).toMatch(/disabled=""[^>]*>Send<\/button>/)
-    const reachable = await (await get(`${base(cardId)}/confirm/${id}`, owner.cookie)).text()
+    const reachable = await (await server.get(`${base(cardId)}/confirm/${id}`, owner.cookie)).text()
     expect(reachable).not.toMatch(/disabled=""[^>]*>Send<\/button>/)
   })
 
@@ -115,15 +112,15 @@ describe('a card that reaches nobody', () => {
     const id = await createDraft(owner.cookie, cardId)
     const when = localInputValue(new Date(Date.now() + 3 * 3_600_000), 'UTC')
     await sql(`update users set time_zone = 'UTC' where id = :id`, { id: owner.id })
-    const response = await post(`${base(cardId)}/confirm/${id}`, owner.cookie, {
-      intent: 'schedule',
-      audience: 'all',
-      when,
-    })
+    const response = await server.post(
+      `${base(cardId)}/confirm/${id}`,
+      { intent: 'schedule', audience: 'all', when },
+      owner.cookie,
+    )
     expect(response.status).toBe(302)
     const toast = /__toast=[^;]*/.exec(response.headers.get('Set-Cookie') ?? '')?.[0]
     expect(toast).toBeTruthy()
-    const list = await text(await get(response.headers.get('Location')!, `${owner.cookie}; ${toast}`))
+    const list = await text(await server.get(response.headers.get('Location')!, `${owner.cookie}; ${toast}`))
     expect(list).toContain('Nobody can receive it yet: it goes to those who can be reached by then.')
     expect(await sql(`select status from notifications where id = :id`, { id })).toEqual([{ status: 'scheduled' }])
   })

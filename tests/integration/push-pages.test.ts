@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { PUSH_MESSAGES } from '#app/utils/push-message.ts'
 import { signedInOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /**
@@ -54,10 +55,6 @@ const sharedTemplate = async () =>
     )
   )[0]!
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const post = (pathname: string, cookie: string, form: Record<string, string> = {}) =>
-  server.fetch(pathname, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(form) })
-const html = async (response: Response) => (await response.text()).replaceAll('<!-- -->', '')
 /** The page's own content, without the account header (whose feedback form has a 'Send' button too). */
 const mainOf = (page: string) => page.slice(page.indexOf('<main id="content"'))
 const base = (cardId: string) => `/account/${cardId}/push_notification`
@@ -68,7 +65,7 @@ async function createDraft(
   cardId: string,
   form: Record<string, string> = { title: 'Double stamps', body: 'Only today!' },
 ) {
-  const response = await post(`${base(cardId)}/create`, cookie, form)
+  const response = await server.post(`${base(cardId)}/create`, form, cookie)
   expect(response.status).toBe(302)
   const location = response.headers.get('Location')!
   expect(location).toMatch(new RegExp(`^${base(cardId)}/confirm/${UUID}$`))
@@ -89,7 +86,7 @@ describe('the start page and the template list', () => {
     const cardId = await createCard(owner.id)
     const own = await ownTemplate(owner.id, 'Our autumn menu')
     const shared = await sharedTemplate()
-    const start = await html(await get(base(cardId), owner.cookie))
+    const start = await pageText(await server.get(base(cardId), owner.cookie))
     expect(start).toContain('<h1>Create push</h1>')
     expect(start).toContain(`href="${base(cardId)}/create"`)
     expect(start).toContain('Start from scratch')
@@ -99,7 +96,7 @@ describe('the start page and the template list', () => {
     expect(start).toContain('0 of 10 messages sent')
     expect(start).toContain('0 devices')
 
-    const list = await html(await get(`${base(cardId)}/template`, owner.cookie))
+    const list = await pageText(await server.get(`${base(cardId)}/template`, owner.cookie))
     expect(list).toContain('<h1>Push-notification</h1>')
     expect(list.indexOf('Ready-made templates')).toBeLessThan(list.indexOf(shared.title))
     expect(list.indexOf('Your templates')).toBeLessThan(list.indexOf('Our autumn menu'))
@@ -112,7 +109,7 @@ describe('the composer', () => {
   test('shows labelled fields, counters, the preview and the template box', async () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
-    const page = await html(await get(`${base(cardId)}/create`, owner.cookie))
+    const page = await pageText(await server.get(`${base(cardId)}/create`, owner.cookie))
     expect(page).toContain('<h1>Create push</h1>')
     for (const label of ['Title', 'Message', 'Link (optional)', 'Also save as a template'])
       expect(page).toContain(label)
@@ -124,19 +121,19 @@ describe('the composer', () => {
   test('invalid input answers 400 with each field’s message, the values and counters kept', async () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
-    const empty = await post(`${base(cardId)}/create`, owner.cookie, { title: '', body: '', link: '' })
+    const empty = await server.post(`${base(cardId)}/create`, { title: '', body: '', link: '' }, owner.cookie)
     expect(empty.status).toBe(400)
-    const emptyPage = await html(empty)
+    const emptyPage = await pageText(empty)
     expect(emptyPage).toContain(PUSH_MESSAGES.title)
     expect(emptyPage).toContain(PUSH_MESSAGES.body)
 
-    const long = await post(`${base(cardId)}/create`, owner.cookie, {
-      title: 'T'.repeat(51),
-      body: 'B'.repeat(181),
-      link: 'not a link',
-    })
+    const long = await server.post(
+      `${base(cardId)}/create`,
+      { title: 'T'.repeat(51), body: 'B'.repeat(181), link: 'not a link' },
+      owner.cookie,
+    )
     expect(long.status).toBe(400)
-    const page = await html(long)
+    const page = await pageText(long)
     expect(page).toContain(PUSH_MESSAGES.titleLong)
     expect(page).toContain(PUSH_MESSAGES.bodyLong)
     expect(page).toContain(PUSH_MESSAGES.link)
@@ -160,7 +157,7 @@ describe('the composer', () => {
     )
     expect(row).toEqual({ status: 'draft', title: 'Double stamps', link: 'https://example.com/offer' })
 
-    const confirm = await html(await get(`${base(cardId)}/confirm/${id}`, owner.cookie))
+    const confirm = await pageText(await server.get(`${base(cardId)}/confirm/${id}`, owner.cookie))
     expect(confirm).toContain('<h1>Push-notification</h1>')
     expect(confirm).toContain('Double stamps')
     expect(confirm).toContain('Will reach 0 devices')
@@ -170,15 +167,15 @@ describe('the composer', () => {
     expect(mainOf(confirm)).toMatch(/<button[^>]*disabled=""[^>]*>Send<\/button>/)
     expect(confirm).toContain(`href="${base(cardId)}/create?draft=${id}"`)
 
-    const edit = await html(await get(`${base(cardId)}/create?draft=${id}`, owner.cookie))
+    const edit = await pageText(await server.get(`${base(cardId)}/create?draft=${id}`, owner.cookie))
     expect(edit).toContain('value="Double stamps"')
     expect(edit).toContain('13 / 50')
     expect(edit).toContain(`name="draft" value="${id}"`)
-    const saved = await post(`${base(cardId)}/create`, owner.cookie, {
-      draft: id,
-      title: 'Triple stamps',
-      body: 'Only today!',
-    })
+    const saved = await server.post(
+      `${base(cardId)}/create`,
+      { draft: id, title: 'Triple stamps', body: 'Only today!' },
+      owner.cookie,
+    )
     expect(saved.headers.get('Location')).toBe(`${base(cardId)}/confirm/${id}`)
     expect(await sql(`select title, link from notifications where card_id = :cardId`, { cardId })).toEqual([
       { title: 'Triple stamps', link: null },
@@ -200,16 +197,17 @@ describe('the composer', () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const shared = await sharedTemplate()
-    const page = await html(await get(`${base(cardId)}/template/${shared.id}/create`, owner.cookie))
+    const page = await pageText(await server.get(`${base(cardId)}/template/${shared.id}/create`, owner.cookie))
     expect(page).toContain('<h1>Create push</h1>')
     expect(page).toContain(`value="${shared.title}"`)
     expect(page).toContain(`${shared.body}</textarea>`)
     expect(page).toContain(`${shared.title.length} / 50`)
     expect(page).toContain(`${shared.body.length} / 180`)
-    const response = await post(`${base(cardId)}/template/${shared.id}/create`, owner.cookie, {
-      title: shared.title,
-      body: shared.body,
-    })
+    const response = await server.post(
+      `${base(cardId)}/template/${shared.id}/create`,
+      { title: shared.title, body: shared.body },
+      owner.cookie,
+    )
     expect(response.status).toBe(302)
     const id = response.headers.get('Location')!.split('/').pop()!
     expect(await sql(`select template_id from notifications where id = :id`, { id })).toEqual([
@@ -237,12 +235,16 @@ describe('the composer', () => {
       `${base(cardId)}/confirm/not-a-uuid`,
       `/account/not-a-uuid/push_notification/create`,
     ]
-    for (const pathname of paths) expect((await get(pathname, owner.cookie)).status, pathname).toBe(404)
+    for (const pathname of paths) expect((await server.get(pathname, owner.cookie)).status, pathname).toBe(404)
     const message = { title: 'Hi', body: 'There' }
-    expect((await post(`${base(foreignCard)}/create`, owner.cookie, message)).status).toBe(404)
-    expect((await post(`${base(cardId)}/template/${foreignTemplate}/create`, owner.cookie, message)).status).toBe(404)
-    expect((await post(`${base(cardId)}/create`, owner.cookie, { ...message, draft: foreignDraft })).status).toBe(404)
-    expect((await post(`${base(foreignCard)}/confirm/${foreignDraft}`, owner.cookie)).status).toBe(404)
+    expect((await server.post(`${base(foreignCard)}/create`, message, owner.cookie)).status).toBe(404)
+    expect(
+      (await server.post(`${base(cardId)}/template/${foreignTemplate}/create`, message, owner.cookie)).status,
+    ).toBe(404)
+    expect(
+      (await server.post(`${base(cardId)}/create`, { ...message, draft: foreignDraft }, owner.cookie)).status,
+    ).toBe(404)
+    expect((await server.post(`${base(foreignCard)}/confirm/${foreignDraft}`, {}, owner.cookie)).status).toBe(404)
     expect(await sql(`select title, status from notifications where id = :id`, { id: foreignDraft })).toEqual([
       { title: 'Double stamps', status: 'draft' },
     ])
@@ -254,7 +256,7 @@ describe('the composer', () => {
     await addSubscriber(cardId)
     const draft = await createDraft(owner.cookie, cardId)
     const sent = await createDraft(owner.cookie, cardId)
-    expect((await post(`${base(cardId)}/confirm/${sent}`, owner.cookie)).status).toBe(302)
+    expect((await server.post(`${base(cardId)}/confirm/${sent}`, {}, owner.cookie)).status).toBe(302)
     await sql(
       `update subscriptions set status = 'ended', trial_ends_at = now() - interval '1 day', additional_quota = 0 where user_id = :id`,
       { id: owner.id },
@@ -267,22 +269,24 @@ describe('the composer', () => {
       `${base(cardId)}/confirm/${draft}`,
     ]
     for (const pathname of gated) {
-      const response = await get(pathname, owner.cookie)
+      const response = await server.get(pathname, owner.cookie)
       expect(response.status, pathname).toBe(302)
       expect(response.headers.get('Location'), pathname).toBe('/account/limits_trial')
     }
     expect(
-      (await post(`${base(cardId)}/create`, owner.cookie, { title: 'Hi', body: 'There' })).headers.get('Location'),
+      (await server.post(`${base(cardId)}/create`, { title: 'Hi', body: 'There' }, owner.cookie)).headers.get(
+        'Location',
+      ),
     ).toBe('/account/limits_trial')
-    expect((await post(`${base(cardId)}/confirm/${draft}`, owner.cookie)).headers.get('Location')).toBe(
+    expect((await server.post(`${base(cardId)}/confirm/${draft}`, {}, owner.cookie)).headers.get('Location')).toBe(
       '/account/limits_trial',
     )
-    expect((await get(`${base(cardId)}/history`, owner.cookie)).status).toBe(200)
-    expect((await get(`${base(cardId)}/confirm/${sent}`, owner.cookie)).status).toBe(200)
+    expect((await server.get(`${base(cardId)}/history`, owner.cookie)).status).toBe(200)
+    expect((await server.get(`${base(cardId)}/confirm/${sent}`, owner.cookie)).status).toBe(200)
 
     // Additional quota opens the gate again.
     await sql(`update subscriptions set additional_quota = 1 where user_id = :id`, { id: owner.id })
-    expect((await get(`${base(cardId)}/create`, owner.cookie)).status).toBe(200)
+    expect((await server.get(`${base(cardId)}/create`, owner.cookie)).status).toBe(200)
   })
 })
 
@@ -291,9 +295,9 @@ describe('confirm and send', () => {
     const owner = await signedInOwner(server)
     const cardId = await createCard(owner.id)
     const id = await createDraft(owner.cookie, cardId)
-    const response = await post(`${base(cardId)}/confirm/${id}`, owner.cookie)
+    const response = await server.post(`${base(cardId)}/confirm/${id}`, {}, owner.cookie)
     expect(response.status).toBe(409)
-    expect(await html(response)).toContain('Nobody can receive a message from this card yet')
+    expect(await pageText(response)).toContain('Nobody can receive a message from this card yet')
     expect(await sql(`select status from notifications where id = :id`, { id })).toEqual([{ status: 'draft' }])
   })
 
@@ -303,15 +307,17 @@ describe('confirm and send', () => {
     await addSubscriber(cardId)
     await addSubscriber(cardId)
     const id = await createDraft(owner.cookie, cardId)
-    expect(await html(await get(`${base(cardId)}/confirm/${id}`, owner.cookie))).toContain('Will reach 2 devices')
+    expect(await pageText(await server.get(`${base(cardId)}/confirm/${id}`, owner.cookie))).toContain(
+      'Will reach 2 devices',
+    )
 
-    const sent = await post(`${base(cardId)}/confirm/${id}`, owner.cookie)
+    const sent = await server.post(`${base(cardId)}/confirm/${id}`, {}, owner.cookie)
     expect(sent.status).toBe(302)
     expect(sent.headers.get('Location')).toBe(`${base(cardId)}/confirm/${id}`)
     expect(await sql(`select status, quota_source, recipients from notifications where id = :id`, { id })).toEqual([
       { status: 'queued', quota_source: 'monthly', recipients: 2 },
     ])
-    const page = await html(await get(`${base(cardId)}/confirm/${id}`, owner.cookie))
+    const page = await pageText(await server.get(`${base(cardId)}/confirm/${id}`, owner.cookie))
     expect(page).toContain('queued')
     expect(page).toMatch(/<progress[^>]*max="100"[^>]*value="0"/)
     expect(page).toMatch(/Pending<\/dt><dd[^>]*>2<\/dd>/)
@@ -319,11 +325,11 @@ describe('confirm and send', () => {
     expect(page).toContain('Refresh')
     expect(mainOf(page)).not.toMatch(/>Send<\/button>/)
     // Quota used +1; sending again (a resubmitted form) sends nothing more.
-    expect(await html(await get(base(cardId), owner.cookie))).toContain('1 of 10 messages sent')
-    expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
-    expect(await html(await get(base(cardId), owner.cookie))).toContain('1 of 10 messages sent')
+    expect(await pageText(await server.get(base(cardId), owner.cookie))).toContain('1 of 10 messages sent')
+    expect((await server.post(`${base(cardId)}/confirm/${id}`, {}, owner.cookie)).status).toBe(302)
+    expect(await pageText(await server.get(base(cardId), owner.cookie))).toContain('1 of 10 messages sent')
     // A sent message cannot be edited: the composer leads back to its progress.
-    expect((await get(`${base(cardId)}/create?draft=${id}`, owner.cookie)).headers.get('Location')).toBe(
+    expect((await server.get(`${base(cardId)}/create?draft=${id}`, owner.cookie)).headers.get('Location')).toBe(
       `${base(cardId)}/confirm/${id}`,
     )
   })
@@ -334,16 +340,16 @@ describe('confirm and send', () => {
     await addSubscriber(cardId)
     await fillMonthlyQuota(owner.id, cardId)
     const id = await createDraft(owner.cookie, cardId)
-    const confirm = await html(await get(`${base(cardId)}/confirm/${id}`, owner.cookie))
+    const confirm = await pageText(await server.get(`${base(cardId)}/confirm/${id}`, owner.cookie))
     expect(confirm).toContain('10 of 10 messages')
     expect(confirm).toContain(NO_QUOTA_LEFT)
-    const refused = await post(`${base(cardId)}/confirm/${id}`, owner.cookie)
+    const refused = await server.post(`${base(cardId)}/confirm/${id}`, {}, owner.cookie)
     expect(refused.status).toBe(403)
-    expect(await html(refused)).toContain(NO_QUOTA_LEFT)
+    expect(await pageText(refused)).toContain(NO_QUOTA_LEFT)
     expect(await sql(`select status from notifications where id = :id`, { id })).toEqual([{ status: 'draft' }])
 
     await sql(`update subscriptions set additional_quota = 2 where user_id = :id`, { id: owner.id })
-    expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
+    expect((await server.post(`${base(cardId)}/confirm/${id}`, {}, owner.cookie)).status).toBe(302)
     expect(await sql(`select status, quota_source from notifications where id = :id`, { id })).toEqual([
       { status: 'queued', quota_source: 'additional' },
     ])
@@ -365,7 +371,7 @@ describe('JSON calls', () => {
       link: 'https://example.com/offer',
     })
     const url = `/api/account/${cardId}/push_notification/confirm/${id}/data`
-    const draft = await get(url, owner.cookie)
+    const draft = await server.get(url, owner.cookie)
     expect(draft.status).toBe(200)
     expect(await draft.json()).toMatchObject({
       status: 'success',
@@ -381,8 +387,8 @@ describe('JSON calls', () => {
       recipients: 1,
       quota: { monthlyLimit: 10, usedThisMonth: 0, monthlyLeft: 10, additionalLeft: 0, totalLeft: 10 },
     })
-    expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
-    const queued = await (await get(url, owner.cookie)).json()
+    expect((await server.post(`${base(cardId)}/confirm/${id}`, {}, owner.cookie)).status).toBe(302)
+    const queued = await (await server.get(url, owner.cookie)).json()
     expect(queued.notification).toMatchObject({
       status: 'queued',
       progress: { total: 1, sent: 0, failed: 0, pending: 1, percent: 0 },
@@ -390,16 +396,19 @@ describe('JSON calls', () => {
     expect(queued.quota).toMatchObject({ usedThisMonth: 1, monthlyLeft: 9 })
 
     const otherCard = await createCard(other.id)
-    expect((await get(url, other.cookie)).status).toBe(404)
-    expect((await get(`/api/account/${otherCard}/push_notification/confirm/${id}/data`, other.cookie)).status).toBe(404)
-    expect((await get(`/api/account/${cardId}/push_notification/confirm/not-a-uuid/data`, owner.cookie)).status).toBe(
-      404,
-    )
+    expect((await server.get(url, other.cookie)).status).toBe(404)
     expect(
-      (await get(`/api/account/${cardId}/push_notification/confirm/${crypto.randomUUID()}/data`, owner.cookie)).status,
+      (await server.get(`/api/account/${otherCard}/push_notification/confirm/${id}/data`, other.cookie)).status,
     ).toBe(404)
-    expect((await get(url)).status).toBe(401)
-    expect((await post(url, owner.cookie)).status).toBe(405)
+    expect(
+      (await server.get(`/api/account/${cardId}/push_notification/confirm/not-a-uuid/data`, owner.cookie)).status,
+    ).toBe(404)
+    expect(
+      (await server.get(`/api/account/${cardId}/push_notification/confirm/${crypto.randomUUID()}/data`, owner.cookie))
+        .status,
+    ).toBe(404)
+    expect((await server.get(url)).status).toBe(401)
+    expect((await server.post(url, {}, owner.cookie)).status).toBe(405)
   })
 
   test('confirm data per channel: a queued message splits its reach between web push and Apple Wallet', async () => {
@@ -420,14 +429,14 @@ describe('JSON calls', () => {
     })
     const id = await createDraft(owner.cookie, cardId)
     const url = `/api/account/${cardId}/push_notification/confirm/${id}/data`
-    expect(await (await get(url, owner.cookie)).json()).toMatchObject({
+    expect(await (await server.get(url, owner.cookie)).json()).toMatchObject({
       recipients: 2,
       reach: { web: 1, appleWallet: 1 },
       notification: { progress: { total: 0, channels: { web: { pending: 0 }, appleWallet: { pending: 0 } } } },
     })
-    expect((await post(`${base(cardId)}/confirm/${id}`, owner.cookie)).status).toBe(302)
+    expect((await server.post(`${base(cardId)}/confirm/${id}`, {}, owner.cookie)).status).toBe(302)
     // No job queue here: the message stays queued, its whole reach pending on each channel.
-    expect(await (await get(url, owner.cookie)).json()).toMatchObject({
+    expect(await (await server.get(url, owner.cookie)).json()).toMatchObject({
       recipients: 2,
       reach: { web: 1, appleWallet: 1 },
       notification: {
@@ -450,7 +459,7 @@ describe('JSON calls', () => {
     const foreign = await ownTemplate(other.id, 'Theirs')
     const shared = await sharedTemplate()
     const call = (templates: string | null, cookie = owner.cookie, card = cardId) =>
-      get(
+      server.get(
         `/api/account/${card}/push_notification/template-api${templates === null ? '' : `?templates=${encodeURIComponent(templates)}`}`,
         cookie,
       )
@@ -486,6 +495,6 @@ describe('JSON calls', () => {
     }
     expect((await call('all', other.cookie)).status).toBe(404)
     expect((await call('all', owner.cookie, 'not-a-uuid')).status).toBe(404)
-    expect((await get(`/api/account/${cardId}/push_notification/template-api?templates=all`)).status).toBe(401)
+    expect((await server.get(`/api/account/${cardId}/push_notification/template-api?templates=all`)).status).toBe(401)
   })
 })

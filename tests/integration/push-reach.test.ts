@@ -88,11 +88,7 @@ async function cardWithAudiences() {
 }
 
 async function draft(cookie: string, cardId: string, title = 'Happy hour') {
-  const response = await server.fetch(`${base(cardId)}/create`, {
-    method: 'POST',
-    headers: { Cookie: cookie },
-    body: new URLSearchParams({ title, body: `${title}: two coffees for one` }),
-  })
+  const response = await server.post(`${base(cardId)}/create`, { title, body: `${title}: two coffees for one` }, cookie)
   expect(response.status).toBe(302)
   return response.headers.get('Location')!.split('/').pop()!
 }

@@ -39,11 +39,8 @@ async function ownerWithHolders(count = 2) {
   return { ...audience, cookie }
 }
 
-const post = (pathname: string, cookie: string, fields: Record<string, string>) =>
-  server.fetch(pathname, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(fields) })
-
 const schedule = (cardId: string, id: string, cookie: string, when: string, audience = 'all') =>
-  post(`${base(cardId)}/confirm/${id}`, cookie, { intent: 'schedule', audience, when })
+  server.post(`${base(cardId)}/confirm/${id}`, { intent: 'schedule', audience, when }, cookie)
 
 const text = async (response: Response) =>
   (await response.text())
@@ -150,7 +147,7 @@ test('Cancel stops it while it waits, also after the plan ended; one that went o
     { id: owner.id },
   )
   expect((await server.fetch(`${base(cardId)}/scheduled`, { headers: { Cookie: cookie } })).status).toBe(200)
-  const cancelled = await post(`${base(cardId)}/scheduled`, cookie, { intent: 'cancel', id })
+  const cancelled = await server.post(`${base(cardId)}/scheduled`, { intent: 'cancel', id }, cookie)
   expect(cancelled.status).toBe(302)
   expect(cancelled.headers.get('Location')).toBe(`${base(cardId)}/scheduled`)
   expect((await rowOf(id)).status).toBe('cancelled')
@@ -170,16 +167,18 @@ test('Cancel stops it while it waits, also after the plan ended; one that went o
   await releaseDueBroadcasts({ now: new Date(Date.now() + 3 * HOUR) })
   expect((await rowOf(id)).status).toBe('cancelled')
   // Cancelling again, or a message that went, changes nothing and says so.
-  const again = await post(`${base(cardId)}/scheduled`, cookie, { intent: 'cancel', id })
+  const again = await server.post(`${base(cardId)}/scheduled`, { intent: 'cancel', id }, cookie)
   expect(again.status).toBe(302)
   const sent = await createDraft(owner.id, cardId)
   await sql(`update notifications set status = 'done', queued_at = now() where id = :sent`, { sent })
-  expect((await post(`${base(cardId)}/scheduled`, cookie, { intent: 'cancel', id: sent })).status).toBe(302)
+  expect((await server.post(`${base(cardId)}/scheduled`, { intent: 'cancel', id: sent }, cookie)).status).toBe(302)
   expect((await rowOf(sent)).status).toBe('done')
   // Another owner's message is 404; a malformed form 400.
   const other = await ownerWithHolders(1)
-  expect((await post(`${base(other.cardId)}/scheduled`, other.cookie, { intent: 'cancel', id })).status).toBe(404)
-  expect((await post(`${base(cardId)}/scheduled`, cookie, { intent: 'cancel', id: 'nope' })).status).toBe(400)
+  expect((await server.post(`${base(other.cardId)}/scheduled`, { intent: 'cancel', id }, other.cookie)).status).toBe(
+    404,
+  )
+  expect((await server.post(`${base(cardId)}/scheduled`, { intent: 'cancel', id: 'nope' }, cookie)).status).toBe(400)
 })
 
 test('at its time it takes the quota then; with none left it is skipped and the owner is told', async () => {

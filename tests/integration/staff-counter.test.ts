@@ -41,14 +41,6 @@ const events = (passId: string) =>
     { passId },
   )
 
-const get = (pathname: string, cookie: string) => server.fetch(pathname, { headers: { Cookie: cookie } })
-const post = (pathname: string, cookie: string, fields: Record<string, string>) =>
-  server.fetch(pathname, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
-    body: new URLSearchParams(fields),
-  })
-
 /** The `name=value` of the location cookie a response sets, or undefined. */
 const locationCookie = (response: Response) =>
   response.headers
@@ -72,7 +64,7 @@ describe('/staff', () => {
     const { owner, cardId, staff } = await counter()
     const second = await createCard(owner.id, { title: 'Tea card' })
     const foreign = await createCard((await createOwner()).id, { title: 'Foreign card' })
-    const page = await get('/staff', staff.cookie)
+    const page = await server.get('/staff', staff.cookie)
     expect(page.status).toBe(200)
     const html = await page.text()
     expect(html).toContain(`href="/staff/${cardId}/scan"`)
@@ -90,7 +82,7 @@ describe('/staff', () => {
   test('an owner gets 404; a guest goes to /login', async () => {
     const { owner } = await counter()
     const ownerCookie = await logIn(server, owner.email)
-    expect((await get('/staff', ownerCookie)).status).toBe(404)
+    expect((await server.get('/staff', ownerCookie)).status).toBe(404)
     const guest = await server.fetch('/staff')
     expect(guest.status).toBe(302)
     expect(guest.headers.get('Location')).toBe('/login?redirectTo=%2Fstaff')
@@ -100,7 +92,7 @@ describe('/staff', () => {
 describe('/staff/{cardId}/scan', () => {
   test('a staff member stamps, undoes their own stamp and redeems; each event names them', async () => {
     const { pass, staff, scan } = await counter()
-    const page = await get(scan, staff.cookie)
+    const page = await server.get(scan, staff.cookie)
     expect(page.status).toBe(200)
     const form = await page.text()
     expect(form).toContain('name="code"')
@@ -108,17 +100,19 @@ describe('/staff/{cardId}/scan', () => {
     expect(form).not.toContain('name="locationId"')
     expect(form).not.toContain('name="override"')
 
-    const stamped = await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode, count: '2' })
+    const stamped = await server.post(scan, { intent: 'stamp', code: pass.shortCode, count: '2' }, staff.cookie)
     expect(stamped.status).toBe(302)
     expect(stamped.headers.get('Location')).toBe(`${scan}?pass=${pass.id}`)
     expect(locationCookie(stamped)).toBeUndefined()
-    const shown = await (await get(`${scan}?pass=${pass.id}`, staff.cookie)).text()
+    const shown = await (await server.get(`${scan}?pass=${pass.id}`, staff.cookie)).text()
     expect(shown).toContain('2 of 3 stamps')
     expect(shown).toContain('value="undo"')
 
-    expect((await post(scan, staff.cookie, { intent: 'undo', passId: pass.id })).status).toBe(302)
-    expect((await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode, count: '3' })).status).toBe(302)
-    expect((await post(scan, staff.cookie, { intent: 'redeem', passId: pass.id })).status).toBe(302)
+    expect((await server.post(scan, { intent: 'undo', passId: pass.id }, staff.cookie)).status).toBe(302)
+    expect((await server.post(scan, { intent: 'stamp', code: pass.shortCode, count: '3' }, staff.cookie)).status).toBe(
+      302,
+    )
+    expect((await server.post(scan, { intent: 'redeem', passId: pass.id }, staff.cookie)).status).toBe(302)
     const [row] = await sql<{ stamps: number; rewards_redeemed: number }>(
       `select stamps, rewards_redeemed from passes where id = :id`,
       { id: pass.id },
@@ -132,21 +126,21 @@ describe('/staff/{cardId}/scan', () => {
   test('a staff member cannot undo the owner’s stamp (no Undo shown, 409 when posted)', async () => {
     const { owner, cardId, pass, staff, scan } = await counter()
     const ownerCookie = await logIn(server, owner.email)
-    expect((await post(`/account/${cardId}/scan`, ownerCookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(
-      302,
-    )
-    const shown = await (await get(`${scan}?pass=${pass.id}`, staff.cookie)).text()
+    expect(
+      (await server.post(`/account/${cardId}/scan`, { intent: 'stamp', code: pass.shortCode }, ownerCookie)).status,
+    ).toBe(302)
+    const shown = await (await server.get(`${scan}?pass=${pass.id}`, staff.cookie)).text()
     expect(shown).toContain('1 of 3 stamps')
     expect(shown).not.toContain('value="undo"')
-    const undo = await post(scan, staff.cookie, { intent: 'undo', passId: pass.id })
+    const undo = await server.post(scan, { intent: 'undo', passId: pass.id }, staff.cookie)
     expect(undo.status).toBe(409)
     expect(await undo.text()).toContain('The last stamp can no longer be undone')
     // Nor another member's stamp.
     const colleague = await signedInStaffMember(server, owner.id)
-    expect((await post(scan, colleague.cookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(302)
-    expect((await post(scan, staff.cookie, { intent: 'undo', passId: pass.id })).status).toBe(409)
+    expect((await server.post(scan, { intent: 'stamp', code: pass.shortCode }, colleague.cookie)).status).toBe(302)
+    expect((await server.post(scan, { intent: 'undo', passId: pass.id }, staff.cookie)).status).toBe(409)
     // The colleague may undo their own.
-    expect((await post(scan, colleague.cookie, { intent: 'undo', passId: pass.id })).status).toBe(302)
+    expect((await server.post(scan, { intent: 'undo', passId: pass.id }, colleague.cookie)).status).toBe(302)
     expect((await events(pass.id)).map((event) => `${event.kind} ${event.actor_id}`)).toEqual([
       `stamp ${owner.id}`,
       `stamp ${colleague.id}`,
@@ -157,12 +151,14 @@ describe('/staff/{cardId}/scan', () => {
   test('another owner’s card, or its pass: 404, and nothing changes', async () => {
     const { staff } = await counter()
     const other = await counter()
-    expect((await get(other.scan, staff.cookie)).status).toBe(404)
-    expect((await post(other.scan, staff.cookie, { intent: 'stamp', code: other.pass.shortCode })).status).toBe(404)
-    expect((await post(other.scan, staff.cookie, { intent: 'redeem', passId: other.pass.id })).status).toBe(404)
+    expect((await server.get(other.scan, staff.cookie)).status).toBe(404)
+    expect((await server.post(other.scan, { intent: 'stamp', code: other.pass.shortCode }, staff.cookie)).status).toBe(
+      404,
+    )
+    expect((await server.post(other.scan, { intent: 'redeem', passId: other.pass.id }, staff.cookie)).status).toBe(404)
     expect(await events(other.pass.id)).toEqual([])
     // The owner's scan page is the owner's: staff get 404 there too.
-    expect((await get(`/account/${other.cardId}/scan`, other.staff.cookie)).status).toBe(404)
+    expect((await server.get(`/account/${other.cardId}/scan`, other.staff.cookie)).status).toBe(404)
   })
 
   test('with several locations: the chosen one is recorded, checked, and remembered on the device', async () => {
@@ -170,48 +166,54 @@ describe('/staff/{cardId}/scan', () => {
     const [main, harbour] = [locations[0]!, locations[1]!]
     const elsewhere = await createLocation(owner.id, { name: 'Not theirs' })
     // A staff member placed at two of three locations is offered those two, none preselected yet.
-    const first = await (await get(scan, staff.cookie)).text()
+    const first = await (await server.get(scan, staff.cookie)).text()
     expect(first).toContain('name="locationId"')
     expect(first).toContain('Harbour')
     expect(first).not.toContain('Not theirs')
 
-    const missing = await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode })
+    const missing = await server.post(scan, { intent: 'stamp', code: pass.shortCode }, staff.cookie)
     expect(missing.status).toBe(400)
     expect(await missing.text()).toContain('Choose where you are stamping')
     for (const locationId of [elsewhere.id, (await createLocation((await createOwner()).id)).id, 'not-a-uuid']) {
-      const refused = await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode, locationId })
+      const refused = await server.post(scan, { intent: 'stamp', code: pass.shortCode, locationId }, staff.cookie)
       expect(refused.status, locationId).toBe(400)
       expect(await refused.text()).toContain('Choose one of your locations')
     }
     expect(await events(pass.id)).toEqual([])
 
-    const stamped = await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode, locationId: harbour.id })
+    const stamped = await server.post(
+      scan,
+      { intent: 'stamp', code: pass.shortCode, locationId: harbour.id },
+      staff.cookie,
+    )
     expect(stamped.status).toBe(302)
     const remembered = locationCookie(stamped)
     expect(remembered).toBeDefined()
     const device = `${staff.cookie}; ${remembered}`
     // The next visit preselects it, the layout names it, and undo and redeem carry it.
-    const next = await (await get(`${scan}?pass=${pass.id}`, device)).text()
+    const next = await (await server.get(`${scan}?pass=${pass.id}`, device)).text()
     expect(next).toMatch(new RegExp(`<option value="${harbour.id}" selected=""`))
     expect(next).toContain('at Harbour')
     expect(next).toContain(`name="locationId" value="${harbour.id}"`)
-    expect((await post(scan, device, { intent: 'undo', passId: pass.id, locationId: harbour.id })).status).toBe(302)
-    const refusedUndo = await post(scan, device, { intent: 'undo', passId: pass.id, locationId: elsewhere.id })
+    expect((await server.post(scan, { intent: 'undo', passId: pass.id, locationId: harbour.id }, device)).status).toBe(
+      302,
+    )
+    const refusedUndo = await server.post(scan, { intent: 'undo', passId: pass.id, locationId: elsewhere.id }, device)
     expect(refusedUndo.status).toBe(400)
 
     // The /staff page's small form moves the device to Main Street.
-    const moved = await post('/staff', device, { intent: 'location', locationId: main.id })
+    const moved = await server.post('/staff', { intent: 'location', locationId: main.id }, device)
     expect(moved.status).toBe(302)
     const movedCookie = locationCookie(moved)
     expect(movedCookie).toBeDefined()
-    expect(await (await get('/staff', `${staff.cookie}; ${movedCookie}`)).text()).toContain('at Main Street')
-    const badMove = await post('/staff', device, { intent: 'location', locationId: elsewhere.id })
+    expect(await (await server.get('/staff', `${staff.cookie}; ${movedCookie}`)).text()).toContain('at Main Street')
+    const badMove = await server.post('/staff', { intent: 'location', locationId: elsewhere.id }, device)
     expect(badMove.status).toBe(400)
     expect(locationCookie(badMove)).toBeUndefined()
 
     // A remembered location that is not theirs (another member's device) preselects nothing.
     const colleague = await signedInStaffMember(server, owner.id, { locationIds: [elsewhere.id] })
-    const theirs = await (await get(scan, `${colleague.cookie}; ${remembered}`)).text()
+    const theirs = await (await server.get(scan, `${colleague.cookie}; ${remembered}`)).text()
     expect(theirs).not.toContain('name="locationId"')
     expect(theirs).toContain('Location: <strong>Not theirs</strong>')
 
@@ -223,18 +225,18 @@ describe('/staff/{cardId}/scan', () => {
 
   test('with one location it is used without a choice; a staff member not placed anywhere may use every one', async () => {
     const { owner, pass, staff, locations, scan } = await counter({ locationNames: ['Main Street'] })
-    expect((await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(302)
+    expect((await server.post(scan, { intent: 'stamp', code: pass.shortCode }, staff.cookie)).status).toBe(302)
     const unplaced = await createStaffMember(owner.id)
     const cookie = await logIn(server, unplaced.email)
-    expect((await post(scan, cookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(302)
+    expect((await server.post(scan, { intent: 'stamp', code: pass.shortCode }, cookie)).status).toBe(302)
     expect((await events(pass.id)).map((event) => event.location_id)).toEqual([locations[0]!.id, locations[0]!.id])
   })
 
   test('a pause refuses staff with when it ends, override or not; the owner overrides and it is recorded', async () => {
     const { owner, cardId, pass, staff, scan } = await counter({ stampsRequired: 5, pauseMinutes: 120 })
-    expect((await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(302)
+    expect((await server.post(scan, { intent: 'stamp', code: pass.shortCode }, staff.cookie)).status).toBe(302)
     for (const fields of [{}, { override: 'on' }] as Record<string, string>[]) {
-      const refused = await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode, ...fields })
+      const refused = await server.post(scan, { intent: 'stamp', code: pass.shortCode, ...fields }, staff.cookie)
       expect(refused.status).toBe(409)
       const html = await refused.text()
       // The time alone, or with the date when the pause ends after the business’s midnight.
@@ -243,10 +245,14 @@ describe('/staff/{cardId}/scan', () => {
     }
     const ownerCookie = await logIn(server, owner.email)
     const ownerScan = `/account/${cardId}/scan`
-    const refused = await post(ownerScan, ownerCookie, { intent: 'stamp', code: pass.shortCode })
+    const refused = await server.post(ownerScan, { intent: 'stamp', code: pass.shortCode }, ownerCookie)
     expect(refused.status).toBe(409)
     expect(await refused.text()).toContain('Override the rule and stamp anyway')
-    const overridden = await post(ownerScan, ownerCookie, { intent: 'stamp', code: pass.shortCode, override: 'on' })
+    const overridden = await server.post(
+      ownerScan,
+      { intent: 'stamp', code: pass.shortCode, override: 'on' },
+      ownerCookie,
+    )
     expect(overridden.status).toBe(302)
     expect((await events(pass.id)).map((event) => [event.actor_id, event.overridden])).toEqual([
       [staff.id, false],
@@ -257,9 +263,13 @@ describe('/staff/{cardId}/scan', () => {
   test('inside the pause, more stamps than a scan allows: both rules shown, staff never past them', async () => {
     const { owner, cardId, pass, staff, scan } = await counter({ stampsRequired: 10, pauseMinutes: 120 })
     await sql(`update cards set max_stamps_per_scan = 3 where id = :cardId`, { cardId })
-    expect((await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode })).status).toBe(302)
+    expect((await server.post(scan, { intent: 'stamp', code: pass.shortCode }, staff.cookie)).status).toBe(302)
     for (const count of ['5', '3']) {
-      const refused = await post(scan, staff.cookie, { intent: 'stamp', code: pass.shortCode, count, override: 'on' })
+      const refused = await server.post(
+        scan,
+        { intent: 'stamp', code: pass.shortCode, count, override: 'on' },
+        staff.cookie,
+      )
       expect(refused.status).toBe(409)
       const html = await refused.text()
       expect(html).toContain('This card was stamped recently: the next stamp is possible at')
@@ -269,18 +279,17 @@ describe('/staff/{cardId}/scan', () => {
     }
     const ownerCookie = await logIn(server, owner.email)
     const ownerScan = `/account/${cardId}/scan`
-    const refused = await post(ownerScan, ownerCookie, { intent: 'stamp', code: pass.shortCode, count: '5' })
+    const refused = await server.post(ownerScan, { intent: 'stamp', code: pass.shortCode, count: '5' }, ownerCookie)
     expect(refused.status).toBe(409)
     const html = await refused.text()
     expect(html).toContain('This card was stamped recently: the next stamp is possible at')
     expect(html).toContain('This card allows at most 3 stamps per scan')
     expect(html).toContain('Override the rule and stamp anyway')
-    const overridden = await post(ownerScan, ownerCookie, {
-      intent: 'stamp',
-      code: pass.shortCode,
-      count: '5',
-      override: 'on',
-    })
+    const overridden = await server.post(
+      ownerScan,
+      { intent: 'stamp', code: pass.shortCode, count: '5', override: 'on' },
+      ownerCookie,
+    )
     expect(overridden.status).toBe(302)
     expect((await events(pass.id)).map((event) => [event.actor_id, event.overridden])).toEqual([
       [staff.id, false],
@@ -293,34 +302,34 @@ describe('/staff/password', () => {
   test('changes the password under the sign-up policy and ends the member’s other sessions', async () => {
     const { staff } = await counter()
     const otherDevice = await logIn(server, staff.email)
-    const form = await get('/staff/password', staff.cookie)
+    const form = await server.get('/staff/password', staff.cookie)
     expect(form.status).toBe(200)
     expect(await form.text()).toContain('name="currentPassword"')
 
-    const wrong = await post('/staff/password', staff.cookie, {
-      currentPassword: 'Not.the.password1',
-      password: 'Counter.2026',
-      confirmPassword: 'Counter.2026',
-    })
+    const wrong = await server.post(
+      '/staff/password',
+      { currentPassword: 'Not.the.password1', password: 'Counter.2026', confirmPassword: 'Counter.2026' },
+      staff.cookie,
+    )
     expect(wrong.status).toBe(400)
     expect(await wrong.text()).toContain('The password is not correct')
-    const weak = await post('/staff/password', staff.cookie, {
-      currentPassword: STRONG_PASSWORD,
-      password: 'weak',
-      confirmPassword: 'weak',
-    })
+    const weak = await server.post(
+      '/staff/password',
+      { currentPassword: STRONG_PASSWORD, password: 'weak', confirmPassword: 'weak' },
+      staff.cookie,
+    )
     expect(weak.status).toBe(400)
-    expect((await get('/staff', otherDevice)).status).toBe(200)
+    expect((await server.get('/staff', otherDevice)).status).toBe(200)
 
-    const changed = await post('/staff/password', staff.cookie, {
-      currentPassword: STRONG_PASSWORD,
-      password: 'Counter.2026',
-      confirmPassword: 'Counter.2026',
-    })
+    const changed = await server.post(
+      '/staff/password',
+      { currentPassword: STRONG_PASSWORD, password: 'Counter.2026', confirmPassword: 'Counter.2026' },
+      staff.cookie,
+    )
     expect(changed.status).toBe(302)
     expect(changed.headers.get('Location')).toBe('/staff')
-    expect((await get('/staff', staff.cookie)).status).toBe(200)
-    const ended = await get('/staff', otherDevice)
+    expect((await server.get('/staff', staff.cookie)).status).toBe(200)
+    const ended = await server.get('/staff', otherDevice)
     expect(ended.status).toBe(302)
     expect(ended.headers.get('Location')).toMatch(/^\/login/)
     await logIn(server, staff.email, 'Counter.2026')

@@ -19,6 +19,7 @@ import {
   tokenFromMail,
   uniqueEmail,
 } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { createStaffMember, signedInStaffMember } from '#tests/support/staff-member.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
@@ -32,16 +33,6 @@ const server = useTestServer()
 beforeEach(async () => {
   await sql('delete from rate_limit_counters')
 })
-
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const post = (pathname: string, form: Record<string, string>, cookie?: string) =>
-  server.fetch(pathname, { method: 'POST', headers: cookie ? { Cookie: cookie } : {}, body: new URLSearchParams(form) })
-const html = async (response: Response) =>
-  (await response.text())
-    .replaceAll('<!-- -->', '')
-    .replaceAll('&#x27;', "'")
-    .replaceAll('&quot;', '"')
-    .replaceAll('&amp;', '&')
 
 /** The token of the newest invitation mailed to `email`. */
 async function invitationToken(email: string) {
@@ -89,7 +80,7 @@ describe('a pending invitee cannot get around the invitation', () => {
     const resent = await postJson(server, '/api/auth/verify-email', { email: invitee.email })
     expect(resent.status).toBe(200)
     // The page forms answer alike too.
-    expect((await post('/forgot-password', { email: invitee.email })).status).toBeLessThan(400)
+    expect((await server.post('/forgot-password', { email: invitee.email })).status).toBeLessThan(400)
     expect(await mailCount(invitee.email)).toBe(0)
     expect(
       await sql(`select 1 from one_time_tokens where user_id = :id and kind <> 'staff_invitation'`, {
@@ -180,15 +171,15 @@ describe('staff of a disabled owner', () => {
   test('an admin disabling the owner ends the member’s session and refuses their sign-in', async () => {
     const owner = await createOwner()
     const member = await signedInStaffMember(server, owner.id)
-    expect((await get('/staff', member.cookie)).status).toBe(200)
+    expect((await server.get('/staff', member.cookie)).status).toBe(200)
     const admin = await createUser()
     await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
     await disableAccount({ actorId: admin.id, userId: owner.id })
 
-    const staffPage = await get('/staff', member.cookie)
+    const staffPage = await server.get('/staff', member.cookie)
     expect(staffPage.status).toBe(302)
     expect(new URL(staffPage.headers.get('Location')!, 'http://test').pathname).toBe('/login')
-    const login = await post('/login', { email: member.email, password: member.password })
+    const login = await server.post('/login', { email: member.email, password: member.password })
     expect(login.status).toBe(401)
     expect(login.headers.getSetCookie().some((cookie) => cookie.startsWith('__session='))).toBe(false)
     const api = await postJson(server, '/api/auth/login', { email: member.email, password: member.password })
@@ -200,7 +191,7 @@ describe('staff of a disabled owner', () => {
     const owner = await createOwner()
     const member = await signedInStaffMember(server, owner.id)
     await sql(`update users set disabled_at = now() where id = :id`, { id: owner.id })
-    const staffPage = await get('/staff', member.cookie)
+    const staffPage = await server.get('/staff', member.cookie)
     expect(staffPage.status).toBe(302)
     expect(new URL(staffPage.headers.get('Location')!, 'http://test').pathname).toBe('/login')
   })
@@ -208,16 +199,22 @@ describe('staff of a disabled owner', () => {
   test('their invitation cannot be accepted, and says why', async () => {
     const owner = await signedInOwner(server)
     const email = uniqueEmail('too-late')
-    expect((await post('/account/team', { intent: 'invite', name: 'Max', email }, owner.cookie)).status).toBe(302)
+    expect((await server.post('/account/team', { intent: 'invite', name: 'Max', email }, owner.cookie)).status).toBe(
+      302,
+    )
     const token = await invitationToken(email)
     await sql(`update users set disabled_at = now() where id = :id`, { id: owner.id })
 
-    const page = await get(`/join-team?token=${token}`)
+    const page = await server.get(`/join-team?token=${token}`)
     expect(page.status).toBe(400)
-    expect(await html(page)).toContain(JOIN_MESSAGES.ownerDisabled)
-    const joined = await post('/join-team', { token, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+    expect(await pageText(page)).toContain(JOIN_MESSAGES.ownerDisabled)
+    const joined = await server.post('/join-team', {
+      token,
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+    })
     expect(joined.status).toBe(400)
-    expect(await html(joined)).toContain(JOIN_MESSAGES.ownerDisabled)
+    expect(await pageText(joined)).toContain(JOIN_MESSAGES.ownerDisabled)
     const [row] = await sql<{ has_password: boolean }>(
       `select password_hash is not null as has_password from users where email = :email`,
       { email },
@@ -229,26 +226,31 @@ describe('staff of a disabled owner', () => {
 describe('an owner’s invitations per day', () => {
   test('20 invitations and resends together, then 429 with the wait; nothing written or mailed; other owners unaffected', async () => {
     const owner = await signedInOwner(server)
-    const invite = (email: string) => post('/account/team', { intent: 'invite', name: 'Nia', email }, owner.cookie)
+    const invite = (email: string) =>
+      server.post('/account/team', { intent: 'invite', name: 'Nia', email }, owner.cookie)
     const first = uniqueEmail('daily')
     expect((await invite(first)).status).toBe(302)
     const [row] = await sql<{ id: string }>(`select id from users where email = :email`, { email: first })
-    expect((await post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)).status).toBe(302)
+    expect((await server.post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)).status).toBe(302)
     // Past the trial's two seats the rest are refused, but each attempt counts: each could have mailed someone.
     for (let sent = 2; sent < 20; sent++) expect((await invite(uniqueEmail('daily'))).status).not.toBe(429)
 
     const over = uniqueEmail('daily-over')
     const refused = await invite(over)
     expect(refused.status).toBe(429)
-    expect(await html(refused)).toMatch(/Too many attempts\. Please try again in \d+ hours\./)
+    expect(await pageText(refused)).toMatch(/Too many attempts\. Please try again in \d+ hours\./)
     expect(await sql(`select 1 from users where email = :email`, { email: over })).toHaveLength(0)
     expect(await mailCount(over)).toBe(0)
-    const resend = await post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)
+    const resend = await server.post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)
     expect(resend.status).toBe(429)
     expect(await mailCount(first)).toBe(2)
 
     const other = await signedInOwner(server)
-    const theirs = await post('/account/team', { intent: 'invite', name: 'Oli', email: uniqueEmail() }, other.cookie)
+    const theirs = await server.post(
+      '/account/team',
+      { intent: 'invite', name: 'Oli', email: uniqueEmail() },
+      other.cookie,
+    )
     expect(theirs.status).toBe(302)
   })
 })
@@ -262,33 +264,39 @@ describe('a link replaced by “Resend”', () => {
       { id: owner.id, slug: `replaced-${owner.id.slice(0, 8)}` },
     )
     const email = uniqueEmail('replaced')
-    expect((await post('/account/team', { intent: 'invite', name: 'Rae', email }, owner.cookie)).status).toBe(302)
+    expect((await server.post('/account/team', { intent: 'invite', name: 'Rae', email }, owner.cookie)).status).toBe(
+      302,
+    )
     const old = await invitationToken(email)
     const [row] = await sql<{ id: string }>(`select id from users where email = :email`, { email })
-    expect((await post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)).status).toBe(302)
+    expect((await server.post('/account/team', { intent: 'resend', staffId: row!.id }, owner.cookie)).status).toBe(302)
     const newest = await invitationToken(email)
 
     const replaced = JOIN_MESSAGES.replaced('Corner Coffee')
     expect(replaced).toBe(
       'This link was replaced by a newer invitation. Please use the latest e-mail from Corner Coffee.',
     )
-    const page = await get(`/join-team?token=${old}`)
+    const page = await server.get(`/join-team?token=${old}`)
     expect(page.status).toBe(400)
-    const text = await html(page)
+    const text = await pageText(page)
     expect(text).toContain(replaced)
     expect(text).not.toContain(JOIN_MESSAGES.used)
-    const posted = await post('/join-team', { token: old, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+    const posted = await server.post('/join-team', {
+      token: old,
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+    })
     expect(posted.status).toBe(400)
-    expect(await html(posted)).toContain(replaced)
+    expect(await pageText(posted)).toContain(replaced)
 
-    const joined = await post('/join-team', {
+    const joined = await server.post('/join-team', {
       token: newest,
       password: STRONG_PASSWORD,
       confirmPassword: STRONG_PASSWORD,
     })
     expect(joined.status).toBe(302)
     // Once they have joined, any of their links says so.
-    expect(await html(await get(`/join-team?token=${old}`))).toContain(JOIN_MESSAGES.used)
+    expect(await pageText(await server.get(`/join-team?token=${old}`))).toContain(JOIN_MESSAGES.used)
   })
 })
 
@@ -296,7 +304,9 @@ describe('accepting races with a removal', () => {
   test('when the update finds no row to change, the join is refused as withdrawn and the link not used up', async () => {
     const owner = await signedInOwner(server)
     const email = uniqueEmail('race')
-    expect((await post('/account/team', { intent: 'invite', name: 'Sam', email }, owner.cookie)).status).toBe(302)
+    expect((await server.post('/account/team', { intent: 'invite', name: 'Sam', email }, owner.cookie)).status).toBe(
+      302,
+    )
     const token = await invitationToken(email)
     const [row] = await sql<{ id: string }>(`select id from users where email = :email`, { email })
     // The removal committed between the join's last read and its update: the update skips the row, as a real
@@ -308,9 +318,13 @@ describe('accepting races with a removal', () => {
        when (old.id = '${row!.id}' and new.password_hash is not null) execute function ${fn}()`,
     )
     try {
-      const joined = await post('/join-team', { token, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+      const joined = await server.post('/join-team', {
+        token,
+        password: STRONG_PASSWORD,
+        confirmPassword: STRONG_PASSWORD,
+      })
       expect(joined.status).toBe(400)
-      expect(await html(joined)).toContain(JOIN_MESSAGES.withdrawn)
+      expect(await pageText(joined)).toContain(JOIN_MESSAGES.withdrawn)
       expect(joined.headers.getSetCookie().some((cookie) => cookie.startsWith('__session='))).toBe(false)
     } finally {
       await sql(`drop trigger ${fn} on users`)
@@ -328,27 +342,29 @@ describe('the join page on a signed-in device', () => {
   test('says who is signed in and offers to log out (a plain form); posting is refused; logged out, the link works', async () => {
     const owner = await signedInOwner(server)
     const email = uniqueEmail('tablet')
-    expect((await post('/account/team', { intent: 'invite', name: 'Tia', email }, owner.cookie)).status).toBe(302)
+    expect((await server.post('/account/team', { intent: 'invite', name: 'Tia', email }, owner.cookie)).status).toBe(
+      302,
+    )
     const token = await invitationToken(email)
     const colleague = await signedInStaffMember(server, owner.id)
 
     for (const who of [owner, colleague]) {
-      const page = await get(`/join-team?token=${token}`, who.cookie)
+      const page = await server.get(`/join-team?token=${token}`, who.cookie)
       expect(page.status).toBe(200)
-      const text = await html(page)
+      const text = await pageText(page)
       expect(text).toContain(JOIN_MESSAGES.signedIn(who.email))
       expect(text).toContain(`You are signed in as ${who.email}. Log out to accept this invitation.`)
       expect(text).toMatch(/<form method="post" action="\/logout"[^>]*>\s*<button type="submit"[^>]*>Log out<\/button>/)
       expect(text).not.toContain(`sign in with ${email}`)
     }
 
-    const refused = await post(
+    const refused = await server.post(
       '/join-team',
       { token, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD },
       colleague.cookie,
     )
     expect(refused.status).toBe(409)
-    expect(await html(refused)).toContain(JOIN_MESSAGES.signedIn(colleague.email))
+    expect(await pageText(refused)).toContain(JOIN_MESSAGES.signedIn(colleague.email))
     expect(refused.headers.getSetCookie().some((cookie) => cookie.startsWith('__session='))).toBe(false)
     const [link] = await sql<{ used_at: Date | null; has_password: boolean }>(
       `select t.used_at, u.password_hash is not null as has_password
@@ -357,11 +373,11 @@ describe('the join page on a signed-in device', () => {
     )
     expect(link).toMatchObject({ used_at: null, has_password: false })
 
-    const loggedOut = await post('/logout', {}, colleague.cookie)
+    const loggedOut = await server.post('/logout', {}, colleague.cookie)
     expect(loggedOut.status).toBe(302)
     expect(loggedOut.headers.get('Location')).toBe('/login')
-    const afterwards = await get(`/join-team?token=${token}`, colleague.cookie)
+    const afterwards = await server.get(`/join-team?token=${token}`, colleague.cookie)
     expect(afterwards.status).toBe(200)
-    expect(await html(afterwards)).toContain(`sign in with ${email}`)
+    expect(await pageText(afterwards)).toContain(`sign in with ${email}`)
   })
 })

@@ -6,6 +6,7 @@ import { JOIN_MESSAGES } from '#app/services/team/invitation.server.ts'
 import { TEAM_MESSAGES } from '#app/utils/staff.ts'
 import { createOwner, signedInOwner } from '#tests/support/account-owner.ts'
 import { createUser, logIn, sessionCookie, sql, STRONG_PASSWORD, uniqueEmail } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { createStaffMember, signedInStaffMember } from '#tests/support/staff-member.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
@@ -18,23 +19,14 @@ import { useTestServer } from '#tests/support/test-server.ts'
 const server = useTestServer()
 const DAY = 24 * 60 * 60 * 1000
 
-const get = (pathname: string, cookie?: string) => server.fetch(pathname, { headers: cookie ? { Cookie: cookie } : {} })
-const post = (pathname: string, form: Record<string, string>, cookie?: string) =>
-  server.fetch(pathname, { method: 'POST', headers: cookie ? { Cookie: cookie } : {}, body: new URLSearchParams(form) })
-const html = async (response: Response) =>
-  (await response.text())
-    .replaceAll('<!-- -->', '')
-    .replaceAll('&#x27;', "'")
-    .replaceAll('&quot;', '"')
-    .replaceAll('&amp;', '&')
 const invite = (cookie: string, name: string, email: string) =>
-  post('/account/team', { intent: 'invite', name, email }, cookie)
+  server.post('/account/team', { intent: 'invite', name, email }, cookie)
 const memberAction = (cookie: string, intent: 'resend' | 'remove', staffId: string) =>
-  post('/account/team', { intent, staffId }, cookie)
+  server.post('/account/team', { intent, staffId }, cookie)
 
 /** Whether a session cookie is live: a guest-only page sends the signed-in elsewhere and shows a guest the form. */
 async function sessionLive(cookie: string) {
-  const response = await get('/login', cookie)
+  const response = await server.get('/login', cookie)
   if (response.status === 200) return false
   expect(response.status).toBe(302)
   return true
@@ -110,7 +102,7 @@ describe('inviting a team member', () => {
     )
     expect(Math.abs(new Date(token!.expires_at).getTime() - Date.now() - 7 * DAY)).toBeLessThan(60_000)
 
-    const list = await html(await get('/account/team', owner.cookie))
+    const list = await pageText(await server.get('/account/team', owner.cookie))
     expect(list).toContain('Anna')
     expect(list).toContain(email)
     expect(list).toMatch(/Invited<\/span> until <time/)
@@ -118,17 +110,21 @@ describe('inviting a team member', () => {
 
     const link = await invitationLink(email)
     expect(link.mail.subject).toBe("Invitation from 'Corner Coffee' to stamp loyalty cards on Stampwise")
-    const page = await get(link.path)
+    const page = await server.get(link.path)
     expect(page.status).toBe(200)
-    expect(await html(page)).toContain('Anna, Corner Coffee invited you to stamp their loyalty cards')
+    expect(await pageText(page)).toContain('Anna, Corner Coffee invited you to stamp their loyalty cards')
 
     // The sign-up policy, with its messages; nothing used up.
-    const weak = await post('/join-team', { token: link.token, password: 'weakpass', confirmPassword: 'weakpass' })
+    const weak = await server.post('/join-team', {
+      token: link.token,
+      password: 'weakpass',
+      confirmPassword: 'weakpass',
+    })
     expect(weak.status).toBe(400)
-    expect(await html(weak)).toContain('At least one uppercase letter')
+    expect(await pageText(weak)).toContain('At least one uppercase letter')
     expect((await staffRow(email)).has_password).toBe(false)
 
-    const joined = await post('/join-team', {
+    const joined = await server.post('/join-team', {
       token: link.token,
       password: STRONG_PASSWORD,
       confirmPassword: STRONG_PASSWORD,
@@ -136,38 +132,38 @@ describe('inviting a team member', () => {
     expect(joined.status).toBe(302)
     expect(joined.headers.get('Location')).toBe('/staff')
     const cookie = sessionCookie(joined)
-    expect((await get('/login', cookie)).headers.get('Location')).toBe('/staff')
+    expect((await server.get('/login', cookie)).headers.get('Location')).toBe('/staff')
     expect(await staffRow(email)).toMatchObject({ has_password: true, confirmed: true, invitation_expires_at: null })
 
     // The link works once; the member signs in at /login and lands on /staff.
-    const again = await get(link.path)
+    const again = await server.get(link.path)
     expect(again.status).toBe(400)
-    expect(await html(again)).toContain(JOIN_MESSAGES.used)
-    const login = await post('/login', { email, password: STRONG_PASSWORD })
+    expect(await pageText(again)).toContain(JOIN_MESSAGES.used)
+    const login = await server.post('/login', { email, password: STRONG_PASSWORD })
     expect(login.status).toBe(302)
     expect(login.headers.get('Location')).toBe('/staff')
-    expect(await html(await get('/account/team', owner.cookie))).toMatch(/>Active</)
+    expect(await pageText(await server.get('/account/team', owner.cookie))).toMatch(/>Active</)
     // Staff get 404 on the owner's team page, like any owner page.
-    expect((await get('/account/team', cookie)).status).toBe(404)
+    expect((await server.get('/account/team', cookie)).status).toBe(404)
   })
 
   test('bad input: each field’s message and 400; a member id that is not the owner’s: 404', async () => {
     const owner = await signedInOwner(server)
     const noName = await invite(owner.cookie, '   ', uniqueEmail())
     expect(noName.status).toBe(400)
-    expect(await html(noName)).toContain(TEAM_MESSAGES.name)
+    expect(await pageText(noName)).toContain(TEAM_MESSAGES.name)
     const badEmail = await invite(owner.cookie, 'Anna', 'not-an-address')
     expect(badEmail.status).toBe(400)
-    expect(await html(badEmail)).toContain(TEAM_MESSAGES.email)
+    expect(await pageText(badEmail)).toContain(TEAM_MESSAGES.email)
     expect((await invite(owner.cookie, 'A'.repeat(61), uniqueEmail())).status).toBe(400)
-    expect((await post('/account/team', { intent: 'nonsense' }, owner.cookie)).status).toBe(400)
+    expect((await server.post('/account/team', { intent: 'nonsense' }, owner.cookie)).status).toBe(400)
     expect((await memberAction(owner.cookie, 'remove', 'not-a-uuid')).status).toBe(400)
 
     const other = await createOwner()
     const theirs = await createStaffMember(other.id)
     const foreign = await memberAction(owner.cookie, 'remove', theirs.id)
     expect(foreign.status).toBe(404)
-    expect(await html(foreign)).toContain(TEAM_MESSAGES.memberGone)
+    expect(await pageText(foreign)).toContain(TEAM_MESSAGES.memberGone)
     expect((await memberAction(owner.cookie, 'resend', theirs.id)).status).toBe(404)
     expect((await staffRow(theirs.email)).removed_at).toBeNull()
     expect((await sql(`select 1 from users where employer_id = :id`, { id: owner.id })).length).toBe(0)
@@ -178,14 +174,14 @@ describe('inviting a team member', () => {
     const someone = await createUser()
     const taken = await invite(owner.cookie, 'Bob', someone.email)
     expect(taken.status).toBe(400)
-    expect(await html(taken)).toContain(TEAM_MESSAGES.hasAccount)
+    expect(await pageText(taken)).toContain(TEAM_MESSAGES.hasAccount)
     const self = await invite(owner.cookie, 'Me', owner.email)
-    expect(await html(self)).toContain(TEAM_MESSAGES.hasAccount)
+    expect(await pageText(self)).toContain(TEAM_MESSAGES.hasAccount)
 
     const other = await createOwner()
     const theirs = await createStaffMember(other.id)
     // Another business's staff member: the same answer, so nothing about other businesses leaks.
-    const theirsAnswer = await html(await invite(owner.cookie, 'Cleo', theirs.email))
+    const theirsAnswer = await pageText(await invite(owner.cookie, 'Cleo', theirs.email))
     expect(theirsAnswer).toContain(TEAM_MESSAGES.hasAccount)
     expect(theirsAnswer).not.toMatch(/another business/i)
 
@@ -193,7 +189,7 @@ describe('inviting a team member', () => {
     expect((await invite(owner.cookie, 'Dan', email)).status).toBe(302)
     const twice = await invite(owner.cookie, 'Dan', email)
     expect(twice.status).toBe(400)
-    expect(await html(twice)).toContain(TEAM_MESSAGES.ownInvitation)
+    expect(await pageText(twice)).toContain(TEAM_MESSAGES.ownInvitation)
     expect((await sql(`select 1 from users where email = :email`, { email })).length).toBe(1)
   })
 })
@@ -206,7 +202,7 @@ describe('seats', () => {
     const third = uniqueEmail()
     const refused = await invite(owner.cookie, 'Three', third)
     expect(refused.status).toBe(409)
-    const text = await html(refused)
+    const text = await pageText(refused)
     expect(text).toContain(TEAM_MESSAGES.seats(2))
     expect(text).toContain('href="/account/tariffs"')
     expect((await sql(`select 1 from users where email = :email`, { email: third })).length).toBe(0)
@@ -217,7 +213,7 @@ describe('seats', () => {
        where employer_id = :id and password_hash is null`,
       { id: owner.id },
     )
-    expect(await html(await get('/account/team', owner.cookie))).toContain('Invitation expired')
+    expect(await pageText(await server.get('/account/team', owner.cookie))).toContain('Invitation expired')
     expect((await invite(owner.cookie, 'Three', third)).status).toBe(302)
   })
 
@@ -228,12 +224,12 @@ describe('seats', () => {
   ] as const)('paid plan tier %i: %i seats', async (tier, seats) => {
     const owner = await signedInOwner(server)
     await payFor(owner.id, tier)
-    expect(await html(await get('/account/team', owner.cookie))).toContain(`0 of ${seats} staff seats taken`)
+    expect(await pageText(await server.get('/account/team', owner.cookie))).toContain(`0 of ${seats} staff seats taken`)
     await pendingInvitations(owner.id, seats - 1)
     expect((await invite(owner.cookie, 'Last', uniqueEmail())).status).toBe(302)
     const over = await invite(owner.cookie, 'Over', uniqueEmail())
     expect(over.status).toBe(409)
-    expect(await html(over)).toContain(TEAM_MESSAGES.seats(seats))
+    expect(await pageText(over)).toContain(TEAM_MESSAGES.seats(seats))
   })
 })
 
@@ -250,23 +246,23 @@ describe('resend', () => {
     expect(resent.status).toBe(302)
     const second = await invitationLink(email)
     expect(second.token).not.toBe(first.token)
-    expect((await get(first.path)).status).toBe(400)
-    expect((await get(second.path)).status).toBe(200)
+    expect((await server.get(first.path)).status).toBe(400)
+    expect((await server.get(second.path)).status).toBe(200)
     const expires = new Date((await staffRow(email)).invitation_expires_at!).getTime()
     expect(Math.abs(expires - Date.now() - 7 * DAY)).toBeLessThan(60_000)
 
     // Expired, and both seats taken meanwhile: refused with the upgrade path; with a seat free again: sent.
     await sql(`update users set invitation_expires_at = now() - interval '1 minute' where id = :id`, { id })
     await sql(`update one_time_tokens set expires_at = now() - interval '1 minute' where user_id = :id`, { id })
-    expect(await html(await get(second.path))).toContain(JOIN_MESSAGES.expired)
+    expect(await pageText(await server.get(second.path))).toContain(JOIN_MESSAGES.expired)
     const a = await createStaffMember(owner.id)
     await createStaffMember(owner.id)
     const full = await memberAction(owner.cookie, 'resend', id)
     expect(full.status).toBe(409)
-    expect(await html(full)).toContain(TEAM_MESSAGES.seats(2))
+    expect(await pageText(full)).toContain(TEAM_MESSAGES.seats(2))
     expect((await memberAction(owner.cookie, 'remove', a.id)).status).toBe(302)
     expect((await memberAction(owner.cookie, 'resend', id)).status).toBe(302)
-    expect((await get((await invitationLink(email)).path)).status).toBe(200)
+    expect((await server.get((await invitationLink(email)).path)).status).toBe(200)
 
     // A member who joined has nothing to resend.
     const joined = await createStaffMember(owner.id)
@@ -288,9 +284,9 @@ describe('removal', () => {
     expect((await sql(`select 1 from sessions where user_id = :id`, { id: member.id })).length).toBe(0)
     expect((await staffRow(member.email)).removed_at).not.toBeNull()
     // Signing in again fails like a wrong password; the list no longer shows them.
-    const login = await post('/login', { email: member.email, password: member.password })
+    const login = await server.post('/login', { email: member.email, password: member.password })
     expect(login.status).toBe(401)
-    expect(await html(await get('/account/team', owner.cookie))).not.toContain(member.email)
+    expect(await pageText(await server.get('/account/team', owner.cookie))).not.toContain(member.email)
     // Removing twice: not on the team any more.
     expect((await memberAction(owner.cookie, 'remove', member.id)).status).toBe(404)
 
@@ -299,9 +295,9 @@ describe('removal', () => {
     await invite(owner.cookie, 'Finn', email)
     const link = await invitationLink(email)
     expect((await memberAction(owner.cookie, 'remove', (await staffRow(email)).id)).status).toBe(302)
-    const withdrawn = await get(link.path)
+    const withdrawn = await server.get(link.path)
     expect(withdrawn.status).toBe(400)
-    expect(await html(withdrawn)).toContain(JOIN_MESSAGES.withdrawn)
+    expect(await pageText(withdrawn)).toContain(JOIN_MESSAGES.withdrawn)
     expect((await invite(owner.cookie, 'Finn', email)).status).toBe(302)
     expect((await invite(owner.cookie, 'Back', member.email)).status).toBe(302)
   })
@@ -340,10 +336,10 @@ describe('plan changes', () => {
     expect(await sessionLive(s2!.cookie)).toBe(true)
     expect(await sessionLive(s3!.cookie)).toBe(false)
     expect((await sql(`select 1 from sessions where user_id = :id`, { id: s4!.id })).length).toBe(0)
-    const refused = await post('/login', { email: s4!.email, password: STRONG_PASSWORD })
+    const refused = await server.post('/login', { email: s4!.email, password: STRONG_PASSWORD })
     expect(refused.status).toBe(401)
-    expect(await html(refused)).toContain(STAFF_SUSPENDED)
-    const list = await html(await get('/account/team', owner.cookie))
+    expect(await pageText(refused)).toContain(STAFF_SUSPENDED)
+    const list = await pageText(await server.get('/account/team', owner.cookie))
     expect(list.match(/>Suspended</g)).toHaveLength(2)
     expect(list).toContain('4 of 2 staff seats taken')
     // No new invitation while over the seats.
@@ -352,7 +348,7 @@ describe('plan changes', () => {
     // The owner removes S1: S3 gets the seat back (the oldest first).
     expect((await memberAction(owner.cookie, 'remove', s1.id)).status).toBe(302)
     expect(await suspended()).toEqual(['S4'])
-    expect((await post('/login', { email: s3!.email, password: STRONG_PASSWORD })).headers.get('Location')).toBe(
+    expect((await server.post('/login', { email: s3!.email, password: STRONG_PASSWORD })).headers.get('Location')).toBe(
       '/staff',
     )
 
@@ -373,7 +369,7 @@ describe('plan changes', () => {
     expect(status!.status).toBe('ended')
     expect(await suspended()).toEqual([])
     expect(await sessionLive(s4Cookie)).toBe(true)
-    expect(await html(await get('/account/team', owner.cookie))).toContain('3 of 20 staff seats taken')
+    expect(await pageText(await server.get('/account/team', owner.cookie))).toContain('3 of 20 staff seats taken')
   })
 
   test('a trial that ends changes nothing', async () => {

@@ -30,11 +30,7 @@ const PROFILE = '/account/profile'
 const MESSAGE = 'Choose a time zone from the list'
 
 const saveTimeZone = (cookie: string, timeZone: string) =>
-  server.fetch(PROFILE, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
-    body: new URLSearchParams({ intent: 'time-zone', timeZone }),
-  })
+  server.post(PROFILE, { intent: 'time-zone', timeZone }, cookie)
 
 async function storedTimeZone(userId: string) {
   const [row] = await sql<{ time_zone: string }>('select time_zone from users where id = :userId', { userId })

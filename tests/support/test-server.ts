@@ -18,9 +18,16 @@ export async function startTestServer({ env, host = '127.0.0.1' }: { env?: Parti
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const send = (pathname: string, init?: RequestInit) =>
+    fetch(new URL(pathname, baseUrl), { redirect: 'manual', ...init })
   return {
     baseUrl,
-    fetch: (pathname: string, init?: RequestInit) => fetch(new URL(pathname, baseUrl), { redirect: 'manual', ...init }),
+    fetch: send,
+    /** GET as a browser would, signed in when given the session cookie. */
+    get: (pathname: string, cookie?: string) => send(pathname, { headers: cookieHeader(cookie) }),
+    /** POST a form as a browser would (url-encoded, or multipart for a FormData), signed in when given the cookie. */
+    post: (pathname: string, form: Form = {}, cookie?: string) =>
+      send(pathname, { method: 'POST', headers: cookieHeader(cookie), body: formBody(form) }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -30,6 +37,19 @@ export async function startTestServer({ env, host = '127.0.0.1' }: { env?: Parti
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>
+
+/** A form's fields: a list sends the name once per value, as a form's repeated inputs (checkboxes) do. */
+export type Form = Record<string, string | string[]> | URLSearchParams | FormData
+
+const cookieHeader = (cookie?: string): Record<string, string> => (cookie ? { Cookie: cookie } : {})
+
+// fetch sets the Content-Type for these bodies (url-encoded; multipart with its boundary).
+function formBody(form: Form): URLSearchParams | FormData {
+  if (form instanceof URLSearchParams || form instanceof FormData) return form
+  const body = new URLSearchParams()
+  for (const [name, value] of Object.entries(form)) for (const one of [value].flat()) body.append(name, one)
+  return body
+}
 
 /**
  * One test server for the calling file: started in beforeAll, closed in afterAll. The handle reads the started
@@ -52,6 +72,8 @@ export function useTestServer(options?: Parameters<typeof startTestServer>[0]): 
       return current().baseUrl
     },
     fetch: (pathname, init) => current().fetch(pathname, init),
+    get: (pathname, cookie) => current().get(pathname, cookie),
+    post: (pathname, form, cookie) => current().post(pathname, form, cookie),
     close: () => current().close(),
   }
 }
