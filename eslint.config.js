@@ -95,6 +95,13 @@ export default defineConfig([
               message: "Components know no route and no model: a model's types reach them through app/types.",
             },
             {
+              // Components do use the pure service modules (loyalty-scheme.ts, activity-labels.ts); a glob zone
+              // cannot be mixed with plain paths, hence its own.
+              target: './app/components',
+              from: ['./app/services/**/*.server.{ts,tsx}'],
+              message: "Components import no service's server module: the shapes they show live in app/types.",
+            },
+            {
               target: './app/server',
               from: ['./app/services', './app/routes', './app/components', './app/main'],
               message: 'The ground (app/server) knows no service: the composition root, app/main, joins them.',

@@ -1,6 +1,6 @@
 import { Form, Link, useNavigate } from '@remix-run/react'
 import { type MouseEvent } from 'react'
-import { type AccountHeaderData } from '#app/services/accounts/account-header.server.ts'
+import { type AccountHeaderData } from '#app/types/account-header.ts'
 import { parentPath, type AccountHandle } from '#app/utils/account-handle.ts'
 import { FeedbackSender } from './feedback-sender.tsx'
 import { Logo } from './logo.tsx'

@@ -1,4 +1,4 @@
-import { type InsightItem } from '#app/services/insights/insight-items.ts'
+import { type InsightItem } from '#app/types/insights.ts'
 
 /**
  * The figures of a range, each with its change against the range before ('+12% vs previous 30 days'). The change's

@@ -1,4 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { rateLimitedText } from '#app/server/rate-limit-reply.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { authenticateWithProvider } from '#app/services/auth/social-sign-in.server.ts'
 
 /**
@@ -7,10 +9,12 @@ import { authenticateWithProvider } from '#app/services/auth/social-sign-in.serv
  * (SameSite=None on https, so this cross-site POST brings it back); the Origin check exempts this address.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  return authenticateWithProvider('apple', request)
+  const answer = await authenticateWithProvider('apple', request)
+  return answer instanceof RateLimitedError ? rateLimitedText(answer) : answer
 }
 
 /** A GET (a reload, a bookmark, or Apple answering by query string) goes through the same checks. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return authenticateWithProvider('apple', request)
+  const answer = await authenticateWithProvider('apple', request)
+  return answer instanceof RateLimitedError ? rateLimitedText(answer) : answer
 }

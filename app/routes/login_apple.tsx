@@ -1,7 +1,10 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { rateLimitedText } from '#app/server/rate-limit-reply.server.ts'
+import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { authenticateWithProvider } from '#app/services/auth/social-sign-in.server.ts'
 
-/** 'Login with Apple': sends the browser to Apple, which answers with a form POST to /auth_apple. */
+/** 'Login with Apple': sends the browser to Apple (its answer is a form POST to /auth_apple); 429 past the limit. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return authenticateWithProvider('apple', request)
+  const answer = await authenticateWithProvider('apple', request)
+  return answer instanceof RateLimitedError ? rateLimitedText(answer) : answer
 }

@@ -13,6 +13,14 @@ export function forbidden(message = 'Forbidden', headers?: HeadersInit): Respons
 }
 
 /**
+ * A refusal as plain text where there is no page to show it on: a download's bad filter (400), a sign-in link
+ * followed past its rate limit (429, with Retry-After in `headers`).
+ */
+export function textRefusal(status: number, message: string, headers?: Record<string, string>): Response {
+  return new Response(message, { status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } })
+}
+
+/**
  * Goes on only when `condition` holds; otherwise throws the answer (404 unless `init` says otherwise) for the error
  * boundary: `invariantResponse(card, 'Card not found')` narrows `card` for the rest of the loader.
  */

@@ -1,6 +1,7 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { type HeadersFunction } from '@remix-run/node'
 import { formReply } from './form-reply.server.ts'
+import { textRefusal } from './http-errors.server.ts'
 import { RateLimitedError } from './rate-limited-error.server.ts'
 
 /** Runs an auth service call, handing back a RateLimitedError instead of throwing it, so the action can answer 429. */
@@ -22,6 +23,9 @@ export const retryAfter = (error: RateLimitedError) => ({ 'Retry-After': String(
  */
 export const tooManyRequests = (limit: RateLimitedError | string): ResponseInit =>
   typeof limit === 'string' ? { status: 429 } : { status: 429, headers: retryAfter(limit) }
+
+/** A rate limit where there is no form to show it on (a sign-in link followed): its message as text, Retry-After. */
+export const rateLimitedText = (limit: RateLimitedError) => textRefusal(429, limit.message, retryAfter(limit))
 
 type Replying = { reply(options?: { formErrors?: string[]; hideFields?: string[] }): SubmissionResult<string[]> }
 

@@ -5,7 +5,7 @@ import { CardPreview, type CardDesign } from '#app/components/card-preview.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
 import { IntentButton } from '#app/components/intent-button.tsx'
 import { progressOf, progressWords, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
-import type { PassStampState } from '#app/services/cards/stamping.server.ts'
+import type { PassStampState } from '#app/types/stamping.ts'
 
 /** The scan page's answer after an action: the pass, its stamps, and Undo / Redeem where they apply. */
 export type ShownPass = Omit<PassStampState, 'undoUntil'> & { undoUntil: string | null } // as the answer's JSON carries it

@@ -1,7 +1,12 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { csvDownload } from '#app/server/download.server.ts'
+import { requireUserId } from '#app/services/auth/session.server.ts'
 import { holdersCsv } from '#app/services/exports/card-exports.server.ts'
 
 /** The card's holders as a CSV download, streamed a page at a time (app/services/exports/). */
-export function loader(args: LoaderFunctionArgs) {
-  return holdersCsv(args)
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request)
+  const reading = { signal: request.signal, clientDrained: context.clientDrained }
+  const { filename, csv } = await holdersCsv({ userId, cardId: params.cardId, reading })
+  return csvDownload(filename, csv)
 }

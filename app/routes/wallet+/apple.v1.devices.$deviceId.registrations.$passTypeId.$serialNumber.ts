@@ -5,6 +5,7 @@ import {
   unregisterApplePassDevice,
   type AppleRegistrationAddress,
 } from '#app/services/wallet/apple-web-service.server.ts'
+import { appleWebServiceAnswer } from './__apple-web-service.server.ts'
 
 /** Apple's pass web service: a device registers (POST) or unregisters (DELETE) for a pass's updates. */
 const addressOf = ({ params }: ActionFunctionArgs): AppleRegistrationAddress => ({
@@ -16,6 +17,6 @@ const addressOf = ({ params }: ActionFunctionArgs): AppleRegistrationAddress => 
 export const loader = apiLoader(async () => methodNotAllowed(['POST', 'DELETE']))
 
 export const action = apiMethodsAction({
-  POST: (args) => registerApplePassDevice(args.request, addressOf(args)),
-  DELETE: (args) => unregisterApplePassDevice(args.request, addressOf(args)),
+  POST: async (args) => appleWebServiceAnswer(await registerApplePassDevice(args.request, addressOf(args))),
+  DELETE: async (args) => appleWebServiceAnswer(await unregisterApplePassDevice(args.request, addressOf(args))),
 })

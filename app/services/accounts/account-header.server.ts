@@ -1,11 +1,12 @@
 import { notFound } from '#app/server/http-errors.server.ts'
+import { type AccountHeaderData } from '#app/types/account-header.ts'
 import { planBox, planState } from '#app/utils/plan-status.ts'
 import { getNoticeSummary, type NoticeView } from '#models/notice.server.ts'
 import { ensureOwnerSubscription } from '#models/subscription.server.ts'
 import { getPublicUser } from '#models/user.server.ts'
 
 /** What the account header shows on every /account page. */
-export async function loadAccountHeader(userId: string, now = new Date()) {
+export async function loadAccountHeader(userId: string, now = new Date()): Promise<AccountHeaderData> {
   const [user, subscription, notices] = await Promise.all([
     getPublicUser(userId),
     ensureOwnerSubscription(userId),
@@ -35,5 +36,3 @@ function celebrationOccasion(latest: NoticeView[], now: Date): string | null {
   )
   return occasion?.id ?? null
 }
-
-export type AccountHeaderData = Awaited<ReturnType<typeof loadAccountHeader>>

@@ -1,6 +1,4 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { requireUserId } from '#app/services/auth/session.server.ts'
-import { csvPagesStream } from '#app/services/exports/csv-stream.server.ts'
+import { csvPagesStream, type CsvFile, type CsvReading } from '#app/services/exports/csv-stream.server.ts'
 import { ActivityQuerySchema } from '#app/utils/activity-query.ts'
 import { isoAtOffset, localDay } from '#app/utils/local-time.ts'
 import { activityPage, type ActivityRow } from '#models/activity.server.ts'
@@ -13,6 +11,7 @@ import { locationLabel, personLabel } from './activity-labels.ts'
  * a CSV (RFC 4180, a BOM, ISO 8601 times with the business's offset, the formula prefix on text, numbers as numbers),
  * newest first like the page, streamed in keyset pages of ACTIVITY_EXPORT_PAGE_SIZE with nothing held open between
  * them. Newest first also means that events made while the file streams land above its start and are not half in it.
+ * The route sends the file with csvDownload (app/server/download.server.ts) and a refused filter as text.
  */
 
 /**
@@ -47,16 +46,15 @@ const cells = (ownerId: string) => (row: ActivityRow) => [
   row.kind === 'stamp' ? row.undone : null,
 ]
 
-export async function activityCsv({ request, context }: LoaderFunctionArgs) {
-  const ownerId = await requireUserId(request)
+/** The file, or the filter's refusal: values the page's form cannot send (another owner's card, …), one per line. */
+export type ActivityCsv = ({ ok: true } & CsvFile) | { ok: false; status: 400; message: string }
+
+export async function activityCsv(ownerId: string, query: URLSearchParams, reading: CsvReading): Promise<ActivityCsv> {
   const choices = await activityChoices(ownerId)
-  const submission = parseActivityFilter(new URL(request.url).searchParams, ActivityQuerySchema, choices)
+  const submission = parseActivityFilter(query, ActivityQuerySchema, choices)
   if (submission.status !== 'success') {
     const messages = Object.values(submission.error ?? {}).flatMap((errors) => errors ?? [])
-    return new Response(`${messages.join('\n')}\n`, {
-      status: 400,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    })
+    return { ok: false, status: 400, message: messages.join('\n') }
   }
   const { card, ...who } = submission.value
   const filter = { cardId: card, ...who }
@@ -64,20 +62,13 @@ export async function activityCsv({ request, context }: LoaderFunctionArgs) {
     getOwnerTimeZone(ownerId),
     activityPage(ownerId, filter, null, ACTIVITY_EXPORT_PAGE_SIZE),
   ])
-  const body = csvPagesStream({
+  const csv = csvPagesStream({
     header: COLUMNS,
     firstPage,
     nextPage: (last) => activityPage(ownerId, filter, { at: last.cursor_at, id: last.id }, ACTIVITY_EXPORT_PAGE_SIZE),
     toCells: cells(ownerId),
     pageSize: ACTIVITY_EXPORT_PAGE_SIZE,
-    signal: request.signal,
-    clientDrained: context.clientDrained,
+    ...reading,
   })
-  return new Response(body, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="activity-${localDay(new Date(), timeZone)}.csv"`,
-      'Cache-Control': 'no-store',
-    },
-  })
+  return { ok: true, filename: `activity-${localDay(new Date(), timeZone)}.csv`, csv }
 }

@@ -1,7 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { logger } from '#app/server/logger.server.ts'
-import { retryAfter } from '#app/server/rate-limit-reply.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { landingAfterSignIn } from './guest.server.ts'
 import { type OidcProviderName } from './oidc-config.server.ts'
@@ -23,7 +22,14 @@ const LABELS: Record<OidcProviderName, string> = { google: 'Google', apple: 'App
 export const unavailableMessage = (label: string) =>
   `Sign-in with ${label} is not available here yet: use your e-mail and password.`
 
-export async function authenticateWithProvider(provider: OidcProviderName, request: Request): Promise<Response> {
+/**
+ * The sign-in's answer: a redirect (to the provider, to the landing page, or to /login with a toast), or the start
+ * address's rate limit, for the route to answer 429 (a link followed has no form to show it on).
+ */
+export async function authenticateWithProvider(
+  provider: OidcProviderName,
+  request: Request,
+): Promise<Response | RateLimitedError> {
   const label = LABELS[provider]
   const settings = getProviderSettings(provider)
   if (!settings) {
@@ -58,12 +64,7 @@ export async function authenticateWithProvider(provider: OidcProviderName, reque
     return redirect(to, { headers: { 'Set-Cookie': await signIn(request, userId) } })
   } catch (error) {
     if (error instanceof Response) return error // the redirect to the provider
-    if (error instanceof RateLimitedError) {
-      return new Response(error.message, {
-        status: 429,
-        headers: { ...retryAfter(error), 'Content-Type': 'text/plain; charset=utf-8' },
-      })
-    }
+    if (error instanceof RateLimitedError) return error
     if (!(error instanceof OidcSignInError)) throw error
     logger.warn({ provider, reason: error.reason, err: error.details.cause }, 'sign-in with an OpenID provider refused')
     const { redirectTo } = error.details

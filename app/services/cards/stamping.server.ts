@@ -1,5 +1,6 @@
 import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/job-queue.server.ts'
 import { holderStampPushStatement } from '#app/services/push/stamp-push.server.ts'
+import { type PassStampState } from '#app/types/stamping.ts'
 import { nextStampWhen } from '#app/utils/stamping-rules.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import {
@@ -30,17 +31,6 @@ export const stampsLeftMessage = (left: number) =>
   left === 1 ? 'Only 1 stamp left on this card' : `Only ${left} stamps left on this card`
 
 const UNDO_WINDOW_SECONDS = UNDO_WINDOW_MS / 1000
-
-export type PassStampState = {
-  passId: string
-  shortCode: string
-  stamps: number
-  stampsRequired: number
-  rewardsRedeemed: number
-  rewardEarned: boolean
-  /** Until when the last stamp can be undone (null: nothing to undo). */
-  undoUntil: Date | null
-}
 
 /** The stamping rules of a card (migration 0014; docs/product/staff-locations-rules.md). */
 export type StampingRule = 'per_scan' | 'pause' | 'daily_cap'

@@ -1,5 +1,3 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { requireUserId } from '#app/services/auth/session.server.ts'
 import { rewardsEarned, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
 import { isoAtOffset, localDay } from '#app/utils/local-time.ts'
@@ -11,13 +9,14 @@ import {
   type StampExportRow,
 } from '#models/exports.server.ts'
 import { getOwnerTimeZone } from '#models/user.server.ts'
-import { csvPagesStream, type CsvPages } from './csv-stream.server.ts'
+import { csvPagesStream, type CsvFile, type CsvPages, type CsvReading } from './csv-stream.server.ts'
 
 /*
  * The card's two CSV downloads (docs/product/insights-and-exports.md, "Exports"): /account/{cardId}/export/holders.csv
- * and stamps.csv. Owner-scoped like every card page (a guest goes to log in; another owner's card or a malformed id:
- * 404). Yes/no columns are written 'yes' or 'no' in both files (readable where a 1 or 0 is not; a spreadsheet counts
- * them with COUNTIF all the same).
+ * and stamps.csv. Owner-scoped like every card page (the route sends a guest to log in; another owner's card or a
+ * malformed id: 404); the routes send the file with csvDownload (app/server/download.server.ts). Yes/no columns are
+ * written 'yes' or 'no' in both files (readable where a 1 or 0 is not; a spreadsheet counts them with COUNTIF all the
+ * same).
  */
 
 const HOLDER_COLUMNS = [
@@ -58,37 +57,25 @@ const stampCells = (row: StampExportRow) => [
   row.kind === 'stamp' ? row.undone : null,
 ]
 
-async function csvDownload<Row>(
-  { request, params, context }: LoaderFunctionArgs,
+/** The signed-in owner, the card asked for (another owner's or a malformed id: 404), and how the client reads. */
+type CardExport = { userId: string; cardId: string | undefined; reading: CsvReading }
+
+async function cardCsv<Row>(
+  { userId, cardId, reading }: CardExport,
   kind: 'holders' | 'stamps',
   pages: (owned: { cardId: string; userId: string }) => Pick<CsvPages<Row>, 'header' | 'nextPage' | 'toCells'> & {
     first: () => Promise<Row[]>
   },
-) {
-  const userId = await requireUserId(request)
-  const card = await requireOwnedCard(userId, params.cardId)
+): Promise<CsvFile> {
+  const card = await requireOwnedCard(userId, cardId)
   const { header, nextPage, toCells, first } = pages({ cardId: card.id, userId })
   const [timeZone, firstPage] = await Promise.all([getOwnerTimeZone(userId), first()])
-  const body = csvPagesStream({
-    header,
-    firstPage,
-    nextPage,
-    toCells,
-    pageSize: EXPORT_PAGE_SIZE,
-    signal: request.signal,
-    clientDrained: context.clientDrained,
-  })
-  return new Response(body, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${card.slug}-${kind}-${localDay(new Date(), timeZone)}.csv"`,
-      'Cache-Control': 'no-store',
-    },
-  })
+  const csv = csvPagesStream({ header, firstPage, nextPage, toCells, pageSize: EXPORT_PAGE_SIZE, ...reading })
+  return { filename: `${card.slug}-${kind}-${localDay(new Date(), timeZone)}.csv`, csv }
 }
 
-export function holdersCsv(args: LoaderFunctionArgs) {
-  return csvDownload<HolderExportRow>(args, 'holders', (owned) => ({
+export function holdersCsv(asked: CardExport) {
+  return cardCsv<HolderExportRow>(asked, 'holders', (owned) => ({
     header: HOLDER_COLUMNS,
     first: () => holdersExportPage(owned, null),
     nextPage: (last) => holdersExportPage(owned, { createdAt: last.cursor_at, id: last.id }),
@@ -96,8 +83,8 @@ export function holdersCsv(args: LoaderFunctionArgs) {
   }))
 }
 
-export function stampsCsv(args: LoaderFunctionArgs) {
-  return csvDownload<StampExportRow>(args, 'stamps', (owned) => ({
+export function stampsCsv(asked: CardExport) {
+  return cardCsv<StampExportRow>(asked, 'stamps', (owned) => ({
     header: STAMP_COLUMNS,
     first: () => stampsExportPage(owned, 0),
     nextPage: (last) => stampsExportPage(owned, last.id),

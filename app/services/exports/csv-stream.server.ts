@@ -1,5 +1,11 @@
 import { CSV_BOM, csvRow, type CsvValue } from '#app/utils/csv.ts'
 
+/** How the client takes the file (the route passes them on): `signal` and `clientDrained`, as below. */
+export type CsvReading = { signal: AbortSignal; clientDrained?: () => Promise<void> }
+
+/** A file for the route to send (csvDownload, app/server/download.server.ts): its name and its streamed rows. */
+export type CsvFile = { filename: string; csv: ReadableStream<Uint8Array> }
+
 /**
  * A CSV download read from the database a page at a time while the client takes it
  * (docs/product/insights-and-exports.md, "Exports": memory flat). The body is pull-based with no read-ahead: the next
@@ -8,7 +14,7 @@ import { CSV_BOM, csvRow, type CsvValue } from '#app/utils/csv.ts'
  * pile up in the process). A client that goes away (`signal`) ends the reading. Each page is its own query: nothing is
  * held open between them.
  */
-export type CsvPages<Row> = {
+export type CsvPages<Row> = CsvReading & {
   header: readonly string[]
   /** The first page, read before the answer starts, so a failure there is an ordinary error page, not a cut file. */
   firstPage: Row[]
@@ -16,8 +22,6 @@ export type CsvPages<Row> = {
   nextPage: (last: Row) => Promise<Row[]>
   pageSize: number
   toCells: (row: Row) => readonly CsvValue[]
-  signal: AbortSignal
-  clientDrained?: () => Promise<void>
 }
 
 export function csvPagesStream<Row>({

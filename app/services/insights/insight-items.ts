@@ -1,30 +1,5 @@
+import { type InsightItem, type InsightKey } from '#app/types/insights.ts'
 import { type InsightFigures } from '#models/insights.server.ts'
-
-/**
- * The card page's and the account home's figures as they read (docs/product/insights-and-exports.md): each
- * with its change against the range before. A rate with nothing to divide shows '—'; a count's change is a
- * percentage, a rate's a difference in points, the time to reward's a difference in days.
- */
-export type InsightItem = {
-  key: InsightKey
-  label: string
-  value: string
-  /** '+12%', '−3 pts', '+1.5 days', 'no change', 'up from 0', or '—' when either side has no figure. */
-  change: string
-  trend: 'up' | 'down' | 'flat' | 'none'
-  /** How the figure is counted, for the page's help line. */
-  hint: string
-}
-
-export type InsightKey =
-  | 'newHolders'
-  | 'activeHolders'
-  | 'stamps'
-  | 'rewardsEarned'
-  | 'rewardsRedeemed'
-  | 'redemptionRate'
-  | 'returningRate'
-  | 'timeToReward'
 
 const MINUS = '\u2212'
 const DAY_SECONDS = 86_400

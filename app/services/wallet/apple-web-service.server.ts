@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { apiError, apiSuccess, parseBody } from '#app/server/api.server.ts'
+import { parseBody } from '#app/server/api.server.ts'
 import { getAppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/services/auth/rate-limit.server.ts'
@@ -17,7 +17,8 @@ import { isApplePassAuthorization } from './apple-pass-token.server.ts'
 
 /**
  * Apple's pass web service (docs/product/wallets.md; Apple's "Wallet Passes Web Service Reference"), under
- * APP_URL/wallet/apple. Each call answers a Response; rate limits and unreadable bodies are thrown (RateLimitedError,
+ * APP_URL/wallet/apple. Each call comes to an outcome; the routes answer it as the reference says
+ * (app/routes/wallet+/__apple-web-service.server.ts). Rate limits and unreadable bodies are thrown (RateLimitedError,
  * parseBody's answers) for the routes' api.server.ts wrappers to answer 429 and 400/413.
  *
  * Order of the checks: the pass type (404: Apple Wallet off or another app's type), the rate limit (counted before
@@ -25,6 +26,22 @@ import { isApplePassAuthorization } from './apple-pass-token.server.ts'
  */
 export type ApplePassAddress = { passTypeId: string; serialNumber: string }
 export type AppleRegistrationAddress = ApplePassAddress & { deviceId: string }
+
+/** A call's outcome, for its route to answer: a refusal (the first six), or what it did or found. */
+export type AppleWebServiceOutcome =
+  | { kind: 'unknown-pass-type' }
+  | { kind: 'not-authorized' }
+  | { kind: 'pass-not-found' }
+  | { kind: 'bad-device-id' }
+  | { kind: 'bad-tag' }
+  | { kind: 'wallet-off' }
+  | { kind: 'registered'; created: boolean }
+  | { kind: 'unregistered' }
+  | { kind: 'no-updates' }
+  | { kind: 'updates'; serialNumbers: string[]; lastUpdated: number }
+  | { kind: 'not-modified'; lastModified: Date }
+  | { kind: 'pass'; pkpass: Buffer; lastModified: Date }
+  | { kind: 'logged' }
 
 /** The longest lines and the most lines of one log post that are written to the log. */
 export const LOG_LINE_MAX_CHARS = 500
@@ -36,10 +53,6 @@ const RegistrationSchema = z.object({
     .refine(isApplePushToken, 'pushToken must be the hexadecimal push token of the device'),
 })
 const LogSchema = z.object({ logs: z.array(z.string(), { error: 'logs must be a list of strings' }) })
-
-const unknownPassType = () => apiError(404, 'This pass type is not served here')
-const notAuthorized = () => apiError(401, 'The pass authentication token is missing or wrong')
-const passNotFound = () => apiError(404, 'Pass not found')
 
 function isServedPassType(passTypeId: string): boolean {
   const config = getAppleWalletConfig()
@@ -53,55 +66,52 @@ async function isAuthorized(request: Request, serialNumber: string): Promise<boo
   return isApplePassAuthorization(serialNumber, header)
 }
 
-/** POST …/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}: 201 new, 200 known. */
-export async function registerApplePassDevice(request: Request, address: AppleRegistrationAddress): Promise<Response> {
+/** POST …/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}: new, or known. */
+export async function registerApplePassDevice(
+  request: Request,
+  address: AppleRegistrationAddress,
+): Promise<AppleWebServiceOutcome> {
   const { deviceId, passTypeId, serialNumber } = address
-  if (!isServedPassType(passTypeId)) return unknownPassType()
+  if (!isServedPassType(passTypeId)) return { kind: 'unknown-pass-type' }
   await consumeRateLimit(RATE_LIMITS.appleRegistrationsPerIp, clientAddress(request))
-  if (!(await isAuthorized(request, serialNumber))) return notAuthorized()
+  if (!(await isAuthorized(request, serialNumber))) return { kind: 'not-authorized' }
   const { pushToken } = await parseBody(request, RegistrationSchema)
-  if (!isDeviceLibraryId(deviceId)) return apiError(400, 'The device library identifier is not valid')
+  if (!isDeviceLibraryId(deviceId)) return { kind: 'bad-device-id' }
   const registered = await registerAppleDevice({ deviceId, pushToken, passId: serialNumber })
-  if (!registered) return passNotFound()
-  return registered === 'created'
-    ? apiSuccess('The device is registered for the pass', undefined, { status: 201 })
-    : apiSuccess('The device was already registered for the pass')
+  if (!registered) return { kind: 'pass-not-found' }
+  return { kind: 'registered', created: registered === 'created' }
 }
 
-/** DELETE on the same address: 200 whether or not it was registered (a voided pass's devices unregister too). */
+/** DELETE on the same address: done whether or not it was registered (a voided pass's devices unregister too). */
 export async function unregisterApplePassDevice(
   request: Request,
   address: AppleRegistrationAddress,
-): Promise<Response> {
+): Promise<AppleWebServiceOutcome> {
   const { deviceId, passTypeId, serialNumber } = address
-  if (!isServedPassType(passTypeId)) return unknownPassType()
+  if (!isServedPassType(passTypeId)) return { kind: 'unknown-pass-type' }
   await consumeRateLimit(RATE_LIMITS.appleRegistrationsPerIp, clientAddress(request))
-  if (!(await isAuthorized(request, serialNumber))) return notAuthorized()
+  if (!(await isAuthorized(request, serialNumber))) return { kind: 'not-authorized' }
   await unregisterAppleDevice({ deviceId, passId: serialNumber })
-  return apiSuccess('The device is unregistered from the pass')
+  return { kind: 'unregistered' }
 }
 
 /**
  * GET …/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}[?passesUpdatedSince={tag}]: the
- * device's passes changed after the tag, with the tag to send next time (epoch seconds); 204 when none did (an
+ * device's passes changed after the tag, with the tag to send next time (epoch seconds); no updates when none did (an
  * unknown device too). No token: Apple sends none here, and the answer names only the device's own serials.
  */
 export async function listUpdatedApplePassSerials(
   request: Request,
   { deviceId, passTypeId }: { deviceId: string; passTypeId: string },
-): Promise<Response> {
-  if (!isServedPassType(passTypeId)) return unknownPassType()
+): Promise<AppleWebServiceOutcome> {
+  if (!isServedPassType(passTypeId)) return { kind: 'unknown-pass-type' }
   const tag = new URL(request.url).searchParams.get('passesUpdatedSince')
-  if (tag !== null && !/^\d{1,12}$/.test(tag)) {
-    return apiError(400, 'passesUpdatedSince must be a tag this service gave: whole seconds since 1970')
-  }
+  if (tag !== null && !/^\d{1,12}$/.test(tag)) return { kind: 'bad-tag' }
   const since = tag === null ? null : new Date(Number(tag) * 1000)
   const { serialNumbers, lastUpdated } = await listUpdatedApplePasses({ deviceId, since })
-  if (serialNumbers.length === 0 || lastUpdated === null) return new Response(null, { status: 204 })
-  return Response.json({ serialNumbers, lastUpdated: String(lastUpdated) })
+  if (serialNumbers.length === 0 || lastUpdated === null) return { kind: 'no-updates' }
+  return { kind: 'updates', serialNumbers, lastUpdated }
 }
-
-const httpDate = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000).toUTCString()
 
 /** Whether If-Modified-Since (one-second resolution) is not older than the pass: nothing new to send. */
 function isNotModified(request: Request, modifiedAt: Date): boolean {
@@ -110,42 +120,34 @@ function isNotModified(request: Request, modifiedAt: Date): boolean {
 }
 
 /**
- * GET …/passes/{passTypeIdentifier}/{serialNumber}: the current pass, or 304 when the device has it. The time is
- * read before anything is built, so a device that has the pass costs one query. A deleted card's pass is served
- * voided, as it was kept.
+ * GET …/passes/{passTypeIdentifier}/{serialNumber}: the current pass, or not modified when the device has it. The
+ * time is read before anything is built, so a device that has the pass costs one query. A deleted card's pass is
+ * served voided, as it was kept.
  */
-export async function serveLatestApplePass(request: Request, address: ApplePassAddress): Promise<Response> {
+export async function serveLatestApplePass(
+  request: Request,
+  address: ApplePassAddress,
+): Promise<AppleWebServiceOutcome> {
   const { passTypeId, serialNumber } = address
-  if (!isServedPassType(passTypeId)) return unknownPassType()
-  if (!(await isAuthorized(request, serialNumber))) return notAuthorized()
+  if (!isServedPassType(passTypeId)) return { kind: 'unknown-pass-type' }
+  if (!(await isAuthorized(request, serialNumber))) return { kind: 'not-authorized' }
   const modified = await getApplePassModifiedAt(serialNumber)
-  if (!modified) return passNotFound()
-  if (isNotModified(request, modified.modifiedAt)) {
-    return new Response(null, {
-      status: 304,
-      headers: { 'Cache-Control': 'no-cache', 'Last-Modified': httpDate(modified.modifiedAt) },
-    })
-  }
+  if (!modified) return { kind: 'pass-not-found' }
+  if (isNotModified(request, modified.modifiedAt)) return { kind: 'not-modified', lastModified: modified.modifiedAt }
   const pass = modified.voided ? await getVoidedApplePass(serialNumber) : await getLatestApplePass(serialNumber)
   // Gone between the two reads (the card deleted just now): the device asks again after the push.
-  if (!pass) return passNotFound()
-  return new Response(new Uint8Array(pass.pkpass), {
-    headers: {
-      'Content-Type': 'application/vnd.apple.pkpass',
-      'Cache-Control': 'no-cache',
-      'Last-Modified': httpDate(pass.modifiedAt),
-    },
-  })
+  if (!pass) return { kind: 'pass-not-found' }
+  return { kind: 'pass', pkpass: pass.pkpass, lastModified: pass.modifiedAt }
 }
 
 /** POST …/log `{"logs": [...]}`: what Wallet on a device reports about this service, at warn with its address. */
-export async function recordAppleDeviceLogs(request: Request): Promise<Response> {
-  if (!getAppleWalletConfig()) return apiError(404, 'Apple Wallet is not available here')
+export async function recordAppleDeviceLogs(request: Request): Promise<AppleWebServiceOutcome> {
+  if (!getAppleWalletConfig()) return { kind: 'wallet-off' }
   const address = clientAddress(request)
   await consumeRateLimit(RATE_LIMITS.appleLogsPerIp, address)
   const { logs } = await parseBody(request, LogSchema)
   for (const line of logs.slice(0, LOG_LINES_MAX)) {
     logger.warn({ clientAddress: address, deviceLog: line.slice(0, LOG_LINE_MAX_CHARS) }, 'Apple Wallet device log')
   }
-  return apiSuccess('Logged')
+  return { kind: 'logged' }
 }
