@@ -175,8 +175,16 @@ export async function waitForEmbeddedServer(dataDir: string, timeoutMs = 60_000)
   }
 }
 
-/** PGlite on the data folder's files, durable (see DurableNodeFS). The caller must hold the folder's lock. */
-export function openEmbeddedPGlite(dataDir: string, loadDataDir?: Blob) {
+/**
+ * Where the database's files live: on disk in the data folder, durable (see DurableNodeFS), or in this process's
+ * memory — for test databases only, which no process outlives and nothing reads but through the socket: their start
+ * and their commits skip the disk (measured: 1.5 s → 1.0 s to open the template).
+ */
+export type EmbeddedStorage = 'disk' | 'memory'
+
+/** PGlite on the data folder's files (or in memory). The caller must hold the folder's lock. */
+export function openEmbeddedPGlite(dataDir: string, loadDataDir?: Blob, storage: EmbeddedStorage = 'disk') {
+  if (storage === 'memory') return PGlite.create({ loadDataDir })
   return PGlite.create({
     fs: new DurableNodeFS(embeddedPgDataDir(dataDir)),
     loadDataDir,
@@ -196,14 +204,18 @@ export type EmbeddedDatabase = {
  */
 export async function startEmbeddedDatabase(
   dataDir: string,
-  { maxConnections = 64, loadDataDir }: { maxConnections?: number; loadDataDir?: Blob } = {},
+  {
+    maxConnections = 64,
+    loadDataDir,
+    storage = 'disk',
+  }: { maxConnections?: number; loadDataDir?: Blob; storage?: EmbeddedStorage } = {},
 ): Promise<EmbeddedDatabase> {
   const release = acquireDataDirLock(dataDir)
   let db: PGlite | undefined
   let server: PGLiteSocketServer | undefined
   let control: Awaited<ReturnType<typeof startControlServer>> | undefined
   try {
-    db = await openEmbeddedPGlite(dataDir, loadDataDir)
+    db = await openEmbeddedPGlite(dataDir, loadDataDir, storage)
     const socketPath = embeddedSocketPath(dataDir)
     fs.rmSync(socketPath, { force: true }) // left by a process that died; we hold the lock now
     server = new PGLiteSocketServer({ db, path: socketPath, maxConnections })

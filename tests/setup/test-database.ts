@@ -111,7 +111,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), copyPrefix()))
   const template = new Blob([fs.readFileSync(templateTar())])
-  const embedded = await startEmbeddedDatabase(dir, { loadDataDir: template, maxConnections: 32 })
+  // In memory: a test's database outlives no process, and is reached through the socket only.
+  const embedded = await startEmbeddedDatabase(dir, { loadDataDir: template, maxConnections: 32, storage: 'memory' })
   return {
     env: { DATA_DIR: dir },
     drop: async () => {
