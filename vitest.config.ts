@@ -1,5 +1,6 @@
 import os from 'node:os'
 import { defineConfig } from 'vitest/config'
+import SlowFilesFirst from './tests/setup/slow-files-first.ts'
 import { pushEndpointCaCerts } from './tests/support/push-endpoint.ts'
 
 // Workers (and their children) trust the local push endpoint's self-signed certificate. Node reads
@@ -18,6 +19,8 @@ export default defineConfig({
     // integration tests mostly wait on the database, HTTP and the job queue (measured: 1.4× faster on the embedded
     // database, 1.7× on the PostgreSQL server; docs/decisions/038-two-test-workers.md).
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // Longest files first, also in a clean checkout with no durations cached (tests/setup/slow-files-first.ts).
+    sequence: { sequencer: SlowFilesFirst },
     // A test.only left behind would run alone and the rest would silently not run: CI refuses it.
     allowOnly: !process.env.CI,
     projects: [
