@@ -50,6 +50,15 @@ const server = useTestServer()
 type PassLocation = { latitude: number; longitude: number; relevantText: string }
 
 /** The pass as Wallet fetches it from the web service (If-Modified-Since: 304 when unchanged). */
+/** The owner's one location moves a little (an edit through the locations page); answers the page and the id. */
+async function moveOnlyLocation(owner: { id: string; cookie: string }) {
+  const [location] = await sql<{ id: string }>(`select id from locations where owner_id = :id`, { id: owner.id })
+  const edit = { name: 'Baixa', address: 'Rua Augusta 1', latitude: '38.72', longitude: '-9.14' }
+  const locationId = location!.id
+  const moved = await server.post('/account/locations', { intent: 'edit', locationId, ...edit }, owner.cookie)
+  return { moved, locationId }
+}
+
 async function fetchPass(passId: string, ifModifiedSince?: string) {
   const response = await server.fetch(`/wallet/apple/v1/passes/${certs.passTypeId}/${passId}`, {
     headers: {
@@ -135,19 +144,7 @@ describe('the pass’s locations', () => {
     seen = next
 
     // Moved.
-    const [location] = await sql<{ id: string }>(`select id from locations where owner_id = :id`, { id: owner.id })
-    const moved = await server.post(
-      '/account/locations',
-      {
-        intent: 'edit',
-        locationId: location!.id,
-        name: 'Baixa',
-        address: 'Rua Augusta 1',
-        latitude: '38.72',
-        longitude: '-9.14',
-      },
-      owner.cookie,
-    )
+    const { moved, locationId } = await moveOnlyLocation(owner)
     expect(moved.status).toBe(302)
     await deliverApplePushes()
     expect(pushed(phone)).toBe(2)
@@ -157,9 +154,7 @@ describe('the pass’s locations', () => {
     seen = next
 
     // Removed: the pass carries none again.
-    expect(
-      (await server.post('/account/locations', { intent: 'remove', locationId: location!.id }, owner.cookie)).status,
-    ).toBe(302)
+    expect((await server.post('/account/locations', { intent: 'remove', locationId }, owner.cookie)).status).toBe(302)
     await deliverApplePushes()
     expect(pushed(phone)).toBe(3)
     next = await fetchPass(pass.id, seen.lastModified)
@@ -215,24 +210,10 @@ describe('with the job queue running, as in the server', () => {
     )
     expect(added.status).toBe(302)
     await waitFor(async () => pushed() === before + 1, 'the push after adding')
-    const [location] = await sql<{ id: string }>(`select id from locations where owner_id = :id`, { id: owner.id })
-    const moved = await server.post(
-      '/account/locations',
-      {
-        intent: 'edit',
-        locationId: location!.id,
-        name: 'Baixa',
-        address: 'Rua Augusta 1',
-        latitude: '38.72',
-        longitude: '-9.14',
-      },
-      owner.cookie,
-    )
+    const { moved, locationId } = await moveOnlyLocation(owner)
     expect(moved.status).toBe(302)
     await waitFor(async () => pushed() === before + 2, 'the push after editing')
-    expect(
-      (await server.post('/account/locations', { intent: 'remove', locationId: location!.id }, owner.cookie)).status,
-    ).toBe(302)
+    expect((await server.post('/account/locations', { intent: 'remove', locationId }, owner.cookie)).status).toBe(302)
     await waitFor(async () => pushed() === before + 3, 'the push after removing')
   })
 })

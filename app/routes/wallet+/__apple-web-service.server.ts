@@ -2,6 +2,19 @@ import { apiError, apiSuccess } from '#app/server/api.server.ts'
 import { APPLE_PASS_CONTENT_TYPE } from '#app/services/wallet/apple-pass-download.server.ts'
 import { type AppleWebServiceOutcome } from '#app/services/wallet/apple-web-service.server.ts'
 
+/** The refusals: each one status and one message, as the JSON calls answer them. */
+const REFUSALS = {
+  'unknown-pass-type': [404, 'This pass type is not served here'],
+  'not-authorized': [401, 'The pass authentication token is missing or wrong'],
+  'pass-not-found': [404, 'Pass not found'],
+  'bad-device-id': [400, 'The device library identifier is not valid'],
+  'bad-tag': [400, 'passesUpdatedSince must be a tag this service gave: whole seconds since 1970'],
+  'wallet-off': [404, 'Apple Wallet is not available here'],
+} as const satisfies Record<string, readonly [number, string]>
+
+const isRefusal = (outcome: AppleWebServiceOutcome): outcome is { kind: keyof typeof REFUSALS } =>
+  outcome.kind in REFUSALS
+
 /**
  * The answers of Apple's pass web service ("Wallet Passes Web Service Reference"), for the wallet+/apple.* routes:
  * the protocol sets their statuses (201 new, 204 nothing changed, 304 the device has the pass, …) and headers, so they
@@ -9,19 +22,11 @@ import { type AppleWebServiceOutcome } from '#app/services/wallet/apple-web-serv
  * came of the call. Refusals are the JSON calls' apiError (decision 055). Not a route: `__` files are ignored.
  */
 export function appleWebServiceAnswer(outcome: AppleWebServiceOutcome): Response {
+  if (isRefusal(outcome)) {
+    const [status, message] = REFUSALS[outcome.kind]
+    return apiError(status, message)
+  }
   switch (outcome.kind) {
-    case 'unknown-pass-type':
-      return apiError(404, 'This pass type is not served here')
-    case 'not-authorized':
-      return apiError(401, 'The pass authentication token is missing or wrong')
-    case 'pass-not-found':
-      return apiError(404, 'Pass not found')
-    case 'bad-device-id':
-      return apiError(400, 'The device library identifier is not valid')
-    case 'bad-tag':
-      return apiError(400, 'passesUpdatedSince must be a tag this service gave: whole seconds since 1970')
-    case 'wallet-off':
-      return apiError(404, 'Apple Wallet is not available here')
     case 'registered':
       return outcome.created
         ? apiSuccess('The device is registered for the pass', undefined, { status: 201 })
