@@ -19,9 +19,12 @@ import type { Env, ServerHooks } from '#app/main/server-hooks.server.ts'
  * once, by the build (docs/decisions/001-process-and-module-graph.md). Only types are imported from app/.
  */
 
-const ROOT = path.dirname(fileURLToPath(import.meta.url))
-const CLIENT_BUILD = path.join(ROOT, 'build/client')
-const SERVER_BUILD = path.join(ROOT, 'build/server/index.js')
+// Run from source (tsx: development and tests) or compiled into the build folder (`npm run serve` runs
+// build/server.js on plain Node, scripts/build-server.ts): both find the same build.
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+const BUILD = path.basename(HERE) === 'build' ? HERE : path.join(HERE, 'build')
+const CLIENT_BUILD = path.join(BUILD, 'client')
+const SERVER_BUILD = path.join(BUILD, 'server/index.js')
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
 

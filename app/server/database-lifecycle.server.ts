@@ -36,7 +36,7 @@ export async function openDatabase(
   if (role === 'server' || !(await waitForEmbeddedServer(env.DATA_DIR))) {
     embedded = await startEmbeddedDatabase(env.DATA_DIR, {
       maxConnections,
-      loadDataDir: freshDatabaseTemplate(env.DATA_DIR),
+      loadDataDir: await freshDatabaseTemplate(env.DATA_DIR),
     })
   }
   return {

@@ -7,6 +7,7 @@ import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import { startControlServer } from './embedded-control.server.ts'
 import { serveBatchesWhole } from './embedded-query-queue.server.ts'
+import { unpackTar } from './unpack-tar.server.ts'
 
 /**
  * The embedded PostgreSQL (PGlite) behind one Unix socket inside DATA_DIR.
@@ -49,7 +50,16 @@ class DurableNodeFS extends NodeFS {
   }
 }
 
-const DURABLE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'fsync=on', '-c', 'wal_sync_method=fsync']
+/**
+ * PostgreSQL's memory settings for one process that also serves the app (docs/decisions/060-memory.md). PGlite's
+ * defaults are a server's (shared_buffers 128MB, all of it held in the WebAssembly heap for good): with 16MB the
+ * pages the app reads often stay cached, and the rest come from the kernel's page cache through a read() each.
+ */
+const MEMORY_PARAMS = ['shared_buffers=16MB', 'temp_buffers=2MB', 'work_mem=2MB', 'maintenance_work_mem=16MB'].flatMap(
+  (setting) => ['-c', setting],
+)
+const START_PARAMS = [...PGlite.defaultStartParams, ...MEMORY_PARAMS]
+const DURABLE_START_PARAMS = [...START_PARAMS, '-c', 'fsync=on', '-c', 'wal_sync_method=fsync']
 
 /**
  * Written by `npm run build` (scripts/build-embedded-template.ts): an empty, migrated database to start from. The
@@ -57,11 +67,15 @@ const DURABLE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'fsync=on', '-
  */
 export const EMBEDDED_TEMPLATE_PATH = fileURLToPath(new URL('../../build/embedded-template.tar', import.meta.url))
 
-/** The template's contents when DATA_DIR holds no database yet (loading it is much faster than initdb). */
-export function freshDatabaseTemplate(dataDir: string): Blob | undefined {
+/**
+ * The template when DATA_DIR holds no database yet (loading it is much faster than initdb). A Blob backed by the
+ * file, not a copy of it: PGlite reads it once, and two more 41 MiB copies would stay in the process's memory
+ * long after the start (docs/decisions/060-memory.md).
+ */
+export async function freshDatabaseTemplate(dataDir: string): Promise<Blob | undefined> {
   if (fs.existsSync(path.join(embeddedPgDataDir(dataDir), 'PG_VERSION'))) return undefined
   if (!fs.existsSync(EMBEDDED_TEMPLATE_PATH)) return undefined
-  return new Blob([fs.readFileSync(EMBEDDED_TEMPLATE_PATH)])
+  return fs.openAsBlob(EMBEDDED_TEMPLATE_PATH)
 }
 
 export function embeddedSocketPath(dataDir: string) {
@@ -183,13 +197,11 @@ export async function waitForEmbeddedServer(dataDir: string, timeoutMs = 60_000)
 export type EmbeddedStorage = 'disk' | 'memory'
 
 /** PGlite on the data folder's files (or in memory). The caller must hold the folder's lock. */
-export function openEmbeddedPGlite(dataDir: string, loadDataDir?: Blob, storage: EmbeddedStorage = 'disk') {
-  if (storage === 'memory') return PGlite.create({ loadDataDir })
-  return PGlite.create({
-    fs: new DurableNodeFS(embeddedPgDataDir(dataDir)),
-    loadDataDir,
-    startParams: DURABLE_START_PARAMS,
-  })
+export async function openEmbeddedPGlite(dataDir: string, loadDataDir?: Blob, storage: EmbeddedStorage = 'disk') {
+  if (storage === 'memory') return PGlite.create({ loadDataDir, startParams: START_PARAMS })
+  // The template is unpacked onto the disk here rather than by PGlite (unpack-tar.server.ts says why).
+  if (loadDataDir) unpackTar(new Uint8Array(await loadDataDir.arrayBuffer()), embeddedPgDataDir(dataDir))
+  return PGlite.create({ fs: new DurableNodeFS(embeddedPgDataDir(dataDir)), startParams: DURABLE_START_PARAMS })
 }
 
 export type EmbeddedDatabase = {

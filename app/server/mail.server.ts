@@ -1,7 +1,8 @@
-import nodemailer, { type Transporter } from 'nodemailer'
 import { insertMail, leaseDueMail, markMailFailed, markMailSent } from '#models/mail-outbox.server.ts'
 import { getEnv } from './env.server.ts'
+import { loadOnFirstUse } from './load-on-first-use.server.ts'
 import { logger } from './logger.server.ts'
+import type { Transporter } from 'nodemailer'
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js'
 
 /**
@@ -14,16 +15,16 @@ export type OutgoingMail = { to: string; subject: string; text: string; html?: s
 const MAX_ATTEMPTS = 10
 const LEASE_SECONDS = 120
 
-let transporter: Transporter | undefined
-function getTransporter() {
-  transporter ??= nodemailer.createTransport({
+// nodemailer is loaded by the first mail sent: without SMTP_URL (mail only stored) it is never needed.
+const getTransporter = loadOnFirstUse(async (): Promise<Transporter> => {
+  const { default: nodemailer } = await import('nodemailer')
+  return nodemailer.createTransport({
     url: getEnv().SMTP_URL!,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
   } as SMTPTransport.Options)
-  return transporter
-}
+})
 
 export async function queueMail(mail: OutgoingMail): Promise<{ id: string }> {
   const env = getEnv()
@@ -46,7 +47,9 @@ export async function deliverPendingMail(limit = 20): Promise<number> {
   const rows = await leaseDueMail({ leaseSeconds: LEASE_SECONDS, limit })
   for (const row of rows) {
     try {
-      await getTransporter().sendMail({
+      await (
+        await getTransporter()
+      ).sendMail({
         from: row.from,
         to: row.to,
         subject: row.subject,

@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import { loadSharp } from '#app/server/sharp.server.ts'
 import { stampIconSvg } from './stamp-icon-svg.server.ts'
 
 /**
@@ -9,7 +9,7 @@ const MAX_CACHED = 200
 const cache = new Map<string, Promise<Buffer>>()
 
 export function cardLogoPng(key: string, logo: Buffer): Promise<Buffer> {
-  return remembered(key, () => sharp(logo).png().toBuffer())
+  return remembered(key, async () => (await loadSharp())(logo).png().toBuffer())
 }
 
 /** Google Wallet's program logo size (it asks for 660 × 660). */
@@ -25,7 +25,7 @@ export function drawnCardLogoPng(
 ): Promise<Buffer> {
   const margin = DRAWN_SIZE * 0.2
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${DRAWN_SIZE}" height="${DRAWN_SIZE}"><rect width="100%" height="100%" fill="${card.backgroundColor}"/>${stampIconSvg(card.stampIcon, card.textColor, margin, margin, DRAWN_SIZE - 2 * margin)}</svg>`
-  return remembered(`drawn|${key}`, () => sharp(Buffer.from(svg)).png().toBuffer())
+  return remembered(`drawn|${key}`, async () => (await loadSharp())(Buffer.from(svg)).png().toBuffer())
 }
 
 function remembered(key: string, make: () => Promise<Buffer>) {

@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import { loadSharp } from '#app/server/sharp.server.ts'
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
 
 /**
@@ -31,6 +31,7 @@ export async function prepareLogo(bytes: Buffer): Promise<LogoCheck> {
   if (!sniffed) return { ok: false, message: LOGO_MESSAGES.type }
   // failOn 'truncated': a cut-off file is refused rather than stored half grey.
   const options = { limitInputPixels: LOGO_MAX_INPUT_PIXELS, failOn: 'truncated' } as const
+  const sharp = await loadSharp()
   try {
     const metadata = await sharp(bytes, options).metadata()
     if (metadata.format !== sniffed) return { ok: false, message: LOGO_MESSAGES.type }

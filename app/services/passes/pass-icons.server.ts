@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import { loadSharp } from '#app/server/sharp.server.ts'
 import { stampIconPathMarkup } from '#app/utils/stamp-icon-drawings.ts'
 
 /**
@@ -24,6 +24,7 @@ function iconSvg(card: IconCard, size: number, withLogo: boolean) {
 }
 
 async function drawIcon(card: IconCard, size: IconSize, logo: Buffer | null): Promise<Buffer> {
+  const sharp = await loadSharp()
   const usableLogo = logo
     ? await sharp(logo)
         .resize(Math.round(size * 0.5), Math.round(size * 0.5), { fit: 'contain', background: '#ffffff' })

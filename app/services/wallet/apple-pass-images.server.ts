@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import { loadSharp } from '#app/server/sharp.server.ts'
 import { progressOf, schemeOf } from '#app/services/cards/loyalty-scheme.ts'
 import { stampIconSvg as stampIcon } from '#app/services/cards/stamp-icon-svg.server.ts'
 
@@ -101,11 +101,12 @@ function stripSvg(card: PassImageCard, stamps: number, required: number, scale: 
   )
 }
 
-const toPng = (image: Buffer) => sharp(image).png().toBuffer()
+const toPng = async (image: Buffer) => (await loadSharp())(image).png().toBuffer()
 
 async function logoImages(card: PassImageCard): Promise<Record<string, Buffer>> {
   const { width, height } = PASS_IMAGE_SIZES.logo
   const uploaded = card.logo?.data
+  const sharp = await loadSharp()
   const images = await Promise.all(
     SCALES.map(async (scale) => {
       if (uploaded) {

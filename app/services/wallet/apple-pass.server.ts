@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
-import { PKPass } from 'passkit-generator'
 import { type AppleWalletConfig } from '#app/server/apple-wallet-config.server.ts'
+import { loadOnFirstUse } from '#app/server/load-on-first-use.server.ts'
 import { progressOf, rewardLine, schemeOf, stampsOfGoal } from '#app/services/cards/loyalty-scheme.ts'
 import { APPLE_PASS_LOCATIONS_MAX } from '#app/utils/location-schemas.ts'
 import { applePassImages } from './apple-pass-images.server.ts'
@@ -149,6 +149,9 @@ function signerKey(config: AppleWalletConfig) {
   return pem
 }
 
+/** passkit-generator, loaded by the first pass signed: a server without Apple Wallet never needs it. */
+const loadPasskit = loadOnFirstUse(() => import('passkit-generator'))
+
 /** The signed .pkpass (a zip of pass.json, the images, manifest.json and its PKCS#7 signature). */
 export async function buildApplePass(
   content: ApplePassContent,
@@ -157,6 +160,7 @@ export async function buildApplePass(
 ): Promise<Buffer> {
   const images = await applePassImages(content.card, content.stamps, content.stampsRequired)
   const passJson = applePassJson(content, config, options)
+  const { PKPass } = await loadPasskit()
   const pass = new PKPass(
     { ...images, 'pass.json': Buffer.from(JSON.stringify(passJson)) },
     { wwdr: config.wwdrPem, signerCert: config.certPem, signerKey: signerKey(config) },
