@@ -6,7 +6,7 @@ import {
 } from '#models/delivery.server.ts'
 
 /**
- * The rows a push chunk holds, from its claim until their outcome is stored (decision 058, push leases renewed):
+ * The rows a push chunk holds, from its claim until their outcome is stored (decision 061, push leases renewed):
  * each with the claim's attempt (its token: every claim adds one) and when its lease last started, by this process's
  * clock (read before the statement, so never later than the database's). A lease that runs out means a dead holder;
  * on a starved machine a live chunk's rows waited longer than that for a request slot, and its next claim took them
