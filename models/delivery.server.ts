@@ -138,6 +138,23 @@ export async function claimDeliveries(range: DeliveryRange, limit: number, lease
   )
 }
 
+/**
+ * Extends the leases of rows a chunk still holds (waiting for a request slot, or in flight), each only if no other
+ * claim took it since: its `attempts` is still the one this holder's claim set (every claim adds one). Answers the
+ * ids renewed; a row missing from the answer is another claimer's now, and this holder must not send it.
+ */
+export async function renewDeliveryLeases(held: { id: string; attempts: number }[], leaseSeconds: number) {
+  if (held.length === 0) return []
+  const rows = await select<{ id: string }>(
+    `update deliveries d set lease_until = now() + make_interval(secs => :lease)
+     from unnest(array[:ids]::bigint[], array[:attempts]::int[]) as h(id, attempts)
+     where d.id = h.id and d.attempts = h.attempts and d.status = 'pending'
+     returning d.id::text as id`,
+    { ids: held.map((row) => row.id), attempts: held.map((row) => row.attempts), lease: leaseSeconds },
+  )
+  return rows.map((row) => row.id)
+}
+
 /** The range's pending rows and how long until the first can be claimed (a retry's time, or a lease's end). */
 export async function pendingDeliveryWait(range: DeliveryRange) {
   const [row] = await select<{ wait_ms: number | null; pending: number }>(
@@ -165,6 +182,8 @@ export async function markOrphanDeliveriesGone(range: DeliveryRange): Promise<vo
 
 export type DeliveryOutcome = {
   id: string
+  /** The claim's attempt: an outcome is stored only while no later claim took the row. */
+  attempts: number
   subscriptionId: string
   status: 'sent' | 'failed' | 'gone' | 'pending'
   error: string | null
@@ -173,7 +192,8 @@ export type DeliveryOutcome = {
 
 /**
  * Writes a group of outcomes in one statement, and deletes the subscriptions the push service called gone (nobody
- * may send to them again), in one transaction: an outcome is never stored without its subscription's removal. A
+ * may send to them again), in one transaction: an outcome is never stored without its subscription's removal. The
+ * outcome of a claim that another claim replaced is not stored (it could turn a 'sent' back to 'pending'). A
  * group with none gone is the one statement alone (atomic by itself): no BEGIN and COMMIT round trips for the
  * common case.
  */
@@ -184,13 +204,14 @@ export async function recordDeliveryOutcomes(rows: DeliveryOutcome[]): Promise<v
       `update deliveries d set status = r.status, last_error = r.error, next_attempt_at = r.next_attempt_at,
         lease_until = null,
               sent_at = case when r.status = 'sent' then now() else d.sent_at end
-       from unnest(array[:ids]::bigint[], array[:statuses]::text[], array[:errors]::text[],
+       from unnest(array[:ids]::bigint[], array[:attempts]::int[], array[:statuses]::text[], array[:errors]::text[],
          array[:nexts]::timestamptz[])
-         as r(id, status, error, next_attempt_at)
-       where d.id = r.id`,
+         as r(id, attempts, status, error, next_attempt_at)
+       where d.id = r.id and d.attempts = r.attempts`,
       {
         replacements: {
           ids: rows.map((row) => row.id),
+          attempts: rows.map((row) => row.attempts),
           statuses: rows.map((row) => row.status),
           errors: rows.map((row) => row.error),
           nexts: rows.map((row) => row.nextAttemptAt?.toISOString() ?? null),

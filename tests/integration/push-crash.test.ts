@@ -98,7 +98,15 @@ test('two processes share one message, and each holder still receives it once', 
   const workers = await Promise.all([startWorker(), startWorker()])
   await waitUntilDone(notificationId, 90_000)
   const perSubscription = endpoint.deliveriesBySubscription()
-  expect(subscriptions.filter((subscription) => perSubscription.get(subscription.endpoint) !== 1)).toEqual([])
+  // With each count: a failure says whether a holder got it twice or never.
+  expect(
+    subscriptions
+      .map((subscription) => ({
+        endpoint: subscription.endpoint,
+        received: perSubscription.get(subscription.endpoint) ?? 0,
+      }))
+      .filter(({ received }) => received !== 1),
+  ).toEqual([])
   expect(endpoint.received()).toHaveLength(2000)
   // Each process sent a part: the chunk lines each printed. A chunk's line comes after its rows are recorded, so the
   // message can be done a moment before the last line is printed (seen on a loaded machine): wait for it.

@@ -40,7 +40,15 @@ test(
     const perSubscription = endpoint.deliveriesBySubscription()
     const reachable = subscriptions.filter((_, index) => behaviours[index] !== 'gone')
     // Every reachable holder got it exactly once, and every body decrypted to this message for their own pass.
-    expect(reachable.filter((subscription) => perSubscription.get(subscription.endpoint) !== 1)).toEqual([])
+    // With each count: a failure says whether a holder got it twice or never.
+    expect(
+      reachable
+        .map((subscription) => ({
+          endpoint: subscription.endpoint,
+          received: perSubscription.get(subscription.endpoint) ?? 0,
+        }))
+        .filter(({ received }) => received !== 1),
+    ).toEqual([])
     expect(received).toHaveLength(reachable.length)
     for (const request of received) {
       const index = subscriptions.findIndex((subscription) => subscription.endpoint === request.endpoint)

@@ -6,7 +6,6 @@ import { countDeliveries } from '#app/server/metrics.server.ts'
 import { normalPushEndpoint } from '#app/utils/push-subscription.ts'
 import { queueMessageApplePushes } from '#models/apple-pass.server.ts'
 import {
-  claimDeliveries,
   createFirstDeliveries,
   createNotificationDeliveries,
   markOrphanDeliveriesGone,
@@ -29,6 +28,7 @@ import {
 } from '#models/notification.server.ts'
 import { markLatestMessage } from '#models/pass-message.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
+import { heldDeliveries } from './held-deliveries.server.ts'
 import { encryptPushRequest } from './push-encrypt-pool.server.ts'
 import { postToPushService } from './push-request.server.ts'
 import { retryBackoffMs } from './retry-backoff.server.ts'
@@ -51,7 +51,11 @@ export const PUSH_CONCURRENCY = 50
 /** Delivery ids per chunk job. */
 export const PUSH_CHUNK_SIZE = 250
 export const PUSH_REQUEST_TIMEOUT_MS = 10_000
-/** Longer than a claimed row can wait for its slot plus one request's timeout, so a live worker's rows stay its own. */
+/**
+ * How long a claim holds its rows: one that runs out means its holder died, and the rows go to the next claim. A live
+ * chunk renews the rows it holds (waiting for a slot, or in flight) every quarter of it, and confirms a row it holds
+ * since half of it before sending it: on a starved machine a row can wait longer than this for its slot.
+ */
 export const PUSH_LEASE_SECONDS = 30
 export const PUSH_MAX_ATTEMPTS = 6
 /** Retries due within this wait in the chunk job; later ones are left to a job scheduled for then. */
@@ -130,9 +134,6 @@ export async function prepareFirstChunk(notificationId: string): Promise<ChunkRa
     return created ? { notificationId, fromId: created.min, toId: created.max } : null
   })
 }
-
-/** Claims up to `limit` due, unleased pending rows of the range; each claim counts as an attempt. */
-const claim = (range: ChunkRange, limit: number) => claimDeliveries(range, limit, PUSH_LEASE_SECONDS)
 
 /** How long until the range's next pending row can be claimed (a retry's time, or a lease's end); null: none left. */
 async function nextClaimableIn(range: ChunkRange): Promise<number | null> {
@@ -269,7 +270,11 @@ const record = outcomeWriter()
 /** Sends a chunk's deliveries until none is pending; answers when a later retry was left to another job. */
 export async function deliverChunk(
   range: ChunkRange,
-  { appUrl = getEnv().APP_URL, firstSent }: { appUrl?: string; firstSent?: () => void } = {},
+  {
+    appUrl = getEnv().APP_URL,
+    firstSent,
+    leaseSeconds = PUSH_LEASE_SECONDS,
+  }: { appUrl?: string; firstSent?: () => void; leaseSeconds?: number } = {},
 ): Promise<{ sent: number; retryLaterInMs: number | null }> {
   const message = await getMessageContent(range.notificationId)
   if (!message) return { sent: 0, retryLaterInMs: null }
@@ -277,10 +282,12 @@ export async function deliverChunk(
   let queue: ClaimedDelivery[] = []
   let exhausted = false
   let refilling: Promise<void> | null = null
+  const held = heldDeliveries(leaseSeconds)
 
   // `firstSent` is told once the chunk's first request was answered and its outcome stored (or none was to send).
   const refill = () =>
-    (refilling ??= claim(range, PUSH_CONCURRENCY)
+    (refilling ??= held
+      .claim(range, PUSH_CONCURRENCY)
       .then((rows) => {
         queue = queue.concat(rows)
         if (rows.length === 0) {
@@ -300,33 +307,42 @@ export async function deliverChunk(
       const delivery = queue.shift()!
       // Keep one claim ahead of the slots, never more: rows wait little, and leases stay well ahead of the work.
       if (queue.length < PUSH_CONCURRENCY / 2 && !exhausted) void refill().catch(() => {})
+      // Its lease ran out while it waited and another claim took it: that claim sends it.
+      if (!(await held.holds(delivery))) continue
       const outcome = await send(delivery, message!, appUrl)
       const retry = outcome.status === 'retry' && delivery.attempts < PUSH_MAX_ATTEMPTS
       const status = outcome.status === 'retry' ? (retry ? 'pending' : 'failed') : outcome.status
       await record({
         id: delivery.id,
+        attempts: delivery.attempts,
         subscriptionId: delivery.subscription_id,
         status,
         error: outcome.error ?? null,
         nextAttemptAt: retry ? new Date(Date.now() + retryBackoffMs(delivery.attempts, outcome.retryAfterMs)) : null,
       })
+      held.release(delivery)
       if (status === 'sent') sent++
       // After its outcome is stored: the statements that follow (the rest of a broadcast's rows) cannot hold it up.
       firstSent?.()
     }
   }
 
-  for (;;) {
-    exhausted = false
-    await Promise.all(Array.from({ length: PUSH_CONCURRENCY }, slot))
-    await markOrphanDeliveriesGone(range)
-    const wait = await nextClaimableIn(range)
-    if (wait === null) break
-    if (wait > MAX_IN_JOB_WAIT_MS) {
-      await finishIfComplete(range.notificationId)
-      return { sent, retryLaterInMs: wait }
+  const stopHeartbeat = held.heartbeat()
+  try {
+    for (;;) {
+      exhausted = false
+      await Promise.all(Array.from({ length: PUSH_CONCURRENCY }, slot))
+      await markOrphanDeliveriesGone(range)
+      const wait = await nextClaimableIn(range)
+      if (wait === null) break
+      if (wait > MAX_IN_JOB_WAIT_MS) {
+        await finishIfComplete(range.notificationId)
+        return { sent, retryLaterInMs: wait }
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(50, wait)))
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.max(50, wait)))
+  } finally {
+    stopHeartbeat()
   }
   await finishIfComplete(range.notificationId)
   return { sent, retryLaterInMs: null }
