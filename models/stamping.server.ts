@@ -127,18 +127,30 @@ export type StampEvent = {
   rewardsDelta: number
 }
 
+/** What an event left on its pass, and in which wallets the pass is (their triggers queued its update there). */
+export type AppliedEvent = {
+  stamps: number
+  rewards_redeemed: number
+  created_at: Date
+  in_apple_wallet: boolean
+  in_google_wallet: boolean
+}
+
 /**
  * Changes the counters of a pass the caller locked with lockPassOfOwnedCard (its owner checked) and records the
  * event, in one statement, then runs `then` (the holder's push: it sees the pass as the event left it) and commits,
- * all in one round trip; answers the counters as they now are, the event's time and the rows `then` answered.
+ * all in one round trip; answers the counters as they now are, the event's time, whether the pass is in Apple Wallet
+ * (a device registered) or Google Wallet (an active object) — the wallet triggers queued an update for each (0010,
+ * 0011) — and the rows `then` answered. The wallets are read in the statement's snapshot: a device registering in
+ * the same instant may get its row from the trigger unannounced, and the resume job sends it.
  */
 export async function applyEventAndCommit(
   transaction: BatchedTransaction,
   passId: string,
   { cardId, actorId, locationId, overridden, kind, count, stampsDelta, rewardsDelta }: StampEvent,
   then: Statement[] = [],
-): Promise<{ stamps: number; rewards_redeemed: number; created_at: Date; then: Record<string, unknown>[][] }> {
-  const [applied, ...rest] = await transaction.run<{ stamps: number; rewards_redeemed: number; created_at: Date }>(
+): Promise<AppliedEvent & { then: Record<string, unknown>[][] }> {
+  const [applied, ...rest] = await transaction.run<AppliedEvent>(
     [
       {
         sql: `with updated as (
@@ -164,7 +176,11 @@ export async function applyEventAndCommit(
          values (:passId, :cardId, :actorId, :locationId, :overridden, :kind, :count)
        returning created_at
      )
-     select updated.stamps, updated.rewards_redeemed, event.created_at from updated, event`,
+     select updated.stamps, updated.rewards_redeemed, event.created_at,
+            exists (select 1 from apple_registrations r where r.pass_id = :passId) as in_apple_wallet,
+            exists (select 1 from google_wallet_objects o where o.pass_id = :passId and o.state = 'active')
+              as in_google_wallet
+     from updated, event`,
         replacements: { passId, cardId, actorId, locationId, overridden, kind, count, stampsDelta, rewardsDelta },
       },
       ...then,

@@ -14,6 +14,7 @@ import {
   setRunningQueue,
   TIME_ZONE_REBUILD_QUEUE,
   WALLET_HOUSEKEEPING_QUEUE,
+  type WalletsToUpdate,
 } from '#app/server/job-queue.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import { registerAutomationJobs } from '#app/services/automations/automation-schedule.server.ts'
@@ -26,6 +27,7 @@ import { registerScheduledBroadcastJobs } from '#app/services/push/scheduled-bro
 import { closeApnsClient, deliverApplePushes } from '#app/services/wallet/apple-push-delivery.server.ts'
 import { deliverGoogleWalletUpdates } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { runWalletHousekeeping } from '#app/services/wallet/wallet-housekeeping.server.ts'
+import { createWalletSender, type WalletRun } from './wallet-senders.server.ts'
 
 /*
  * The job workers: pg-boss started, its queues made and every service's handler registered. This is composition
@@ -138,19 +140,39 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
   const walletJob = (queue: string, startAfter?: number) =>
     boss.send(queue, {}, { singletonKey: startAfter ? `${queue}:later` : queue, startAfter })
   const sendApplePushes = (startAfter?: number) => walletJob(APPLE_PUSH_QUEUE, startAfter)
-  await boss.work(APPLE_PUSH_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
-    const { sent, retryLaterInMs } = await deliverApplePushes()
+  const sendGoogleWalletUpdates = (startAfter?: number) => walletJob(GOOGLE_WALLET_QUEUE, startAfter)
+  // The same run for the queue's job (any process's: the resume job, a retry's time) and for this process's own
+  // senders, which a change that queued rows wakes at once (enqueueWalletUpdates; decision 059).
+  const afterApplePushes = async ({ sent, retryLaterInMs }: WalletRun) => {
     if (sent) logger.info({ sent, retryLaterInMs }, 'Apple Wallet pushes sent')
     hooks.applePushesDelivered?.(sent)
     if (retryLaterInMs !== null) await sendApplePushes(Math.ceil(retryLaterInMs / 1000))
-  })
-  const sendGoogleWalletUpdates = (startAfter?: number) => walletJob(GOOGLE_WALLET_QUEUE, startAfter)
-  await boss.work(GOOGLE_WALLET_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
-    const { sent, retryLaterInMs } = await deliverGoogleWalletUpdates()
+  }
+  const afterGoogleWalletUpdates = async ({ sent, retryLaterInMs }: WalletRun) => {
     if (sent) logger.info({ sent, retryLaterInMs }, 'Google Wallet updates sent')
     hooks.googleWalletUpdatesDelivered?.(sent)
     if (retryLaterInMs !== null) await sendGoogleWalletUpdates(Math.ceil(retryLaterInMs / 1000))
+  }
+  await boss.work(APPLE_PUSH_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
+    await afterApplePushes(await deliverApplePushes())
   })
+  await boss.work(GOOGLE_WALLET_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
+    await afterGoogleWalletUpdates(await deliverGoogleWalletUpdates())
+  })
+  const appleSender = createWalletSender({
+    name: 'apple',
+    deliver: deliverApplePushes,
+    afterRun: afterApplePushes,
+  })
+  const googleSender = createWalletSender({
+    name: 'google',
+    deliver: deliverGoogleWalletUpdates,
+    afterRun: afterGoogleWalletUpdates,
+  })
+  const wakeWalletSenders = ({ apple, google }: WalletsToUpdate) => {
+    if (apple) appleSender.wake()
+    if (google) googleSender.wake()
+  }
   await boss.schedule(WALLET_HOUSEKEEPING_QUEUE, '17 * * * *', {}, { tz: 'UTC' })
   await boss.work(WALLET_HOUSEKEEPING_QUEUE, async () => {
     const result = await runWalletHousekeeping()
@@ -190,14 +212,16 @@ export async function startJobs(env = getEnv(), hooks: JobHooks = {}) {
           .catch((err) => logger.warn({ err, notificationId }, 'push message not started; the resume job will send it'))
       }),
   )
-  const leaveRunningQueue = setRunningQueue(boss, startHere)
+  const leaveRunningQueue = setRunningQueue(boss, startHere, wakeWalletSenders)
   return {
     boss,
     stop: async () => {
       leaveRunningQueue()
       stopScheduledBroadcasts()
       // Chunks sent outside the jobs finish like the jobs do (their leases would otherwise hold the rows 30 s).
-      await Promise.race([dispatcher.settled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
+      // So do this process's wallet senders (their leases too).
+      const settled = Promise.all([dispatcher.settled(), appleSender.settled(), googleSender.settled()])
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
       await closeApnsClient()
     },

@@ -52,18 +52,36 @@ const ALL_QUEUES = [
 const RUNNING = Symbol.for('stampwise.jobs')
 /** Starts a push message in the running queue's process (same reason: the copy that started the queue owns it). */
 const START_PUSH = Symbol.for('stampwise.start-push-message')
-type Global = { [RUNNING]?: PgBoss; [START_PUSH]?: (notificationId: string) => Promise<void> }
+/** Wakes the running queue's process's own wallet senders (same reason). */
+const WAKE_WALLETS = Symbol.for('stampwise.wake-wallet-senders')
+type Global = {
+  [RUNNING]?: PgBoss
+  [START_PUSH]?: (notificationId: string) => Promise<void>
+  [WAKE_WALLETS]?: (wallets: WalletsToUpdate) => void
+}
+
+/** Which wallets a change queued rows for: Apple Wallet's APNs pushes, Google Wallet's calls. */
+export type WalletsToUpdate = { apple: boolean; google: boolean }
+const BOTH_WALLETS: WalletsToUpdate = { apple: true, google: true }
 
 /**
- * Called by startJobs once its workers are registered: from then on the enqueue functions reach `boss`, and a push
- * message asked for is started by `startPushMessageHere`. Answers the undoing, for the queue's stop.
+ * Called by startJobs once its workers are registered: from then on the enqueue functions reach `boss`, a push
+ * message asked for is started by `startPushMessageHere` and queued wallet updates are sent by `wakeWalletSenders`.
+ * Answers the undoing, for the queue's stop.
  */
-export function setRunningQueue(boss: PgBoss, startPushMessageHere: (notificationId: string) => Promise<void>) {
-  ;(globalThis as Global)[RUNNING] = boss
-  ;(globalThis as Global)[START_PUSH] = startPushMessageHere
+export function setRunningQueue(
+  boss: PgBoss,
+  startPushMessageHere: (notificationId: string) => Promise<void>,
+  wakeWalletSenders: (wallets: WalletsToUpdate) => void,
+) {
+  const global = globalThis as Global
+  global[RUNNING] = boss
+  global[START_PUSH] = startPushMessageHere
+  global[WAKE_WALLETS] = wakeWalletSenders
   return () => {
-    if ((globalThis as Global)[RUNNING] === boss) delete (globalThis as Global)[RUNNING]
-    if ((globalThis as Global)[START_PUSH] === startPushMessageHere) delete (globalThis as Global)[START_PUSH]
+    if (global[RUNNING] === boss) delete global[RUNNING]
+    if (global[START_PUSH] === startPushMessageHere) delete global[START_PUSH]
+    if (global[WAKE_WALLETS] === wakeWalletSenders) delete global[WAKE_WALLETS]
   }
 }
 
@@ -89,22 +107,16 @@ export async function startPushMessage(notificationId: string) {
 
 /**
  * Asks for the queued wallet updates (Apple Wallet's APNs pushes, Google Wallet's calls) to be sent now, after the
- * transaction that queued them committed. Without a running job queue nothing is lost: the resume job sends them
- * within a minute.
+ * transaction that queued them committed: this process's own senders start at once, without a job or a poll
+ * (docs/decisions/059-wallet-updates-woken-in-process.md). `wallets` names the wallets that got rows (a stamp on a
+ * pass in no wallet names none, and costs nothing); without it, both. A wallet that is off had nothing queued. The
+ * caller does not wait for the sending. Without a running job queue (a command, a test) nothing is lost: the rows
+ * wait, and the resume job, in whichever process runs it, sends them within a minute.
  */
-export async function enqueueWalletUpdates() {
-  const boss = (globalThis as Global)[RUNNING]
-  if (!boss) return
-  // A wallet that is off had nothing queued (no device registered, no pass saved): a stamp costs no job.
-  const queues = [
-    ...(getAppleWalletConfig() ? [APPLE_PUSH_QUEUE] : []),
-    ...(getGoogleWalletConfig() ? [GOOGLE_WALLET_QUEUE] : []),
-  ]
-  for (const queue of queues) {
-    await boss
-      .send(queue, {}, { singletonKey: queue })
-      .catch((err) => logger.warn({ err, queue }, 'wallet updates not enqueued; the resume job will send them'))
-  }
+export async function enqueueWalletUpdates(wallets: WalletsToUpdate = BOTH_WALLETS) {
+  const apple = wallets.apple && getAppleWalletConfig() !== null
+  const google = wallets.google && getGoogleWalletConfig() !== null
+  if (apple || google) (globalThis as Global)[WAKE_WALLETS]?.({ apple, google })
 }
 
 /**

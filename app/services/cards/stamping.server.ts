@@ -1,4 +1,4 @@
-import { enqueueWalletUpdates, enqueuePushMessage } from '#app/server/job-queue.server.ts'
+import { enqueueWalletUpdates, enqueuePushMessage, type WalletsToUpdate } from '#app/server/job-queue.server.ts'
 import { holderStampPushStatement } from '#app/services/push/stamp-push.server.ts'
 import { type PassStampState } from '#app/types/stamping.ts'
 import { nextStampWhen } from '#app/utils/stamping-rules.ts'
@@ -162,7 +162,7 @@ async function applyEvent(
   transaction: BatchedTransaction,
   pass: LockedPass,
   event: StampEvent,
-): Promise<{ state: PassStampState; pushId: string | null }> {
+): Promise<{ state: PassStampState; pushId: string | null; wallets: WalletsToUpdate }> {
   // The holder's automatic push: only for a stamp, and within its limits. The pass is locked, so the stamps this
   // stamp leaves are known before it runs.
   const push =
@@ -184,7 +184,11 @@ async function applyEvent(
   const row = await applyEventAndCommit(transaction, pass.id, event, push ? [push] : [])
   const undoUntil = event.kind === 'stamp' ? new Date(new Date(row.created_at).getTime() + UNDO_WINDOW_MS) : null
   const pushId = (row.then[0]?.[0]?.id as string | null | undefined) ?? null
-  return { state: stateOf({ ...pass, stamps: row.stamps, rewards_redeemed: row.rewards_redeemed }, undoUntil), pushId }
+  return {
+    state: stateOf({ ...pass, stamps: row.stamps, rewards_redeemed: row.rewards_redeemed }, undoUntil),
+    pushId,
+    wallets: { apple: row.in_apple_wallet, google: row.in_google_wallet },
+  }
 }
 
 /**
@@ -228,7 +232,7 @@ export async function stampPass({
     const refusal = ruleRefusal(pass, count)
     // The card as it stands goes with the refusal: the page shows the customer's stamps, not an empty card.
     if (refusal && !override) return { ...refusal, pass: stateOf(pass, null) }
-    const { state, pushId } = await applyEvent(transaction, pass, {
+    const { state, pushId, wallets } = await applyEvent(transaction, pass, {
       ownerId,
       actorId,
       locationId,
@@ -239,13 +243,13 @@ export async function stampPass({
       stampsDelta: effect.stampsDelta,
       rewardsDelta: effect.rewardsDelta,
     })
-    return { ok: true as const, pass: state, pushId }
+    return { ok: true as const, pass: state, pushId, wallets }
   })
   if (!result.ok) return result
   // After the commit: the job must find the notification. Should this fail, the resume job sends it.
   if (result.pushId) await enqueuePushMessage(result.pushId)
-  // The stamp queued its Apple Wallet pushes in its transaction (migration 0010): send them now.
-  await enqueueWalletUpdates()
+  // The stamp queued the updates of the wallets the pass is in, in its transaction (0010, 0011): send them now.
+  await enqueueWalletUpdates(result.wallets)
   return { ok: true, pass: result.pass }
 }
 
@@ -260,16 +264,20 @@ const actorOf = (action: PassAction) => ({
 /** Runs an action on one pass of the owner's card, locked for the transaction; 404 when it is not theirs. */
 async function withLockedPass(
   { ownerId, cardId, passId }: PassAction,
-  work: (transaction: BatchedTransaction, pass: LockedPass) => Promise<StampingResult>,
+  work: (transaction: BatchedTransaction, pass: LockedPass) => Promise<WalletChange>,
 ): Promise<StampingResult> {
   const result = await withBatchedTransaction(async (transaction) => {
     const pass = await lockPassOfOwnedCard(transaction, { ownerId, cardId, reference: { passId } })
     return pass ? work(transaction, pass) : refuse(404, 'form', PASS_NOT_FOUND)
   })
-  // The change queued its Apple Wallet pushes in its transaction (migration 0010): send them now.
-  if (result.ok) await enqueueWalletUpdates()
-  return result
+  if (!result.ok) return result
+  // The change queued the updates of the wallets the pass is in, in its transaction (0010, 0011): send them now.
+  await enqueueWalletUpdates(result.wallets)
+  return { ok: true, pass: result.pass }
 }
+
+/** An undo's or a redemption's outcome, with the wallets it queued updates for. */
+type WalletChange = StampingRefusal | { ok: true; pass: PassStampState; wallets: WalletsToUpdate }
 
 /** Takes back the pass's last stamp, if it is the newest event and at most UNDO_WINDOW_MS old. */
 export function undoLastStamp(action: PassAction): Promise<StampingResult> {
@@ -280,7 +288,7 @@ export function undoLastStamp(action: PassAction): Promise<StampingResult> {
       byActor: action.staff ? action.actorId : undefined,
     })
     if (!stamp) return refuse(409, 'form', UNDO_EXPIRED)
-    const { state } = await applyEvent(transaction, pass, {
+    const { state, wallets } = await applyEvent(transaction, pass, {
       ownerId: action.ownerId,
       ...actorOf(action),
       cardId: action.cardId,
@@ -288,7 +296,7 @@ export function undoLastStamp(action: PassAction): Promise<StampingResult> {
       count: stamp.count,
       ...undoEffect(stamp.count),
     })
-    return { ok: true as const, pass: { ...state, undoUntil: null } }
+    return { ok: true as const, pass: { ...state, undoUntil: null }, wallets }
   })
 }
 
@@ -297,7 +305,7 @@ export function redeemReward(action: PassAction): Promise<StampingResult> {
   return withLockedPass(action, async (transaction, pass) => {
     const effect = redeemEffect(schemeOfPass(pass), pass.stamps)
     if (!effect.ok) return refuse(409, 'form', REWARD_NOT_EARNED)
-    const { state } = await applyEvent(transaction, pass, {
+    const { state, wallets } = await applyEvent(transaction, pass, {
       ownerId: action.ownerId,
       ...actorOf(action),
       cardId: action.cardId,
@@ -306,7 +314,7 @@ export function redeemReward(action: PassAction): Promise<StampingResult> {
       stampsDelta: effect.stampsDelta,
       rewardsDelta: effect.rewardsDelta,
     })
-    return { ok: true as const, pass: state }
+    return { ok: true as const, pass: state, wallets }
   })
 }
 
