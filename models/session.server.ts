@@ -108,6 +108,40 @@ export async function deleteSessionByToken(token: string) {
   await Session.destroy({ where: { tokenHash: hashToken(token) } })
 }
 
+/**
+ * For the card page's render cache: as findSessionUserVersion, for one of the user's cards (null when the card is
+ * not theirs: Remix answers that), with what moves when the page's people filter would change — staff are users
+ * of their own, which the content version does not follow (the locations move cards.locations_changed_at, which
+ * it does).
+ */
+export async function findSessionCardPageVersion(
+  token: string,
+  cardId: string,
+): Promise<{ userId: string; contentVersion: string; updatedAt: Date; staffVersion: string } | null> {
+  const [row] = await getSequelize().query<{
+    user_id: string
+    content_version: string
+    updated_at: Date
+    staff_version: string
+  }>(
+    `select u.id as user_id, u.content_version, u.updated_at,
+       (select count(*) || '.' || coalesce(max(extract(epoch from s.updated_at)), 0)
+        from users s where s.employer_id = u.id) as staff_version
+     from sessions se join users u on u.id = se.user_id
+     where se.token_hash = :hash and se.expires_at > now() and u.disabled_at is null and u.role <> 'staff'
+       and exists (select 1 from cards c where c.id = :cardId and c.user_id = u.id)`,
+    { replacements: { hash: hashToken(token), cardId }, type: 'SELECT' as never },
+  )
+  return row
+    ? {
+        userId: row.user_id,
+        contentVersion: row.content_version,
+        updatedAt: new Date(row.updated_at),
+        staffVersion: row.staff_version,
+      }
+    : null
+}
+
 /** Ends every session of a user except, optionally, the one making the request (password change). */
 export async function deleteUserSessions(userId: string, { except }: { except?: string } = {}) {
   await Session.destroy({ where: { userId, ...(except ? { id: { [Op.ne]: except } } : {}) } })

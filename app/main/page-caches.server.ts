@@ -1,7 +1,7 @@
 import { type AppLoadContext, type ServerBuild } from '@remix-run/node'
 import { publicPageCache } from '#app/server/public-page-cache.server.ts'
 import { versionedPageCache } from '#app/server/versioned-page-cache.server.ts'
-import { accountPageVersion } from '#app/services/accounts/account-page-version.server.ts'
+import { accountPageVersion, cardPageVersion } from '#app/services/accounts/account-page-version.server.ts'
 import { getPassPageVersion } from '#models/pass.server.ts'
 import type express from 'express'
 
@@ -10,12 +10,27 @@ import type express from 'express'
  * mounts the handlers in front of Remix, outside development only.
  */
 
-/** Public pages that look the same to every anonymous visitor (see public-page-cache.server.ts). */
-const isPublicPage = (pathname: string) =>
-  ['/', '/about', '/terms', '/privacy-policy', '/blog'].includes(pathname) || /^\/blog\/[\w-]+$/.test(pathname)
+/**
+ * Public pages that look the same to every anonymous visitor (see public-page-cache.server.ts): the landing and
+ * content pages, and the sign-in forms (a visitor with a session cookie goes through their loaders, which send a
+ * signed-in owner on).
+ */
+const PUBLIC_PAGES = new Set([
+  '/',
+  '/about',
+  '/terms',
+  '/privacy-policy',
+  '/blog',
+  '/login',
+  '/sign-up',
+  '/forgot-password',
+])
+const isPublicPage = (pathname: string) => PUBLIC_PAGES.has(pathname) || /^\/blog\/[\w-]+$/.test(pathname)
 
 // A holder's pass: /p/{uuid} (the page itself, not its manifest, icons or logo).
 const PASS_PAGE = /^\/p\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+// An owner's card: /account/{uuid}, its insights over the default range (a query string is never cached).
+const CARD_PAGE = /^\/account\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
 
 export function pageCaches({
   build,
@@ -35,6 +50,18 @@ export function pageCaches({
       version: async (req) => {
         if (!req.headers.cookie?.includes('__session=')) return null
         const current = await accountPageVersion(req.headers.cookie)
+        return current && { key: `${current.userId} ${req.path}`, version: current.version }
+      },
+      forwardCookie: true,
+      loadContext,
+    }),
+    versionedPageCache({
+      build,
+      mode,
+      paths: (pathname) => CARD_PAGE.test(pathname),
+      version: async (req) => {
+        if (!req.headers.cookie?.includes('__session=')) return null
+        const current = await cardPageVersion(req.headers.cookie, CARD_PAGE.exec(req.path)![1]!)
         return current && { key: `${current.userId} ${req.path}`, version: current.version }
       },
       forwardCookie: true,

@@ -2,6 +2,7 @@ import { describe, expect, test, vi } from 'vitest'
 import { listPosts } from '#app/services/content/blog.server.ts'
 import { FeedbackMessage } from '#models/feedback-message.server.ts'
 import { Tariff } from '#models/tariff.server.ts'
+import { signedInOwner } from '#tests/support/account-owner.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 const server = useTestServer()
@@ -259,5 +260,33 @@ describe('rate limit', () => {
     expect(
       (await postForm('/contacts', { name: 'A', email: 'a@example.com', subject: 'S', message: 'M' })).status,
     ).toBe(429)
+  })
+})
+
+describe('the sign-in pages from the public page cache', () => {
+  const nonceOf = (html: string) => /<script nonce="([^"]+)"/.exec(html)?.[1]
+
+  test.for(['/login', '/sign-up', '/forgot-password'])(
+    '%s: anonymous visitors get the page with a nonce of their own; a signed-in owner is still sent on',
+    async (pathname) => {
+      const first = await getPage(pathname)
+      const second = await getPage(pathname)
+      expect(first.status).toBe(200)
+      expect(second.status).toBe(200)
+      expect(nonceOf(second.html)).toBeTruthy()
+      expect(nonceOf(second.html)).not.toBe(nonceOf(first.html))
+      expect(second.html.replaceAll(nonceOf(second.html)!, 'N')).toBe(first.html.replaceAll(nonceOf(first.html)!, 'N'))
+
+      // The cache answers only requests without a cookie: a session's is answered by the page's loader.
+      const { cookie } = await signedInOwner(server)
+      const signedIn = await server.get(pathname, cookie)
+      expect(signedIn.status).toBe(302)
+    },
+  )
+
+  test('a query string is never answered from the cache: redirectTo reaches the form', async () => {
+    await getPage('/login')
+    const page = await getPage('/login?redirectTo=%2Faccount%2Fprofile')
+    expect(page.html).toContain('value="/account/profile"')
   })
 })
