@@ -119,7 +119,8 @@ export default defineConfig({
       env: { GOOGLE_WALLET_FAKE_PORT: String(GOOGLE_WALLET_PORT), ...GOOGLE_WALLET_ENV },
     },
     {
-      command: `rm -rf "${DATA_DIR}" && node --import tsx server.ts`,
+      // As `npm run serve` starts it: the compiled server (npm run build writes it before the tests run).
+      command: `rm -rf "${DATA_DIR}" && node build/server.js`,
       url: `${E2E_BASE_URL}/healthz`,
       reuseExistingServer: false,
       // A loaded machine can take over a minute to open the embedded database and start the jobs.

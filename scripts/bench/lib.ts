@@ -7,6 +7,13 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { hashPassword } from '#app/services/auth/password.server.ts'
 
+/** `npm run serve`'s arguments to node (package.json): the benchmarks measure the server as it is run. */
+const SERVE_ARGS = (
+  JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { serve: string } }
+).scripts.serve
+  .split(' ')
+  .slice(1)
+
 /**
  * Starts the built server (`npm run build`) as a child process on a fresh embedded database (or DATABASE_URL) and
  * waits for it.
@@ -23,8 +30,8 @@ export async function startServer({
   const started = Date.now()
   // BENCH_NODE_ARGS: extra node flags for the server, e.g. --cpu-prof to see where its time goes.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-  // The compiled server, as `npm run serve` starts it (scripts/build-server.ts): tsx's loader would add ~150 MiB.
-  const child = spawn(process.execPath, [...nodeArgs, 'build/server.js'], {
+  // As `npm run serve` starts it: the compiled server (scripts/build-server.ts) with its node flags.
+  const child = spawn(process.execPath, [...nodeArgs, ...SERVE_ARGS], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -172,7 +172,7 @@ describe.skipIf(usingServer())('the container scripts (the Dockerfile’s steps,
       server.once('exit', (code, signal) => resolve({ code, signal })),
     )
     try {
-      // start.sh execs node: the process Docker would signal is node running server.ts, not a shell or npm.
+      // start.sh execs node: the process Docker would signal is node running the server, not a shell or npm.
       const deadline = Date.now() + 90_000
       let status = 0
       while (status !== 200 && Date.now() < deadline && server.exitCode === null) {
@@ -183,12 +183,13 @@ describe.skipIf(usingServer())('the container scripts (the Dockerfile’s steps,
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250))
       }
       expect(status, output.slice(-3000)).toBe(200)
-      expect(fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0').filter(Boolean)).toEqual([
-        'node',
-        '--import',
-        'tsx',
-        'server.ts',
-      ])
+      // The command of `npm run serve`: the compiled server with its heap limit.
+      const serve = (
+        JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { serve: string } }
+      ).scripts.serve
+      expect(fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0').filter(Boolean)).toEqual(
+        serve.split(' '),
+      )
 
       const healthcheck = await runScript('healthcheck.sh', 10_000, env)
       expect(healthcheck.code, healthcheck.output).toBe(0)
