@@ -117,19 +117,19 @@ export async function deleteSessionByToken(token: string) {
 export async function findSessionCardPageVersion(
   token: string,
   cardId: string,
-): Promise<{ userId: string; contentVersion: string; updatedAt: Date; staffVersion: string } | null> {
+): Promise<{ userId: string; contentVersion: string; updatedAt: Date; untrackedVersion: string } | null> {
   const [row] = await getSequelize().query<{
     user_id: string
     content_version: string
     updated_at: Date
-    staff_version: string
+    untracked_version: string
   }>(
     `select u.id as user_id, u.content_version, u.updated_at,
        (select count(*) || '.' || coalesce(max(extract(epoch from s.updated_at)), 0)
         from users s where s.employer_id = u.id)
        || '.' || (select count(*) from google_wallet_objects o where o.card_id = :cardId and o.state = 'active')
        || '.' || (select count(distinct r.pass_id) from apple_registrations r join passes p on p.id = r.pass_id
-                  where p.card_id = :cardId) as staff_version
+                  where p.card_id = :cardId) as untracked_version
      from sessions se join users u on u.id = se.user_id
      where se.token_hash = :hash and se.expires_at > now() and u.disabled_at is null and u.role <> 'staff'
        and exists (select 1 from cards c where c.id = :cardId and c.user_id = u.id)`,
@@ -140,7 +140,7 @@ export async function findSessionCardPageVersion(
         userId: row.user_id,
         contentVersion: row.content_version,
         updatedAt: new Date(row.updated_at),
-        staffVersion: row.staff_version,
+        untrackedVersion: row.untracked_version,
       }
     : null
 }

@@ -35,6 +35,6 @@ export async function cardPageVersion(
   const bucket = Math.floor(Date.now() / TIME_BUCKET_MS)
   return {
     userId: row.userId,
-    version: `${row.contentVersion}|${row.updatedAt.getTime()}|${row.staffVersion}|${bucket}`,
+    version: `${row.contentVersion}|${row.updatedAt.getTime()}|${row.untrackedVersion}|${bucket}`,
   }
 }
