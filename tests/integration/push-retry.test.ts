@@ -96,12 +96,14 @@ test(
     const notificationId = await createDraft(owner.id, cardId)
     expect((await sendOwnerNotification({ ownerId: owner.id, cardId, notificationId })).ok).toBe(true)
     await waitUntilDone(notificationId, 80_000)
-    // Not "connect ECONNREFUSED 127.0.0.1:443": no connection was tried.
+    // Not "connect ECONNREFUSED 127.0.0.1:443": no connection was tried. The attempts are not compared: on a
+    // starved machine (CI runs every file at once) a chunk whose database statement failed is queued again and its
+    // row claimed again after the lease, a second attempt that ends the same way; what matters is the outcome.
     expect(
-      await sql(`select status, attempts, last_error from deliveries where notification_id = :notificationId`, {
+      await sql(`select status, last_error from deliveries where notification_id = :notificationId`, {
         notificationId,
       }),
-    ).toEqual([{ status: 'gone', attempts: 1, last_error: 'endpoint not in its normal form' }])
+    ).toEqual([{ status: 'gone', last_error: 'endpoint not in its normal form' }])
     expect(await sql(`select 1 from push_subscriptions where endpoint = :hostile`, { hostile })).toEqual([])
   },
 )

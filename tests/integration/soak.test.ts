@@ -10,12 +10,29 @@ import { printSoakReport, runSoak } from '../../scripts/bench/soak-run.ts'
  * tests (TEST_DATABASE_URL), not again in the embedded one.
  */
 
-async function freePort() {
-  const server = net.createServer().listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
+function listen(port: number): Promise<net.Server | null> {
+  return new Promise((resolve) => {
+    const server = net.createServer()
+    server.once('error', () => resolve(null))
+    server.listen(port, '127.0.0.1', () => resolve(server))
+  })
+}
+
+/*
+ * Three ports that are free together: the app's, and the push endpoint's pair (its HTTPS port and, one above, its
+ * control port). All three are held until the last is found, so the app cannot be given one of the push pair.
+ */
+async function freePorts(): Promise<{ appPort: number; pushPort: number }> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const app = await listen(0)
+    const push = await listen(0)
+    const pushPort = (push?.address() as net.AddressInfo | undefined)?.port
+    const control = pushPort ? await listen(pushPort + 1) : null
+    const ports = { appPort: (app?.address() as net.AddressInfo).port, pushPort: pushPort! }
+    await Promise.all([app, push, control].map((s) => s && new Promise((r) => s.close(r))))
+    if (app && push && control) return ports
+  }
+  throw new Error('no three free ports on 127.0.0.1')
 }
 
 describe.runIf(process.env.TEST_DATABASE_URL)('soak', () => {
@@ -28,8 +45,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('soak', () => {
         seconds: 15,
         cutSeconds: 3,
         audience: 500,
-        appPort: await freePort(),
-        pushPort: await freePort(),
+        ...(await freePorts()),
       })
       printSoakReport(report)
       expect(report.unexpected).toEqual([])
