@@ -16,6 +16,7 @@ import * as removedStaffAndPauses from './0015-removed-staff-and-pauses.ts'
 import * as invitationNotices from './0016-invitation-notices.ts'
 import * as walletLimits from './0018-wallet-limits.ts'
 import * as passMessages from './0019-pass-messages.ts'
+import * as insightRollups from './0020-insight-rollups.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -40,4 +41,5 @@ export const migrations = [
   { name: '0016-invitation-notices', ...invitationNotices },
   { name: '0018-wallet-limits', ...walletLimits },
   { name: '0019-pass-messages', ...passMessages },
+  { name: '0020-insight-rollups', ...insightRollups },
 ]

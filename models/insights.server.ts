@@ -3,6 +3,7 @@ import { getSequelize } from '#app/server/db.server.ts'
 import { type InsightDay, type VisitHour } from '#app/types/insights.ts'
 import { type DayRange } from '#app/utils/insight-range.ts'
 import { eventFilterSql, type EventFilter } from './activity.server.ts'
+import { holderCounts } from './insight-holders.server.ts'
 
 export type { InsightDay, VisitHour }
 
@@ -63,69 +64,60 @@ function bindings(
 const rangeValues = (ranges: DayRange[]) =>
   ranges.map((_, index) => `(${index}, :from${index}::date, :to${index}::date)`).join(', ')
 
-/** The figures for each range, in the order given. One statement. */
+/**
+ * The figures for each range, in the order given: the sums from card_days (migration 0020), new holders and rewards
+ * from their indexes, and the holders counted (distinct passes) by holderCounts, which reuses its past days' counts.
+ */
 export async function insightFigures(
   scope: InsightScope,
   { timeZone, ranges }: { timeZone: string; ranges: DayRange[] },
 ): Promise<InsightFigures[]> {
   const values = rangeValues(ranges)
   const replacements = bindings(scope, timeZone, ranges)
-  const rows = await getSequelize().query<{
-    i: number
-    new_holders: number
-    active_holders: number
-    stamps: number
-    redeemed: number
-    stamped_holders: number
-    returning_holders: number
-    earned: number
-    median_seconds: number | null
-  }>(
-    `with scope as (${cardsOf(scope)}),
-     ranges as (
-       select i, from_day, to_day,
-              from_day::timestamp at time zone :timeZone as from_at, to_day::timestamp at time zone :timeZone as to_at
-       from (values ${values}) as v (i, from_day, to_day)
-     )
-     select r.i,
-            (select count(*) from passes p
-             where p.card_id in (select id from scope) and p.created_at >= r.from_at and p.created_at < r.to_at
-            )::int as new_holders,
-            d.active_holders, d.stamps, d.redeemed, d.stamped_holders, d.returning_holders,
-            w.earned, w.median_seconds
-     from ranges r
-     cross join lateral (
-       select coalesce(count(x.pass_id) filter (where x.visits > 0), 0)::int as active_holders,
-              coalesce(sum(x.stamps), 0)::int as stamps,
-              coalesce(sum(x.redemptions), 0)::int as redeemed,
-              coalesce(count(x.pass_id) filter (where x.stamp_days > 0), 0)::int as stamped_holders,
-              coalesce(count(x.pass_id) filter (where x.stamp_days > 1), 0)::int as returning_holders
-       from (
-         select d.pass_id, sum(d.visits) as visits, sum(d.stamps) as stamps, sum(d.redemptions) as redemptions,
-                count(*) filter (where d.stamps > 0) as stamp_days
-         from pass_days d
+  const [rows, holders] = await Promise.all([
+    getSequelize().query<{
+      i: number
+      new_holders: number
+      stamps: number
+      redeemed: number
+      earned: number
+      median_seconds: number | null
+    }>(
+      `with scope as (${cardsOf(scope)}),
+       ranges as (
+         select i, from_day, to_day,
+                from_day::timestamp at time zone :timeZone as from_at, to_day::timestamp at time zone :timeZone as to_at
+         from (values ${values}) as v (i, from_day, to_day)
+       )
+       select r.i,
+              (select count(*) from passes p
+               where p.card_id in (select id from scope) and p.created_at >= r.from_at and p.created_at < r.to_at
+              )::int as new_holders,
+              d.stamps, d.redeemed, w.earned, w.median_seconds
+       from ranges r
+       cross join lateral (
+         select coalesce(sum(d.stamps), 0)::int as stamps, coalesce(sum(d.redemptions), 0)::int as redeemed
+         from card_days d
          where d.card_id in (select id from scope) and d.day >= r.from_day and d.day < r.to_day
-         group by d.pass_id
-       ) x
-     ) d
-     cross join lateral (
-       select count(*)::int as earned,
-              (percentile_cont(0.5) within group (order by extract(epoch from o.earned_at - o.first_stamp_at))
-                 filter (where o.first_stamp_at is not null))::float8 as median_seconds
-       from pass_rounds o
-       where o.card_id in (select id from scope) and o.earned_at >= r.from_at and o.earned_at < r.to_at
-     ) w
-     order by r.i`,
-    { replacements, type: QueryTypes.SELECT },
-  )
-  return rows.map((row) => ({
+       ) d
+       cross join lateral (
+         select count(*)::int as earned,
+                (percentile_cont(0.5) within group (order by extract(epoch from o.earned_at - o.first_stamp_at))
+                   filter (where o.first_stamp_at is not null))::float8 as median_seconds
+         from pass_rounds o
+         where o.card_id in (select id from scope) and o.earned_at >= r.from_at and o.earned_at < r.to_at
+       ) w
+       order by r.i`,
+      { replacements, type: QueryTypes.SELECT },
+    ),
+    holderCounts(scope, timeZone, ranges),
+  ])
+  return rows.map((row, index) => ({
     newHolders: row.new_holders,
-    activeHolders: row.active_holders,
+    ...holders[index]!,
     stamps: row.stamps,
     rewardsEarned: row.earned,
     rewardsRedeemed: row.redeemed,
-    stampedHolders: row.stamped_holders,
-    returningHolders: row.returning_holders,
     medianSecondsToReward: row.median_seconds === null ? null : Number(row.median_seconds),
   }))
 }
@@ -141,7 +133,7 @@ export async function insightDays(
             coalesce(n.new_holders, 0)::int as "newHolders"
      from generate_series(:from::date, :to::date - 1, interval '1 day') as g (day)
      left join (
-       select d.day, sum(d.stamps) as stamps from pass_days d
+       select d.day, sum(d.stamps) as stamps from card_days d
        where d.card_id in (select id from scope) and d.day >= :from::date and d.day < :to::date
        group by d.day
      ) s on s.day = g.day
@@ -160,15 +152,35 @@ export async function insightDays(
   )
 }
 
-/** Visits in one weekday (0 = Monday … 6 = Sunday) and hour (0–23) of the business's clock. */
 /**
- * Visits (stamps not undone, and redemptions) by weekday and hour of the business's clock, over the range; only the
- * hours with visits. Read from the events: hours are finer than the day rows.
+ * Visits (stamps not undone, and redemptions) by weekday (0 = Monday … 6 = Sunday) and hour (0–23) of the business's
+ * clock, over the range; only the hours with visits. Unfiltered, from the card's quarters of an hour (migration 0020:
+ * a year is at most 35,040 rows, and a range's ends, local midnights, are whole quarters in every zone); filtered by
+ * who or where, from the events, whose person and place the quarters do not keep.
  */
 export async function visitsByHour(
   scope: InsightScope,
   { timeZone, range, filter = {} }: { timeZone: string; range: DayRange; filter?: Who },
 ): Promise<VisitHour[]> {
+  if (!filter.person && !filter.location) {
+    return getSequelize().query<VisitHour>(
+      `with scope as (${cardsOf(scope)}),
+       hours as (
+         select date_trunc('hour', q.quarter at time zone :timeZone) as local_hour, sum(q.visits) as visits
+         from card_quarter_hours q
+         where q.card_id in (select id from scope)
+           and q.quarter >= :from::date::timestamp at time zone :timeZone
+           and q.quarter < :to::date::timestamp at time zone :timeZone
+         group by 1
+       )
+       select (extract(isodow from local_hour)::int - 1) as weekday, extract(hour from local_hour)::int as hour,
+              sum(visits)::int as visits
+       from hours
+       group by 1, 2
+       having sum(visits) > 0`,
+      { replacements: bindings(scope, timeZone, range), type: QueryTypes.SELECT },
+    )
+  }
   const who = eventFilterSql(filter)
   return getSequelize().query<VisitHour>(
     // One time-zone conversion per visit (to its local hour), the weekday and hour taken from the few hundred hours;
