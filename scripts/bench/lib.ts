@@ -144,7 +144,23 @@ export async function scratchServerDatabase(label: string) {
 }
 
 const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-const benchShortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
+/** A pass's short code as the app makes them (8 characters of an alphabet without look-alikes). */
+export const benchShortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
+
+/** A confirmed owner on a 14-day trial, signing in with `password`: where every seeded card starts. */
+export async function seedTrialOwner(client: pg.Client, { label, password }: { label: string; password: string }) {
+  const email = `bench-${label}-${Date.now()}@example.com`
+  const { rows } = await client.query<{ id: string }>(
+    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
+    [email, await hashPassword(password)],
+  )
+  const userId = rows[0]!.id
+  await client.query(
+    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
+    [userId],
+  )
+  return { email, userId }
+}
 
 /**
  * An owner on a trial (signing in with `password`) with one active card of `stampsRequired` stamps and `passes`
@@ -159,16 +175,7 @@ export async function seedTrialOwnerWithCard(
     stampsRequired,
   }: { label: string; password: string; passes: number; stampsRequired: number },
 ) {
-  const email = `bench-${label}-${Date.now()}@example.com`
-  const { rows } = await client.query<{ id: string }>(
-    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
-    [email, await hashPassword(password)],
-  )
-  const userId = rows[0]!.id
-  await client.query(
-    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
-    [userId],
-  )
+  const { email, userId } = await seedTrialOwner(client, { label, password })
   const card = await client.query<{ id: string }>(
     `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, terms, stamp_icon)
      values ($1, $2, 'active', 'Coffee card', 'Bench Bakery', $3, 'A free coffee', 'One stamp per visit', 'coffee')

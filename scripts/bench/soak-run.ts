@@ -13,10 +13,12 @@
  * shortly after; no failed connection to the app at any time; the app recovers by itself; every stamp the app
  * confirmed is stored once, and no stamp is stored twice (stamps on the passes = stamp events; stored ≤ confirmed +
  * the answers that could not tell); every device of every message sent received it (duplicates are counted: a
- * delivery whose outcome could not be written while the database was away is sent again).
+ * delivery whose outcome could not be written while the database was away is sent again). It reports the app's
+ * resident memory over the load (sampled every 5 s): early, at the end, and the growth between.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
 import { hashPassword } from '#app/services/auth/password.server.ts'
@@ -279,7 +281,16 @@ export async function runSoak(options: SoakOptions) {
       await sendMessage('Soak message 2')
     }
 
-    const progress = setInterval(() => log(`${Math.round(now() / 1000)} s: ${samples.length} answers`), 5_000)
+    // The app's resident memory every 5 s of the load (issue 32, item 2: flat under load).
+    const rss: number[] = []
+    const sampleRss = () => {
+      const status = fs.readFileSync(`/proc/${server!.child.pid}/status`, 'utf8')
+      rss.push(Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024))
+    }
+    const progress = setInterval(() => {
+      sampleRss()
+      log(`${Math.round(now() / 1000)} s: ${samples.length} answers, app RSS ${rss.at(-1)} MiB`)
+    }, 5_000)
     await Promise.all([
       ...Array.from({ length: owners }, (_, index) => owner(index)),
       ...Array.from({ length: holders }, (_, index) => holder(index)),
@@ -385,6 +396,7 @@ export async function runSoak(options: SoakOptions) {
       pushMessages: messages.length,
       pushDevicesLost: deliveries.reduce((sum, d) => sum + d.lost, 0),
       pushDuplicates: deliveries.reduce((sum, d) => sum + d.duplicates, 0),
+      ...rssFigures(rss),
     }
     const ok =
       unexpected.length === 0 &&
@@ -403,6 +415,18 @@ export async function runSoak(options: SoakOptions) {
     await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})
     await admin.end()
   }
+}
+
+/**
+ * The app's memory over the load: the median of the samples of its second tenth (after the first requests loaded what
+ * they use) against the median of its last tenth. Growth beyond noise over a long run is a leak.
+ */
+function rssFigures(rss: number[]) {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+  const tenth = Math.max(1, Math.floor(rss.length / 10))
+  const early = median(rss.slice(tenth, 2 * tenth))
+  const late = median(rss.slice(-tenth))
+  return { rssEarlyMiB: early, rssLateMiB: late, rssMaxMiB: Math.max(0, ...rss), rssGrowthMiB: late - early }
 }
 
 export type SoakReport = Awaited<ReturnType<typeof runSoak>>

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto'
 import pg from 'pg'
-import { hashPassword } from '#app/services/auth/password.server.ts'
 import { applePassTokenFor } from '#app/services/wallet/apple-pass-token.server.ts'
 import { AUTOMATION_KINDS } from '#app/utils/automations.ts'
 import { startApnsPeer } from '#tests/support/apns-peer.ts'
@@ -8,6 +7,7 @@ import { makeAppleCerts } from '#tests/support/apple-certs.ts'
 import { makeGoogleServiceAccount } from '#tests/support/google-service-account.ts'
 import { startGoogleWalletFake } from '#tests/support/google-wallet-fake.ts'
 import { pushEndpointCaCerts, startPushEndpoint } from '#tests/support/push-endpoint.ts'
+import { benchShortCode, seedTrialOwner } from './lib.ts'
 
 /*
  * What `npm run bench:stamp` stamps on (issue 32, item 3): Apple Wallet and Google Wallet on, each with its local
@@ -58,9 +58,6 @@ export async function startStampPeers() {
 }
 export type StampPeers = Awaited<ReturnType<typeof startStampPeers>>
 
-const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
-
 /**
  * An owner on a trial with one card (20 stamps needed) and `passes` holders, made in SQL. The card's stamping rules
  * are on (issue 20: at most 5 stamps a scan, 100 a day per pass), so each stamp checks them and reads the pass's day;
@@ -69,16 +66,7 @@ const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_A
  * ONE_TO_GO_EVERY with 18, so no pass fills up within the run (a full card would refuse the stamp).
  */
 export async function seedStampCard(client: pg.Client, { password, passes }: { password: string; passes: number }) {
-  const email = `bench-stamp-${Date.now()}@example.com`
-  const { rows } = await client.query<{ id: string }>(
-    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
-    [email, await hashPassword(password)],
-  )
-  const userId = rows[0]!.id
-  await client.query(
-    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
-    [userId],
-  )
+  const { email, userId } = await seedTrialOwner(client, { label: 'stamp', password })
   const card = await client.query<{ id: string }>(
     `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward, max_stamps_per_scan,
                         daily_stamp_cap)
@@ -93,7 +81,7 @@ export async function seedStampCard(client: pg.Client, { password, passes }: { p
      from unnest($2::text[]) as kind`,
     [cardId, AUTOMATION_KINDS],
   )
-  const codes = [...new Set(Array.from({ length: passes * 2 }, shortCode))].slice(0, passes)
+  const codes = [...new Set(Array.from({ length: passes * 2 }, benchShortCode))].slice(0, passes)
   const stamps = codes.map((_, index) => (index % ONE_TO_GO_EVERY === ONE_TO_GO_EVERY - 1 ? 18 : index % 15))
   const inserted = await client.query<{ id: string; short_code: string }>(
     `insert into passes (card_id, short_code, stamps)
