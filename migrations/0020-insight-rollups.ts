@@ -16,9 +16,10 @@ import { sqlMigration } from './sql-migration.ts'
  *    past days (active, stamped, returning: distinct passes, which no sum gives) are computed once per counter value
  *    and reused (models/insight-holders.server.ts); today's are added live.
  *
- * The triggers add the statement's changes grouped by row, in key order (two writers lock the rows they share in
- * the same order). A row of a card being deleted is skipped (its rows go with it). The back-fill brings every
- * existing card along.
+ * Each day and quarter of a card is four rows (`slot`, from the pass): no single row of a card is updated by every
+ * stamp, as DECISIONS.md asks, and the readers sum the four. The triggers add the statement's changes grouped by
+ * row, in key order (two writers lock the rows they share in the same order). A row of a card being deleted is
+ * skipped (its rows go with it). The back-fill brings every existing card along.
  */
 const UP = /* sql */ `
 create table card_days (
@@ -27,58 +28,71 @@ create table card_days (
   visits integer not null default 0,
   stamps integer not null default 0,
   redemptions integer not null default 0,
-  primary key (card_id, day)
+  slot smallint not null,
+  primary key (card_id, day, slot)
 );
 create table card_quarter_hours (
   card_id uuid not null references cards (id) on delete cascade,
   quarter timestamptz not null,
   visits integer not null default 0,
-  primary key (card_id, quarter)
+  slot smallint not null,
+  primary key (card_id, quarter, slot)
 );
 create table card_insight_versions (
   card_id uuid primary key references cards (id) on delete cascade,
   past_version bigint not null default 0
 );
 
+-- Which of a card's four rows of a day (or quarter) a pass's changes go to: no single row of a card is updated by
+-- every stamp (DECISIONS.md, insights "Scale"), so stamps on a busy card's passes do not all wait for one row's lock.
+-- A removed holder's rows (no pass) go to the first.
+create function insight_slot(pass uuid) returns smallint language sql immutable parallel safe as $$
+  select coalesce(hashtext(pass::text) & 3, 0)::smallint
+$$;
+
 -- A statement's changes as arrays (a transition table exists only for its own event, and PL/pgSQL plans a statement
 -- when it first runs it: each event's branch names only its own tables).
 create function card_days_add() returns trigger language plpgsql as $$
 declare
   ids uuid[];
+  slots smallint[];
   days date[];
   visit_counts integer[];
   stamp_counts integer[];
   redemption_counts integer[];
 begin
   if tg_op = 'INSERT' then
-    select array_agg(card_id), array_agg(day), array_agg(visits), array_agg(stamps), array_agg(redemptions)
-      into ids, days, visit_counts, stamp_counts, redemption_counts from new_rows;
+    select array_agg(card_id), array_agg(insight_slot(pass_id)), array_agg(day), array_agg(visits), array_agg(stamps),
+           array_agg(redemptions)
+      into ids, slots, days, visit_counts, stamp_counts, redemption_counts from new_rows;
   elsif tg_op = 'DELETE' then
-    select array_agg(card_id), array_agg(day), array_agg(-visits), array_agg(-stamps), array_agg(-redemptions)
-      into ids, days, visit_counts, stamp_counts, redemption_counts from old_rows;
+    select array_agg(card_id), array_agg(insight_slot(pass_id)), array_agg(day), array_agg(-visits), array_agg(-stamps),
+           array_agg(-redemptions)
+      into ids, slots, days, visit_counts, stamp_counts, redemption_counts from old_rows;
   else
-    select array_agg(card_id), array_agg(day), array_agg(visits), array_agg(stamps), array_agg(redemptions)
-      into ids, days, visit_counts, stamp_counts, redemption_counts
-      from (select card_id, day, visits, stamps, redemptions from new_rows
+    select array_agg(card_id), array_agg(insight_slot(pass_id)), array_agg(day), array_agg(visits), array_agg(stamps),
+           array_agg(redemptions)
+      into ids, slots, days, visit_counts, stamp_counts, redemption_counts
+      from (select card_id, pass_id, day, visits, stamps, redemptions from new_rows
             union all
-            select card_id, day, -visits, -stamps, -redemptions from old_rows) x;
+            select card_id, pass_id, day, -visits, -stamps, -redemptions from old_rows) x;
   end if;
   if ids is null then
     return null;
   end if;
   with changes as (
-    select * from unnest(ids, days, visit_counts, stamp_counts, redemption_counts)
-      as c (card_id, day, visits, stamps, redemptions)
+    select * from unnest(ids, slots, days, visit_counts, stamp_counts, redemption_counts)
+      as c (card_id, slot, day, visits, stamps, redemptions)
   ), sums as (
-    select c.card_id, c.day, sum(c.visits)::int as visits, sum(c.stamps)::int as stamps,
+    select c.card_id, c.day, c.slot, sum(c.visits)::int as visits, sum(c.stamps)::int as stamps,
            sum(c.redemptions)::int as redemptions
     from changes c where exists (select 1 from cards k where k.id = c.card_id)
-    group by c.card_id, c.day
+    group by c.card_id, c.day, c.slot
     having sum(c.visits) <> 0 or sum(c.stamps) <> 0 or sum(c.redemptions) <> 0
   )
-  insert into card_days as d (card_id, day, visits, stamps, redemptions)
-    select card_id, day, visits, stamps, redemptions from sums order by card_id, day
-  on conflict (card_id, day) do update set visits = d.visits + excluded.visits, stamps = d.stamps + excluded.stamps,
+  insert into card_days as d (card_id, day, slot, visits, stamps, redemptions)
+    select card_id, day, slot, visits, stamps, redemptions from sums order by card_id, day, slot
+  on conflict (card_id, day, slot) do update set visits = d.visits + excluded.visits, stamps = d.stamps + excluded.stamps,
     redemptions = d.redemptions + excluded.redemptions;
   -- A row of a day before the owner's today changed (or moved): the past holders counted for the card are stale.
   with touched as (
@@ -95,34 +109,40 @@ end $$;
 create function card_quarter_hours_add() returns trigger language plpgsql as $$
 declare
   ids uuid[];
+  slots smallint[];
   instants timestamptz[];
   deltas integer[];
 begin
   if tg_op = 'INSERT' then
-    select array_agg(card_id), array_agg(created_at), array_agg(1) into ids, instants, deltas
+    select array_agg(card_id), array_agg(insight_slot(pass_id)), array_agg(created_at), array_agg(1)
+      into ids, slots, instants, deltas
       from new_rows where kind in ('stamp', 'redeem') and undone_at is null;
   elsif tg_op = 'DELETE' then
-    select array_agg(card_id), array_agg(created_at), array_agg(-1) into ids, instants, deltas
+    select array_agg(card_id), array_agg(insight_slot(pass_id)), array_agg(created_at), array_agg(-1)
+      into ids, slots, instants, deltas
       from old_rows where kind in ('stamp', 'redeem') and undone_at is null;
   else
-    select array_agg(card_id), array_agg(created_at), array_agg(delta) into ids, instants, deltas
-      from (select card_id, created_at, 1 as delta from new_rows where kind in ('stamp', 'redeem') and undone_at is null
+    select array_agg(card_id), array_agg(insight_slot(pass_id)), array_agg(created_at), array_agg(delta)
+      into ids, slots, instants, deltas
+      from (select card_id, pass_id, created_at, 1 as delta from new_rows
+            where kind in ('stamp', 'redeem') and undone_at is null
             union all
-            select card_id, created_at, -1 from old_rows where kind in ('stamp', 'redeem') and undone_at is null) x;
+            select card_id, pass_id, created_at, -1 from old_rows
+            where kind in ('stamp', 'redeem') and undone_at is null) x;
   end if;
   if ids is null then
     return null;
   end if;
   with sums as (
-    select c.card_id, date_bin('15 minutes', c.created_at, timestamptz '2000-01-01 00:00:00+00') as quarter,
+    select c.card_id, date_bin('15 minutes', c.created_at, timestamptz '2000-01-01 00:00:00+00') as quarter, c.slot,
            sum(c.delta)::int as visits
-    from unnest(ids, instants, deltas) as c (card_id, created_at, delta)
+    from unnest(ids, slots, instants, deltas) as c (card_id, slot, created_at, delta)
     where exists (select 1 from cards k where k.id = c.card_id)
-    group by 1, 2 having sum(c.delta) <> 0
+    group by 1, 2, 3 having sum(c.delta) <> 0
   )
-  insert into card_quarter_hours as q (card_id, quarter, visits)
-    select card_id, quarter, visits from sums order by card_id, quarter
-  on conflict (card_id, quarter) do update set visits = q.visits + excluded.visits;
+  insert into card_quarter_hours as q (card_id, quarter, slot, visits)
+    select card_id, quarter, slot, visits from sums order by card_id, quarter, slot
+  on conflict (card_id, quarter, slot) do update set visits = q.visits + excluded.visits;
   return null;
 end $$;
 
@@ -140,12 +160,14 @@ create trigger stamp_events_quarter_hours_update after update on stamp_events
 create trigger stamp_events_quarter_hours_delete after delete on stamp_events
   referencing old table as old_rows for each statement execute function card_quarter_hours_add();
 
-insert into card_days (card_id, day, visits, stamps, redemptions)
-  select card_id, day, sum(visits), sum(stamps), sum(redemptions) from pass_days group by card_id, day;
-insert into card_quarter_hours (card_id, quarter, visits)
-  select card_id, date_bin('15 minutes', created_at, timestamptz '2000-01-01 00:00:00+00'), count(*)
+insert into card_days (card_id, day, slot, visits, stamps, redemptions)
+  select card_id, day, insight_slot(pass_id), sum(visits), sum(stamps), sum(redemptions) from pass_days
+  group by card_id, day, insight_slot(pass_id);
+insert into card_quarter_hours (card_id, quarter, slot, visits)
+  select card_id, date_bin('15 minutes', created_at, timestamptz '2000-01-01 00:00:00+00'), insight_slot(pass_id),
+         count(*)
   from stamp_events where kind in ('stamp', 'redeem') and undone_at is null
-  group by 1, 2;
+  group by 1, 2, 3;
 `
 
 const DOWN = /* sql */ `
@@ -155,7 +177,7 @@ drop trigger if exists pass_days_card_days_delete on pass_days;
 drop trigger if exists stamp_events_quarter_hours_insert on stamp_events;
 drop trigger if exists stamp_events_quarter_hours_update on stamp_events;
 drop trigger if exists stamp_events_quarter_hours_delete on stamp_events;
-drop function if exists card_days_add(), card_quarter_hours_add();
+drop function if exists card_days_add(), card_quarter_hours_add(), insight_slot(uuid);
 drop table if exists card_insight_versions, card_quarter_hours, card_days;
 `
 

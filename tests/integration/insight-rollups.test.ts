@@ -18,12 +18,14 @@ import { recordEventAt, seedHistoryCard, seedPass } from '#tests/support/stamp-h
 /** The rollups, and the same sums made from the rows they stand for. */
 const rollups = async (cardId: string) => ({
   days: await sql(
-    `select day::text, visits, stamps, redemptions from card_days
-     where card_id = :cardId and (visits, stamps, redemptions) <> (0, 0, 0) order by day`,
+    `select day::text, sum(visits)::int as visits, sum(stamps)::int as stamps, sum(redemptions)::int as redemptions
+     from card_days where card_id = :cardId group by day
+     having (sum(visits), sum(stamps), sum(redemptions)) <> (0, 0, 0) order by day`,
     { cardId },
   ),
   quarters: await sql(
-    `select quarter, visits from card_quarter_hours where card_id = :cardId and visits <> 0 order by quarter`,
+    `select quarter, sum(visits)::int as visits from card_quarter_hours where card_id = :cardId group by quarter
+     having sum(visits) <> 0 order by quarter`,
     { cardId },
   ),
 })
