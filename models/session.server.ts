@@ -111,8 +111,8 @@ export async function deleteSessionByToken(token: string) {
 /**
  * For the card page's render cache: as findSessionUserVersion, for one of the user's cards (null when the card is
  * not theirs: Remix answers that), with what the content version does not follow: the staff the people filter lists
- * (users of their own; the locations move cards.locations_changed_at, which it does follow) and the wallet counts
- * (Google objects and Apple registrations are tables no trigger of 0004 watches).
+ * (users of their own; the locations move cards.locations_changed_at, which it does follow). The wallet counts move
+ * it (migration 0021).
  */
 export async function findSessionCardPageVersion(
   token: string,
@@ -126,10 +126,7 @@ export async function findSessionCardPageVersion(
   }>(
     `select u.id as user_id, u.content_version, u.updated_at,
        (select count(*) || '.' || coalesce(max(extract(epoch from s.updated_at)), 0)
-        from users s where s.employer_id = u.id)
-       || '.' || (select count(*) from google_wallet_objects o where o.card_id = :cardId and o.state = 'active')
-       || '.' || (select count(distinct r.pass_id) from apple_registrations r join passes p on p.id = r.pass_id
-                  where p.card_id = :cardId) as untracked_version
+        from users s where s.employer_id = u.id) as untracked_version
      from sessions se join users u on u.id = se.user_id
      where se.token_hash = :hash and se.expires_at > now() and u.disabled_at is null and u.role <> 'staff'
        and exists (select 1 from cards c where c.id = :cardId and c.user_id = u.id)`,

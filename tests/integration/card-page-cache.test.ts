@@ -74,6 +74,25 @@ test('each change to the card page’s data shows at once; unchanged data is ans
   expect((await page(cookie, cardId)).html).toContain('Robin Counter')
   await sql(`update users set staff_name = 'Robin Till' where employer_id = :owner`, { owner: owner.id })
   expect((await page(cookie, cardId)).html).toContain('Robin Till')
+
+  // The wallet counts (migration 0021): a pass added to Apple Wallet, saved to Google Wallet, then removed there.
+  const walletFigure = (html: string, label: string) => new RegExp(`>${label}</dt><dd>(\\d+)</dd>`).exec(html)?.[1]
+  await sql(`insert into apple_devices (id, push_token) values (:device, 'ab12')`, { device: `device-${pass!.id}` })
+  await sql(`insert into apple_registrations (device_id, pass_id) values (:device, :pass)`, {
+    device: `device-${pass!.id}`,
+    pass: pass!.id,
+  })
+  expect(walletFigure((await page(cookie, cardId)).html, 'In Apple Wallet')).toBe('1')
+  await sql(`insert into google_wallet_objects (pass_id, card_id) values (:pass, :card)`, {
+    pass: pass!.id,
+    card: cardId,
+  })
+  expect(walletFigure((await page(cookie, cardId)).html, 'In Google Wallet')).toBe('1')
+  await sql(`update google_wallet_objects set state = 'gone' where pass_id = :pass`, { pass: pass!.id })
+  // With the wallets off here, a count of none is not shown at all.
+  expect(walletFigure((await page(cookie, cardId)).html, 'In Google Wallet')).toBeUndefined()
+  await sql(`delete from apple_registrations where pass_id = :pass`, { pass: pass!.id })
+  expect(walletFigure((await page(cookie, cardId)).html, 'In Apple Wallet')).toBeUndefined()
 })
 
 test('another owner’s card is never answered from the cache, and a range in the address always renders', async () => {
