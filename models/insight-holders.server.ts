@@ -81,11 +81,13 @@ async function countAdded(scope: Scope, from: string, split: string, to: string)
   return row!
 }
 
-/** The scope's past version and the database's today in the zone, with the seconds since its midnight. */
+/** The scope's past versions (one key) and the database's today in the zone, with the seconds since its midnight. */
 async function pastVersion(scope: Scope, timeZone: string) {
   const [row] = await select<{ version: string; today: string; since_midnight: number }>(
-    `select coalesce((select sum(v.past_version) from card_insight_versions v
-                      where v.card_id in (${cardsOf(scope)})), 0)::text as version,
+    // Each card's version, not their sum: a card deleted from the account's scope must change the key too.
+    `select coalesce((select md5(string_agg(c.id || ':' || coalesce(v.past_version, 0), ',' order by c.id))
+                      from cards c left join card_insight_versions v on v.card_id = c.id
+                      where c.id in (${cardsOf(scope)})), '') as version,
             to_char((now() at time zone :timeZone)::date, 'YYYY-MM-DD') as today,
             extract(epoch from now() - ((now() at time zone :timeZone)::date::timestamp at time zone :timeZone))::float8
               as since_midnight`,

@@ -169,6 +169,20 @@ test('the holders of a range: past days counted once per version, today’s adde
   expect(await figures()).toEqual(await expected())
 })
 
+test('the account’s holders (every card) change when a card with past days is deleted', async () => {
+  const owner = await createOwner()
+  const kept = await seedHistoryCard(owner.id)
+  const deleted = await seedHistoryCard(owner.id)
+  await recordEventAt(await seedPass(kept.id, daysAgo(9)), 'stamp', daysAgo(8))
+  await recordEventAt(await seedPass(deleted.id, daysAgo(9)), 'stamp', daysAgo(7))
+  const { current } = insightRanges('30d', localDay(new Date(), 'UTC'))
+  const active = async () =>
+    (await insightFigures({ userId: owner.id }, { timeZone: 'UTC', ranges: [current] }))[0]!.activeHolders
+  expect(await active()).toBe(2)
+  await sql('delete from cards where id = :id', deleted)
+  expect(await active()).toBe(1)
+})
+
 test('the migration’s back-fill makes the rollups the triggers keep', async () => {
   const owner = await createOwner()
   const card = await seedHistoryCard(owner.id, { stampsRequired: 3 })
