@@ -1,5 +1,6 @@
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/node'
 import { renderForCache, sendCachedRender, type CachedRender } from './cached-render.server.ts'
+import { renderStore } from './render-store.server.ts'
 import type express from 'express'
 
 /**
@@ -18,6 +19,8 @@ export type PageVersion = {
 type Entry = CachedRender & { version: string }
 
 const MAX_ENTRIES = 2_000
+/** About 4–8 MiB of heap per cache (one or two bytes a character). */
+const MAX_CHARS = 4_000_000
 
 export function versionedPageCache({
   build,
@@ -36,7 +39,7 @@ export function versionedPageCache({
   loadContext: Omit<AppLoadContext, 'cspNonce'>
 }): express.RequestHandler {
   const handle = createRequestHandler(build, mode)
-  const entries = new Map<string, Entry>()
+  const entries = renderStore<Entry>({ maxEntries: MAX_ENTRIES, maxChars: MAX_CHARS })
   const renders = new Map<string, Promise<Entry | null>>()
 
   async function render(req: express.Request, current: PageVersion): Promise<Entry | null> {
@@ -49,10 +52,7 @@ export function versionedPageCache({
     const rendered = await renderForCache(handle, req, headers, loadContext)
     if (!rendered) return null
     const entry: Entry = { ...rendered, version: current.version }
-    entries.delete(current.key)
     entries.set(current.key, entry)
-    // Oldest first: Map keeps insertion order, and a re-render re-inserts.
-    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
     return entry
   }
 
