@@ -70,8 +70,9 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
         values ($1 || '-state', 'google', 'verifier', 'nonce', '/account', now() + interval '1 day') returning state_hash),
       notice as (insert into notices (user_id, kind, message, link, dedupe_key)
         select id, 'payment_confirmed', 'Payment received', '/account/tariffs', $1 || '-paid' from owner returning id),
-      stamp as (insert into stamp_events (pass_id, card_id, actor_id, kind, count)
-        select pass.id, pass.card_id, owner.id, 'stamp', 3 from pass, owner returning id),
+      -- Two days ago: a past day's row moves the card's insight version (migration 0020), so that table has a row too.
+      stamp as (insert into stamp_events (pass_id, card_id, actor_id, kind, count, created_at)
+        select pass.id, pass.card_id, owner.id, 'stamp', 3, now() - interval '2 days' from pass, owner returning id),
       automation as (insert into card_automations (card_id, kind, enabled, title, body, days, enabled_at)
         select id, 'we_miss_you', true, 'Wir vermissen dich', 'Komm bald wieder ☕', 21, now() from card returning card_id),
       cancelled as (insert into notifications (card_id, user_id, title, body, status, scheduled_for, audience)
