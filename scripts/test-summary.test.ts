@@ -125,4 +125,56 @@ describe('the closing line of npm test', () => {
       '2 passed, 0 failed, 0 skipped',
     ])
   })
+
+  test('each failed test is named with the first line of its error, vitest and Playwright alike', () => {
+    const summary = run(
+      [
+        { name: 'vitest', code: 1, seconds: 5, report: 'v.json' },
+        { name: 'browser', code: 1, seconds: 5, report: 'p.json' },
+      ],
+      {
+        'v.json': {
+          ...vitestReport(3, 1),
+          testResults: [
+            {
+              name: `${process.cwd()}/tests/integration/stamps.test.ts`,
+              status: 'failed',
+              assertionResults: [
+                { fullName: 'stamping adds one', status: 'passed' },
+                {
+                  fullName: 'stamping refuses a second scan',
+                  status: 'failed',
+                  failureMessages: ['\u001b[31mAssertionError: expected 2 to be 1\u001b[39m\n    at stamps.test.ts:10'],
+                },
+              ],
+            },
+            { name: `${process.cwd()}/tests/integration/broken.test.ts`, status: 'failed', message: 'Hook timed out' },
+          ],
+        },
+        'p.json': {
+          stats: { expected: 0, unexpected: 1, flaky: 0, skipped: 0 },
+          suites: [
+            {
+              title: 'join.spec.ts',
+              specs: [
+                {
+                  title: 'joins',
+                  tests: [
+                    { projectName: 'no-js', status: 'unexpected', results: [{ error: { message: 'Timeout\nmore' } }] },
+                  ],
+                },
+              ],
+            },
+          ],
+          errors: [],
+        },
+      },
+    )
+    expect(summary.lines).toContain(
+      'failed: vitest: tests/integration/stamps.test.ts › stamping refuses a second scan: AssertionError: expected 2 to be 1',
+    )
+    expect(summary.lines).toContain('failed: vitest: tests/integration/broken.test.ts: Hook timed out')
+    expect(summary.lines).toContain('failed: browser: join.spec.ts › joins [no-js]: Timeout')
+    expect(closing(summary)).toBe('3 passed, 2 failed, 0 skipped')
+  })
 })

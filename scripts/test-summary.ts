@@ -1,6 +1,7 @@
 /**
  * Adds up what every step of `npm test` left in the reports folder (steps.tsv from scripts/test-all.sh and the JSON
- * reports of vitest and Playwright) and prints the time of each step, the flaky tests, and one closing line,
+ * reports of vitest and Playwright) and prints the time of each step, each failed test with the first line of its
+ * error (CI shows only the log's tail), the flaky tests, and one closing line,
  * 'N passed, N failed, N skipped', that CI reads whatever runner produced the counts.
  *
  * A step that failed without a failing test still fails the line: a vitest unhandled error (its JSON says success),
@@ -19,8 +20,14 @@ type VitestReport = {
   numPendingTests: number
   numTodoTests?: number
   numFailedTestSuites: number
+  testResults?: {
+    name: string
+    status: string
+    message?: string
+    assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[]
+  }[]
 }
-type PlaywrightTest = { projectName: string; status: string }
+type PlaywrightTest = { projectName: string; status: string; results?: { error?: { message?: string } }[] }
 type PlaywrightSuite = {
   title: string
   specs?: { title: string; tests: PlaywrightTest[] }[]
@@ -35,15 +42,44 @@ type PlaywrightReport = {
 /** The exit codes of `timeout`: 124 when it sent its signal, 137 when it had to kill. */
 const TIMED_OUT = new Set([124, 137])
 
-function flakyTitles(suites: PlaywrightSuite[] = [], parents: string[] = []): string[] {
+/** The first line of an error message, without colour codes, so that a CI log's tail says why a test failed. */
+function firstLine(message: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = (message ?? '').replace(/\u001b\[[0-9;]*m/g, '')
+  const line = plain.split('\n').find((l) => l.trim() !== '') ?? ''
+  return line.trim().slice(0, 240)
+}
+
+/** Playwright tests with the given status, each as 'file › describe › title [project]' and its last error. */
+function playwrightTests(
+  status: string,
+  suites: PlaywrightSuite[] = [],
+  parents: string[] = [],
+): { title: string; error: string }[] {
   return suites.flatMap((suite) => {
     const trail = suite.title ? [...parents, suite.title] : parents
     const own = (suite.specs ?? []).flatMap((spec) =>
       spec.tests
-        .filter((t) => t.status === 'flaky')
-        .map((t) => `${[...trail, spec.title].join(' › ')} [${t.projectName}]`),
+        .filter((t) => t.status === status)
+        .map((t) => ({
+          title: `${[...trail, spec.title].join(' › ')} [${t.projectName}]`,
+          error: firstLine(t.results?.at(-1)?.error?.message),
+        })),
     )
-    return [...own, ...flakyTitles(suite.suites, trail)]
+    return [...own, ...playwrightTests(status, suite.suites, trail)]
+  })
+}
+
+/** Vitest's failed tests as 'file › describe › title: first line of the error'; a file that failed to load or whose
+ * hooks failed, with none of its tests failing, as 'file: its message'. */
+function vitestFailures(report: VitestReport): string[] {
+  return (report.testResults ?? []).flatMap((file) => {
+    const name = path.relative(process.cwd(), file.name) || file.name
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed')
+    if (failedTests.length > 0) {
+      return failedTests.map((t) => `${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`)
+    }
+    return file.status === 'failed' ? [`${name}: ${firstLine(file.message)}`] : []
   })
 }
 
@@ -54,6 +90,7 @@ export function summarise(steps: StepRecord[], readReport: (file: string) => unk
   const lines: string[] = []
   const problems: string[] = []
   const flaky: string[] = []
+  const failedTests: string[] = []
 
   for (const step of steps) {
     lines.push(`${step.name}: ${step.seconds} s${step.code === 0 ? '' : ` (exit code ${step.code})`}`)
@@ -68,6 +105,7 @@ export function summarise(steps: StepRecord[], readReport: (file: string) => unk
       skipped += vitest.numPendingTests + (vitest.numTodoTests ?? 0)
       // A test file that fails to load or whose hooks fail counts once, when none of its tests did.
       failedHere += vitest.numFailedTests === 0 ? vitest.numFailedTestSuites : vitest.numFailedTests
+      failedTests.push(...vitestFailures(vitest).map((line) => `${step.name}: ${line}`))
     } else if (report && typeof report === 'object' && 'stats' in report) {
       const playwright = report as PlaywrightReport
       passed += playwright.stats.expected + playwright.stats.flaky
@@ -78,7 +116,10 @@ export function summarise(steps: StepRecord[], readReport: (file: string) => unk
         problems.push(`${step.name}: ${(error.message ?? 'an error outside any test').split('\n')[0]}`)
         failedHere += 1
       }
-      flaky.push(...flakyTitles(playwright.suites))
+      flaky.push(...playwrightTests('flaky', playwright.suites).map((t) => t.title))
+      failedTests.push(
+        ...playwrightTests('unexpected', playwright.suites).map((t) => `${step.name}: ${t.title}: ${t.error}`),
+      )
     }
     if (step.code !== 0 && failedHere === 0) {
       problems.push(
@@ -93,6 +134,7 @@ export function summarise(steps: StepRecord[], readReport: (file: string) => unk
     failed += failedHere
   }
 
+  lines.push(...failedTests.map((line) => `failed: ${line}`))
   lines.push(...problems.map((problem) => `failure: ${problem}`))
   lines.push(...flaky.map((title) => `flaky: ${title}`))
   lines.push(`${passed} passed, ${failed} failed, ${skipped} skipped`)
