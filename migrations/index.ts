@@ -18,6 +18,7 @@ import * as walletLimits from './0018-wallet-limits.ts'
 import * as passMessages from './0019-pass-messages.ts'
 import * as insightRollups from './0020-insight-rollups.ts'
 import * as walletCountsMoveVersion from './0021-wallet-counts-move-version.ts'
+import * as insightJoins from './0022-insight-joins.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -44,4 +45,5 @@ export const migrations = [
   { name: '0019-pass-messages', ...passMessages },
   { name: '0020-insight-rollups', ...insightRollups },
   { name: '0021-wallet-counts-move-version', ...walletCountsMoveVersion },
+  { name: '0022-insight-joins', ...insightJoins },
 ]

@@ -60,6 +60,19 @@ export async function rebuildRemovedHoldersPassDays(cardId: string): Promise<voi
   })
 }
 
+/**
+ * Counts the card's new holders per day again in the owner's current zone (migration 0022's rebuild_card_joins). The
+ * card's row is held 'for update': a pass being added holds 'key share' on it (its foreign key) until it commits, so
+ * the count waits for those, and passes added meanwhile wait for the count (a hundred milliseconds at 100,000
+ * holders); none is missed or counted twice.
+ */
+export async function rebuildCardJoins(cardId: string): Promise<void> {
+  await withTransaction(async (transaction) => {
+    await selectRows('select id from cards where id = :cardId for update', { cardId }, transaction)
+    await selectRows('select rebuild_card_joins(cast(:cardId as uuid)) as done', { cardId }, transaction)
+  })
+}
+
 function rebuild(cardId: string, passIds: string | null, transaction: Transaction) {
   return selectRows(
     'select rebuild_pass_days(cast(:cardId as uuid), cast(:passIds as uuid[])) as done',

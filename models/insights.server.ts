@@ -4,6 +4,7 @@ import { type InsightDay, type VisitHour } from '#app/types/insights.ts'
 import { type DayRange } from '#app/utils/insight-range.ts'
 import { eventFilterSql, type EventFilter } from './activity.server.ts'
 import { holderCounts } from './insight-holders.server.ts'
+import { cardsOf, pastFigures, pastState, splitAtToday } from './insight-past.server.ts'
 
 export type { InsightDay, VisitHour }
 
@@ -29,11 +30,6 @@ export type InsightFigures = {
   /** Median time from a round's first stamp to the stamp that earned its reward, for rewards earned in the range. */
   medianSecondsToReward: number | null
 }
-
-const cardsOf = (scope: InsightScope) =>
-  scope.cardId
-    ? 'select id from cards where user_id = :userId and id = :cardId'
-    : 'select id from cards where user_id = :userId'
 
 /**
  * What every statement here binds: the scope (`ownerId` too, for the person filter's "you"), the zone, and either
@@ -65,8 +61,9 @@ const rangeValues = (ranges: DayRange[]) =>
   ranges.map((_, index) => `(${index}, :from${index}::date, :to${index}::date)`).join(', ')
 
 /**
- * The figures for each range, in the order given: the sums from card_days (migration 0020), new holders and rewards
- * from their indexes, and the holders counted (distinct passes) by holderCounts, which reuses its past days' counts.
+ * The figures for each range, in the order given: the sums from card_days (migrations 0020 and 0022: new holders,
+ * stamps, redemptions), rewards from their index, and the holders counted (distinct passes) by holderCounts, which
+ * reuses its past days' counts.
  */
 export async function insightFigures(
   scope: InsightScope,
@@ -89,14 +86,11 @@ export async function insightFigures(
                 from_day::timestamp at time zone :timeZone as from_at, to_day::timestamp at time zone :timeZone as to_at
          from (values ${values}) as v (i, from_day, to_day)
        )
-       select r.i,
-              (select count(*) from passes p
-               where p.card_id in (select id from scope) and p.created_at >= r.from_at and p.created_at < r.to_at
-              )::int as new_holders,
-              d.stamps, d.redeemed, w.earned, w.median_seconds
+       select r.i, d.new_holders, d.stamps, d.redeemed, w.earned, w.median_seconds
        from ranges r
        cross join lateral (
-         select coalesce(sum(d.stamps), 0)::int as stamps, coalesce(sum(d.redemptions), 0)::int as redeemed
+         select coalesce(sum(d.joins), 0)::int as new_holders, coalesce(sum(d.stamps), 0)::int as stamps,
+                coalesce(sum(d.redemptions), 0)::int as redeemed
          from card_days d
          where d.card_id in (select id from scope) and d.day >= r.from_day and d.day < r.to_day
        ) d
@@ -122,7 +116,7 @@ export async function insightFigures(
   }))
 }
 
-/** Stamps and new holders on each day of the range, oldest first, days without any included. */
+/** Stamps and new holders on each day of the range (card_days), oldest first, days without any included. */
 export async function insightDays(
   scope: InsightScope,
   { timeZone, range }: { timeZone: string; range: DayRange },
@@ -130,20 +124,13 @@ export async function insightDays(
   return getSequelize().query<InsightDay>(
     `with scope as (${cardsOf(scope)})
      select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(s.stamps, 0)::int as stamps,
-            coalesce(n.new_holders, 0)::int as "newHolders"
+            coalesce(s.joins, 0)::int as "newHolders"
      from generate_series(:from::date, :to::date - 1, interval '1 day') as g (day)
      left join (
-       select d.day, sum(d.stamps) as stamps from card_days d
+       select d.day, sum(d.stamps) as stamps, sum(d.joins) as joins from card_days d
        where d.card_id in (select id from scope) and d.day >= :from::date and d.day < :to::date
        group by d.day
      ) s on s.day = g.day
-     left join (
-       select (p.created_at at time zone :timeZone)::date as day, count(*) as new_holders from passes p
-       where p.card_id in (select id from scope)
-         and p.created_at >= :from::date::timestamp at time zone :timeZone
-         and p.created_at < :to::date::timestamp at time zone :timeZone
-       group by 1
-     ) n on n.day = g.day
      order by g.day`,
     {
       replacements: bindings(scope, timeZone, range),
@@ -152,34 +139,66 @@ export async function insightDays(
   )
 }
 
+/** The heat maps of past days, by version (insight-past.server.ts): a year is 140,000 quarter rows to read. */
+const pastHeatMaps = pastFigures<VisitHour[]>('heat map')
+
+/** Visits by local weekday and hour over [from, to), from the card's quarters of an hour (migration 0020). */
+function quarterVisits(scope: InsightScope, timeZone: string, range: DayRange): Promise<VisitHour[]> {
+  return getSequelize().query<VisitHour>(
+    `with scope as (${cardsOf(scope)}),
+     hours as (
+       select date_trunc('hour', q.quarter at time zone :timeZone) as local_hour, sum(q.visits) as visits
+       from card_quarter_hours q
+       where q.card_id in (select id from scope)
+         and q.quarter >= :from::date::timestamp at time zone :timeZone
+         and q.quarter < :to::date::timestamp at time zone :timeZone
+       group by 1
+     )
+     select (extract(isodow from local_hour)::int - 1) as weekday, extract(hour from local_hour)::int as hour,
+            sum(visits)::int as visits
+     from hours
+     group by 1, 2
+     having sum(visits) > 0`,
+    { replacements: bindings(scope, timeZone, range), type: QueryTypes.SELECT },
+  )
+}
+
+/** Two heat maps as one: the visits of each weekday and hour added; only the hours with visits. */
+function addHours(a: VisitHour[], b: VisitHour[]): VisitHour[] {
+  if (!b.length) return a
+  if (!a.length) return b
+  const sums = new Map<string, VisitHour>()
+  for (const cell of [...a, ...b]) {
+    const key = `${cell.weekday}:${cell.hour}`
+    const found = sums.get(key)
+    sums.set(key, found ? { ...found, visits: found.visits + cell.visits } : { ...cell })
+  }
+  return [...sums.values()].filter((cell) => cell.visits > 0)
+}
+
 /**
  * Visits (stamps not undone, and redemptions) by weekday (0 = Monday … 6 = Sunday) and hour (0–23) of the business's
  * clock, over the range; only the hours with visits. Unfiltered, from the card's quarters of an hour (migration 0020:
- * a year is at most 35,040 rows, and a range's ends, local midnights, are whole quarters in every zone); filtered by
- * who or where, from the events, whose person and place the quarters do not keep.
+ * a range's ends, local midnights, are whole quarters in every zone), the days before today once per version of them
+ * and today's live (a sum: the two add up); filtered by who or where, from the events, whose person and place the
+ * quarters do not keep.
  */
 export async function visitsByHour(
   scope: InsightScope,
   { timeZone, range, filter = {} }: { timeZone: string; range: DayRange; filter?: Who },
 ): Promise<VisitHour[]> {
   if (!filter.person && !filter.location) {
-    return getSequelize().query<VisitHour>(
-      `with scope as (${cardsOf(scope)}),
-       hours as (
-         select date_trunc('hour', q.quarter at time zone :timeZone) as local_hour, sum(q.visits) as visits
-         from card_quarter_hours q
-         where q.card_id in (select id from scope)
-           and q.quarter >= :from::date::timestamp at time zone :timeZone
-           and q.quarter < :to::date::timestamp at time zone :timeZone
-         group by 1
-       )
-       select (extract(isodow from local_hour)::int - 1) as weekday, extract(hour from local_hour)::int as hour,
-              sum(visits)::int as visits
-       from hours
-       group by 1, 2
-       having sum(visits) > 0`,
-      { replacements: bindings(scope, timeZone, range), type: QueryTypes.SELECT },
-    )
+    const state = await pastState(scope, timeZone)
+    const split = splitAtToday(range, state.today)
+    const [before, after] = await Promise.all([
+      range.from < split
+        ? pastHeatMaps.of(scope, timeZone, { from: range.from, split }, state, () =>
+            quarterVisits(scope, timeZone, { from: range.from, to: split }),
+          )
+        : [],
+      split < range.to ? quarterVisits(scope, timeZone, { from: split, to: range.to }) : [],
+    ])
+    return addHours(before, after)
   }
   const who = eventFilterSql(filter)
   return getSequelize().query<VisitHour>(

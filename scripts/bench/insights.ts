@@ -17,6 +17,7 @@ import os from 'node:os'
 import pg from 'pg'
 import { down, up } from '#migrations/0012-insights.ts'
 import * as rollups from '#migrations/0020-insight-rollups.ts'
+import * as joins from '#migrations/0022-insight-joins.ts'
 import { type MigrationContext } from '#migrations/sql-migration.ts'
 import { measureExport } from './insights-export.ts'
 import {
@@ -111,11 +112,19 @@ try {
   })
   const [, backFillMs] = await timed(async () => {
     await client.query('begin')
-    // 0020's rollups and their triggers stand on pass_days, which 0012 makes anew: theirs is made anew after it.
+    // 0020's rollups and their triggers stand on pass_days, which 0012 makes anew, and 0022's new holders on 0020's
+    // card_days: each is made anew after what it stands on.
+    await joins.down({ context: migrationContext(client) })
     await rollups.down({ context: migrationContext(client) })
     await down({ context: migrationContext(client) })
+    // 0012's back-fill sets every pass's last visit; the owner's version trigger (0004) would update one users row
+    // 100,000 times in one transaction, each update checking the unique index past every earlier version (minutes,
+    // quadratic). A real upgrade ran it once with its owners' passes spread out; the bench's one owner is not that.
+    await client.query('alter table passes disable trigger passes_bump_owner_version')
     await up({ context: migrationContext(client) })
+    await client.query('alter table passes enable trigger passes_bump_owner_version')
     await rollups.up({ context: migrationContext(client) })
+    await joins.up({ context: migrationContext(client) })
     await client.query('commit')
     await client.query('analyze')
   })
@@ -136,6 +145,10 @@ try {
       last = rows.at(-1)!.id
     }
     await client.query('select rebuild_pass_days($1, null)', [seed.cardId])
+    await client.query('begin')
+    await client.query('select id from cards where id = $1 for update', [seed.cardId])
+    await client.query('select rebuild_card_joins($1)', [seed.cardId])
+    await client.query('commit')
   })
   // What autovacuum does after a bulk load (the visibility map lets the figures read their indexes alone); on a
   // database that grew stamp by stamp it keeps up by itself.
@@ -159,6 +172,14 @@ try {
     await response.text()
   }
   await load({ ...page(cardPath), duration: 3 }) // warm-up
+  // The 12-month page's first view after a start (or, in a running process, the day's first): it counts the year's
+  // past holders and heat map once (models/insight-past.server.ts); later views reuse them. Timed alone, then warmed.
+  const [, firstYearViewMs] = await timed(async () => {
+    const response = await fetch(`${server.baseUrl}${cardPath}?range=12m`, { headers: { Cookie: cookie } })
+    if (response.status !== 200) throw new Error(`12-month page answered ${response.status}`)
+    await response.text()
+  })
+  await load({ ...page(`${cardPath}?range=12m`), duration: 2 })
   const results = [
     summarize('card page, 30 days (default)', await load({ ...page(cardPath), duration: 10 })),
     summarize('card page, 12 months', await load({ ...page(`${cardPath}?range=12m`), duration: 10 })),
@@ -185,6 +206,7 @@ try {
     vacuumSeconds: seconds(vacuumMs),
     cardPageP99Ms: results[0]!.p99Ms,
     cardPage12MonthsP99Ms: results[1]!.p99Ms,
+    cardPage12MonthsFirstViewMs: Math.round(firstYearViewMs),
     holdersPageP99Ms: results[2]!.p99Ms,
     holdersFilteredP99Ms: results[3]!.p99Ms,
     stampsExportRows: exported.rows,
@@ -207,11 +229,12 @@ try {
     holdersExport.rows === HOLDERS &&
     growth < 50 &&
     holdersExport.rssGrowthMb < 50
-  const fast = results[0]!.p99Ms < 300 && results[2]!.p99Ms < 200
+  // Issue 32: the 12-month page too, after its first view (printed above).
+  const fast = results[0]!.p99Ms < 300 && results[1]!.p99Ms < 300 && results[2]!.p99Ms < 200
   ok = complete && (fast || !scratch)
   console.log(
     scratch
-      ? `insights budget (card page p99 < 300 ms, holders page p99 < 200 ms at 2 connections, export growth < 50 MB) on the PostgreSQL server: ${ok ? 'met' : 'NOT met'}`
+      ? `insights budget (card page p99 < 300 ms at 30 days and 12 months, holders page p99 < 200 ms at 2 connections, export growth < 50 MB) on the PostgreSQL server: ${ok ? 'met' : 'NOT met'}`
       : `embedded database (page budgets are the server's; figures above): answers, exported rows and export memory ${complete ? 'within budget' : 'NOT within budget'}`,
   )
 } finally {

@@ -184,10 +184,17 @@ export async function seedTrialOwnerWithCard(
   )
   const cardId = card.rows[0]!.id
   const codes = [...new Set(Array.from({ length: passes * 2 }, benchShortCode))].slice(0, passes)
-  const inserted = await client.query<{ id: string; short_code: string }>(
-    `insert into passes (card_id, short_code) select $1, code from unnest($2::text[]) as code
-     returning id, short_code`,
-    [cardId, codes],
-  )
-  return { email, userId, cardId, passes: inserted.rows }
+  // A thousand a statement, each its own transaction: every pass added updates its owner's users row (migration
+  // 0004's version trigger), and 100,000 updates of one row in one transaction each check the unique index past all
+  // the row's earlier versions (quadratic: minutes). Between transactions the old versions are pruned.
+  const rows: { id: string; short_code: string }[] = []
+  for (let start = 0; start < codes.length; start += 1000) {
+    const inserted = await client.query<{ id: string; short_code: string }>(
+      `insert into passes (card_id, short_code) select $1, code from unnest($2::text[]) as code
+       returning id, short_code`,
+      [cardId, codes.slice(start, start + 1000)],
+    )
+    rows.push(...inserted.rows)
+  }
+  return { email, userId, cardId, passes: rows }
 }

@@ -1,18 +1,21 @@
 import { expect, test } from 'vitest'
 import { getSequelize } from '#app/server/db.server.ts'
 import { redeemReward, stampPass, undoLastStamp } from '#app/services/cards/stamping.server.ts'
+import { rebuildOwnerPassDays } from '#app/services/insights/time-zone-rebuild.server.ts'
 import { insightRanges } from '#app/utils/insight-range.ts'
 import { addDays, localDay } from '#app/utils/local-time.ts'
 import { down, up } from '#migrations/0020-insight-rollups.ts'
+import * as joins from '#migrations/0022-insight-joins.ts'
 import { insightFigures, visitsByHour } from '#models/insights.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { recordEventAt, seedHistoryCard, seedPass } from '#tests/support/stamp-history.ts'
 
 /*
- * The rows migration 0020 keeps for a year of insights (issue 32, item 4; docs/decisions/058-insight-rollups.md):
- * card_days and card_quarter_hours always equal the sums they stand for, whichever writer changed the rows under
- * them, and the holders counted over a range (reused for its past days) always equal a count over all its rows.
+ * The rows migrations 0020 and 0022 keep for a year of insights (issue 32, item 4; docs/decisions/058-insight-
+ * rollups.md): card_days (with its new holders) and card_quarter_hours always equal the sums they stand for, whichever
+ * writer changed the rows under them, and the holders counted and the heat map over a range (reused for its past
+ * days) always equal a count over all its rows.
  */
 
 /** The rollups, and the same sums made from the rows they stand for. */
@@ -28,6 +31,11 @@ const rollups = async (cardId: string) => ({
      having sum(visits) <> 0 order by quarter`,
     { cardId },
   ),
+  joins: await sql(
+    `select day::text, sum(joins)::int as joins from card_days where card_id = :cardId group by day
+     having sum(joins) <> 0 order by day`,
+    { cardId },
+  ),
 })
 const sums = async (cardId: string) => ({
   days: await sql(
@@ -41,6 +49,13 @@ const sums = async (cardId: string) => ({
             count(*)::int as visits
      from stamp_events where card_id = :cardId and kind in ('stamp', 'redeem') and undone_at is null
      group by 1 order by 1`,
+    { cardId },
+  ),
+  // New holders: the passes by their join's day in the owner's zone.
+  joins: await sql(
+    `select (p.created_at at time zone u.time_zone)::date::text as day, count(*)::int as joins
+     from passes p join cards c on c.id = p.card_id join users u on u.id = c.user_id
+     where p.card_id = :cardId group by 1 order by 1`,
     { cardId },
   ),
 })
@@ -67,6 +82,7 @@ test('the rollups equal their sums through stamps, undos and redemptions, a remo
   const a = await seedPass(card.id, '2026-10-01T08:00:00Z')
   const b = await seedPass(card.id, '2026-10-02T08:00:00Z')
   const gone = await seedPass(card.id, '2026-10-03T08:00:00Z')
+  await seedPass(card.id, '2026-10-04T20:00:00Z') // joined, never stamped: 5 October at +05:30
   await recordEventAt(a, 'stamp', '2026-10-01T09:00:00Z', 2)
   await recordEventAt(a, 'stamp', '2026-10-01T23:59:00Z')
   await recordEventAt(a, 'redeem', '2026-10-02T00:01:00Z')
@@ -88,11 +104,14 @@ test('the rollups equal their sums through stamps, undos and redemptions, a remo
 
   // A new zone moves the days (the rebuild, as its job runs it) and leaves the quarters, which are UTC.
   await sql(`update users set time_zone = 'Asia/Kolkata' where id = :id`, owner)
-  await sql('select rebuild_pass_days(:cardId, array[:a, :b]::uuid[])', { cardId: card.id, a: a.id, b: b.id })
-  await sql('select rebuild_pass_days(:cardId, null)', { cardId: card.id })
+  await rebuildOwnerPassDays(owner.id)
   const moved = await rollups(card.id)
   expect(moved.days).not.toEqual(live.days)
+  expect(moved.joins).not.toEqual(live.joins)
   expect(moved).toEqual(await sums(card.id))
+  // A join time moved (a restored card keeps its first join) moves its holder's day.
+  await sql(`update passes set created_at = '2026-09-20T12:00:00Z' where id = :id`, a)
+  expect((await rollups(card.id)).joins).toEqual((await sums(card.id)).joins)
   // The heat map from the quarters is the heat map from the events, at +05:30.
   const range = { from: '2026-09-01', to: addDays(localDay(new Date(), 'Asia/Kolkata'), 1) }
   const byHour = (rows: { weekday: number; hour: number; visits: number }[]) =>
@@ -109,7 +128,7 @@ test('the rollups equal their sums through stamps, undos and redemptions, a remo
 
   // A card's deletion takes its rows along (the triggers skip a card being deleted).
   await sql('delete from cards where id = :id', card)
-  expect(await rollups(card.id)).toEqual({ days: [], quarters: [] })
+  expect(await rollups(card.id)).toEqual({ days: [], quarters: [], joins: [] })
   expect(await sql('select 1 from card_insight_versions where card_id = :id', card)).toEqual([])
 })
 
@@ -194,10 +213,56 @@ test('the migration’s back-fill makes the rollups the triggers keep', async ()
   await recordEventAt(a, 'undo', '2026-10-05T10:01:00Z')
   const live = await rollups(card.id)
   const sequelize = getSequelize()
+  // 0022's column and triggers stand on 0020's card_days: taken down first, made again after.
   await sequelize.transaction(async (transaction) => {
+    await joins.down({ context: { sequelize, transaction } })
     await down({ context: { sequelize, transaction } })
     await up({ context: { sequelize, transaction } })
+    await joins.up({ context: { sequelize, transaction } })
   })
   expect(await rollups(card.id)).toEqual(live)
   expect(live).toEqual(await sums(card.id))
+})
+
+test('the heat map: past days kept per version, a past day’s undo seen at once, today’s visits added live', async () => {
+  const owner = await createOwner()
+  const card = await seedHistoryCard(owner.id, { stampsRequired: 10 })
+  const scope = { userId: owner.id, cardId: card.id }
+  const { current } = insightRanges('12m', localDay(new Date(), 'UTC'))
+  const heatMap = async () =>
+    (await visitsByHour(scope, { timeZone: 'UTC', range: current }))
+      .map((cell) => `${cell.weekday}:${cell.hour}=${cell.visits}`)
+      .sort()
+  const fromEvents = async () =>
+    (
+      await sql<{ cell: string }>(
+        `select (extract(isodow from created_at)::int - 1) || ':' || extract(hour from created_at)::int || '='
+                  || count(*) as cell
+         from stamp_events where card_id = :cardId and kind in ('stamp', 'redeem') and undone_at is null
+           and created_at >= :from::date
+         group by extract(isodow from created_at), extract(hour from created_at)`,
+        { cardId: card.id, from: current.from },
+      )
+    )
+      .map((row) => row.cell)
+      .sort()
+  const pass = await seedPass(card.id, daysAgo(30))
+  await recordEventAt(pass, 'stamp', daysAgo(5, '10:00:00'))
+  await recordEventAt(pass, 'stamp', daysAgo(4, '10:00:00'))
+  await recordEventAt(pass, 'stamp', daysAgo(4, '11:30:00'))
+  const past = await heatMap()
+  expect(past).toEqual(await fromEvents())
+  expect(past.length).toBeGreaterThan(1)
+
+  // An undo of a past day's stamp (the counter took it back the day after) changes the kept past at once.
+  await recordEventAt(pass, 'undo', daysAgo(3, '09:00:00'))
+  const undone = await heatMap()
+  expect(undone).not.toEqual(past)
+  expect(undone).toEqual(await fromEvents())
+
+  const [code] = await sql<{ short_code: string }>('select short_code from passes where id = :id', pass)
+  expect((await stampPass({ ...scope, ownerId: owner.id, code: code!.short_code, count: 1 })).ok).toBe(true)
+  const withToday = await heatMap()
+  expect(withToday).not.toEqual(undone)
+  expect(withToday).toEqual(await fromEvents())
 })

@@ -2,6 +2,7 @@ import { enqueueTimeZoneRebuild } from '#app/server/job-queue.server.ts'
 import { logger } from '#app/server/logger.server.ts'
 import {
   listOwnerCardIds,
+  rebuildCardJoins,
   rebuildPassDaysChunk,
   rebuildRemovedHoldersPassDays,
 } from '#models/insights-rebuild.server.ts'
@@ -33,7 +34,7 @@ export async function changeOwnerTimeZone(userId: string, timeZone: string): Pro
  * The job: every card of the owner, its passes in id order, PASSES_PER_CHUNK at a time (one short transaction
  * each, see models/insights-rebuild.server.ts), then its removed holders' rows. rebuild_pass_days reads the zone
  * when each chunk runs, so a rebuild that overlaps a later change still ends right: the later change queued a
- * rebuild of its own, which redoes every chunk after this one's.
+ * rebuild of its own, which redoes every chunk after this one's. Last, the card's new holders per day (card_days.joins).
  */
 export async function rebuildOwnerPassDays(userId: string): Promise<{ cards: number; passes: number }> {
   const startedAt = Date.now()
@@ -50,6 +51,7 @@ export async function rebuildOwnerPassDays(userId: string): Promise<{ cards: num
       afterPassId = chunk.lastPassId
     }
     await rebuildRemovedHoldersPassDays(cardId)
+    await rebuildCardJoins(cardId)
   }
   logger.info(
     { userId, timeZone, cards: cardIds.length, passes, ms: Date.now() - startedAt },
