@@ -3,6 +3,25 @@ import { sqlMigration } from './sql-migration.ts'
 // Plans (docs/product/plans-and-limits.md): invoices of the manual payment provider, the deadline of access
 // while an invoice waits, the owner's in-app notices (the header's bell), and the stamp log that the account home
 // counts and the cards issue writes.
+/** The owner's version trigger function as this migration made it (0021 replaces it, and puts it back on down). */
+export const BUMP_OWNER_CONTENT_VERSION = /* sql */ `create function bump_owner_content_version() returns trigger language plpgsql as $$
+declare
+  changed record;
+  owner uuid;
+begin
+  if tg_op = 'DELETE' then changed := old; else changed := new; end if;
+  if tg_table_name in ('passes', 'stamp_events') then
+    select user_id into owner from cards where id = changed.card_id;
+  else
+    owner := changed.user_id;
+  end if;
+  if owner is not null then
+    update users set content_version = content_version + 1 where id = owner;
+  end if;
+  return null;
+end
+$$;`
+
 const UP = /* sql */ `
 alter table subscriptions
   add column access_ends_at timestamptz,
@@ -75,23 +94,7 @@ create trigger tariffs_set_updated_at before update on tariffs for each row exec
 -- subscription), kept by the database: checking it costs one index lookup, so the account home's render can be
 -- reused until it moves.
 alter table users add column content_version bigint not null default 0;
-create function bump_owner_content_version() returns trigger language plpgsql as $$
-declare
-  changed record;
-  owner uuid;
-begin
-  if tg_op = 'DELETE' then changed := old; else changed := new; end if;
-  if tg_table_name in ('passes', 'stamp_events') then
-    select user_id into owner from cards where id = changed.card_id;
-  else
-    owner := changed.user_id;
-  end if;
-  if owner is not null then
-    update users set content_version = content_version + 1 where id = owner;
-  end if;
-  return null;
-end
-$$;
+${BUMP_OWNER_CONTENT_VERSION}
 create trigger cards_bump_owner_version after insert or update or delete on cards
   for each row execute function bump_owner_content_version();
 create trigger passes_bump_owner_version after insert or update or delete on passes
