@@ -14,15 +14,13 @@
  *   DATABASE_URL=postgres://... npm run bench:push-fanout (PostgreSQL server)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { hashPassword } from '#app/services/auth/password.server.ts'
 import { pushEndpointClient } from '#tests/support/push-endpoint-client.ts'
 import { pushEndpointCaCerts, type PushSubscriptionJSON } from '#tests/support/push-endpoint.ts'
-import { rssMiB, signIn, startServer } from './lib.ts'
+import { rssMiB, seedTrialOwnerWithCard, signIn, startServer } from './lib.ts'
 
 const SIZES = (process.env.BENCH_HOLDERS ?? '2000,10000').split(',').map(Number)
 const SMALL = 1_000
@@ -34,8 +32,6 @@ const ratioBudget = (devices: number) => (devices >= 10_000 ? 1 : 1.25)
 const PASSWORD = 'Bench.mark1'
 const PUSH_PORT = Number(process.env.BENCH_PUSH_PORT ?? 4940)
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
-const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-const shortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')
 
 function startChild(
   args: string[],
@@ -83,32 +79,17 @@ async function subscriptions(count: number) {
 
 /** An owner with a card whose `count` holders each have a device subscribed; answers what 'Send' needs. */
 async function seedAudience(count: number) {
-  const email = `bench-push-${Date.now()}-${count}@example.com`
-  const { rows } = await client.query<{ id: string }>(
-    `insert into users (email, password_hash, email_confirmed_at) values ($1, $2, now()) returning id`,
-    [email, await hashPassword(PASSWORD)],
-  )
-  const userId = rows[0]!.id
-  await client.query(
-    `insert into subscriptions (user_id, status, trial_ends_at) values ($1, 'trial', now() + interval '14 days')`,
-    [userId],
-  )
-  const card = await client.query<{ id: string }>(
-    `insert into cards (user_id, slug, status, title, business_name, stamps_required, reward)
-     values ($1, $2, 'active', 'Bench card', 'Bench Bakery', 10, 'A free pastry') returning id`,
-    [userId, `bench-${crypto.randomBytes(6).toString('hex')}`],
-  )
-  const cardId = card.rows[0]!.id
-  const codes = [...new Set(Array.from({ length: count * 2 }, shortCode))].slice(0, count)
-  const passes = await client.query<{ id: string }>(
-    `insert into passes (card_id, short_code) select $1, unnest($2::text[]) returning id`,
-    [cardId, codes],
-  )
+  const { email, userId, cardId, passes } = await seedTrialOwnerWithCard(client, {
+    label: `push-${count}`,
+    password: PASSWORD,
+    passes: count,
+    stampsRequired: 10,
+  })
   const devices = await subscriptions(count)
   await client.query(
     `insert into push_subscriptions (pass_id, endpoint, p256dh, auth) select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])`,
     [
-      passes.rows.map((pass) => pass.id),
+      passes.map((pass) => pass.id),
       devices.map((d) => d.endpoint),
       devices.map((d) => d.keys.p256dh),
       devices.map((d) => d.keys.auth),
