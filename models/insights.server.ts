@@ -5,6 +5,7 @@ import { type DayRange } from '#app/utils/insight-range.ts'
 import { eventFilterSql, type EventFilter } from './activity.server.ts'
 import { holderCounts } from './insight-holders.server.ts'
 import { cardsOf, pastFigures, pastState, splitAtToday } from './insight-past.server.ts'
+import { rewardFigures } from './insight-rewards.server.ts'
 
 export type { InsightDay, VisitHour }
 
@@ -62,8 +63,8 @@ const rangeValues = (ranges: DayRange[]) =>
 
 /**
  * The figures for each range, in the order given: the sums from card_days (migrations 0020 and 0022: new holders,
- * stamps, redemptions), rewards from their index, and the holders counted (distinct passes) by holderCounts, which
- * reuses its past days' counts.
+ * stamps, redemptions), and, each reusing its past days' figures, the holders counted (distinct passes, holderCounts)
+ * and the rewards earned with the median time to reward (rewardFigures).
  */
 export async function insightFigures(
   scope: InsightScope,
@@ -71,48 +72,29 @@ export async function insightFigures(
 ): Promise<InsightFigures[]> {
   const values = rangeValues(ranges)
   const replacements = bindings(scope, timeZone, ranges)
-  const [rows, holders] = await Promise.all([
-    getSequelize().query<{
-      i: number
-      new_holders: number
-      stamps: number
-      redeemed: number
-      earned: number
-      median_seconds: number | null
-    }>(
+  const [rows, holders, rewards] = await Promise.all([
+    getSequelize().query<{ i: number; new_holders: number; stamps: number; redeemed: number }>(
       `with scope as (${cardsOf(scope)}),
-       ranges as (
-         select i, from_day, to_day,
-                from_day::timestamp at time zone :timeZone as from_at, to_day::timestamp at time zone :timeZone as to_at
-         from (values ${values}) as v (i, from_day, to_day)
-       )
-       select r.i, d.new_holders, d.stamps, d.redeemed, w.earned, w.median_seconds
+       ranges as (select i, from_day, to_day from (values ${values}) as v (i, from_day, to_day))
+       select r.i, coalesce(sum(d.joins), 0)::int as new_holders, coalesce(sum(d.stamps), 0)::int as stamps,
+              coalesce(sum(d.redemptions), 0)::int as redeemed
        from ranges r
-       cross join lateral (
-         select coalesce(sum(d.joins), 0)::int as new_holders, coalesce(sum(d.stamps), 0)::int as stamps,
-                coalesce(sum(d.redemptions), 0)::int as redeemed
-         from card_days d
-         where d.card_id in (select id from scope) and d.day >= r.from_day and d.day < r.to_day
-       ) d
-       cross join lateral (
-         select count(*)::int as earned,
-                (percentile_cont(0.5) within group (order by extract(epoch from o.earned_at - o.first_stamp_at))
-                   filter (where o.first_stamp_at is not null))::float8 as median_seconds
-         from pass_rounds o
-         where o.card_id in (select id from scope) and o.earned_at >= r.from_at and o.earned_at < r.to_at
-       ) w
+       left join card_days d
+         on d.card_id in (select id from scope) and d.day >= r.from_day and d.day < r.to_day
+       group by r.i
        order by r.i`,
       { replacements, type: QueryTypes.SELECT },
     ),
     holderCounts(scope, timeZone, ranges),
+    rewardFigures(scope, timeZone, ranges),
   ])
   return rows.map((row, index) => ({
     newHolders: row.new_holders,
     ...holders[index]!,
     stamps: row.stamps,
-    rewardsEarned: row.earned,
+    rewardsEarned: rewards[index]!.earned,
     rewardsRedeemed: row.redeemed,
-    medianSecondsToReward: row.median_seconds === null ? null : Number(row.median_seconds),
+    medianSecondsToReward: rewards[index]!.medianSeconds,
   }))
 }
 

@@ -266,3 +266,52 @@ test('the heat map: past days kept per version, a past day’s undo seen at once
   expect(withToday).not.toEqual(undone)
   expect(withToday).toEqual(await fromEvents())
 })
+
+test('rewards earned and the median time to reward: the past kept per version, today’s rounds merged in', async () => {
+  const owner = await createOwner()
+  const card = await seedHistoryCard(owner.id, { stampsRequired: 2 })
+  const scope = { userId: owner.id, cardId: card.id }
+  const { current } = insightRanges('12m', localDay(new Date(), 'UTC'))
+  const figures = async () => {
+    const [now] = await insightFigures(scope, { timeZone: 'UTC', ranges: [current] })
+    return { earned: now!.rewardsEarned, median: now!.medianSecondsToReward }
+  }
+  const expected = async () => {
+    const [row] = await sql<{ earned: number; median: number | null }>(
+      `select count(*)::int as earned,
+              (percentile_cont(0.5) within group (order by extract(epoch from earned_at - first_stamp_at))
+                 filter (where first_stamp_at is not null))::float8 as median
+       from pass_rounds where card_id = :cardId and earned_at >= :from::date and earned_at < :to::date`,
+      { cardId: card.id, from: current.from, to: current.to },
+    )
+    return { earned: row!.earned, median: row!.median === null ? null : Number(row!.median) }
+  }
+  // Three rounds earned on past days, 1, 2 and 4 days from first stamp to reward.
+  const passes = []
+  for (const [first, earned] of [
+    [30, 29],
+    [30, 28],
+    [20, 16],
+  ] as const) {
+    const pass = await seedPass(card.id, daysAgo(first + 1))
+    await recordEventAt(pass, 'stamp', daysAgo(first))
+    await recordEventAt(pass, 'stamp', daysAgo(earned))
+    passes.push(pass)
+  }
+  expect(await figures()).toEqual({ earned: 3, median: 2 * 86_400 })
+  expect(await figures()).toEqual(await expected())
+
+  // Today: a round earned 10 days after its first stamp moves the median between the two middle values.
+  const late = await seedPass(card.id, daysAgo(11))
+  await recordEventAt(late, 'stamp', daysAgo(10))
+  const [code] = await sql<{ short_code: string }>('select short_code from passes where id = :id', late)
+  expect((await stampPass({ ...scope, ownerId: owner.id, code: code!.short_code, count: 1 })).ok).toBe(true)
+  const withToday = await figures()
+  expect(withToday).toEqual({ earned: 4, median: 3 * 86_400 })
+  expect(withToday).toEqual(await expected())
+
+  // A past day's earning stamp taken back today: that round is earned no more, and the kept past is read again.
+  await recordEventAt(passes[2]!, 'undo', daysAgo(0, '00:00:01'))
+  expect(await figures()).toEqual({ earned: 3, median: 2 * 86_400 })
+  expect(await figures()).toEqual(await expected())
+})
