@@ -23,11 +23,24 @@ export const cardsOf = (scope: PastScope) =>
     ? 'select id from cards where user_id = :userId and id = :cardId'
     : 'select id from cards where user_id = :userId'
 
+/** Reads in flight by scope and zone: the page's figures, rewards and heat map ask at once and share one read. */
+const reading = new Map<string, Promise<PastState>>()
+
 /**
  * Read before the rows the figures come from: a change after it moves the version, so figures stored under it are at
- * worst newer than it.
+ * worst newer than it. (A read shared with a caller that asked while it ran was still made before that caller's rows.)
  */
-export async function pastState(scope: PastScope, timeZone: string): Promise<PastState> {
+export function pastState(scope: PastScope, timeZone: string): Promise<PastState> {
+  const key = [scope.userId, scope.cardId ?? '*', timeZone].join('|')
+  let state = reading.get(key)
+  if (!state) {
+    state = readPastState(scope, timeZone).finally(() => reading.delete(key))
+    reading.set(key, state)
+  }
+  return state
+}
+
+async function readPastState(scope: PastScope, timeZone: string): Promise<PastState> {
   const [row] = await getSequelize().query<{ version: string; today: string; since_midnight: number }>(
     // Each card's version, not their sum: a card deleted from the account's scope must change the key too.
     `select coalesce((select md5(string_agg(c.id || ':' || coalesce(v.past_version, 0), ',' order by c.id))
