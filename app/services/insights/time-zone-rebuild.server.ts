@@ -34,7 +34,8 @@ export async function changeOwnerTimeZone(userId: string, timeZone: string): Pro
  * The job: every card of the owner, its passes in id order, PASSES_PER_CHUNK at a time (one short transaction
  * each, see models/insights-rebuild.server.ts), then its removed holders' rows. rebuild_pass_days reads the zone
  * when each chunk runs, so a rebuild that overlaps a later change still ends right: the later change queued a
- * rebuild of its own, which redoes every chunk after this one's. Last, the card's new holders per day (card_days.joins).
+ * rebuild of its own, which redoes every chunk after this one's. Last, the card's new holders per day
+ * (card_days.joins).
  */
 export async function rebuildOwnerPassDays(userId: string): Promise<{ cards: number; passes: number }> {
   const startedAt = Date.now()
