@@ -1,7 +1,6 @@
-import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
 import { type DayRange } from '#app/utils/insight-range.ts'
 import { cardsOf, pastFigures, pastState, splitAtToday, type PastScope as Scope } from './insight-past.server.ts'
+import { selectRows } from './transaction.server.ts'
 
 /**
  * Holders counted over a range of days: active (a visit), stamped (a stamp), returning (stamps on two or more days).
@@ -14,13 +13,9 @@ export type HolderCounts = { activeHolders: number; stampedHolders: number; retu
 
 const pastCounts = pastFigures<HolderCounts>('holders')
 
-async function select<T extends object>(sql: string, replacements: Record<string, unknown>) {
-  return getSequelize().query<T>(sql, { replacements, type: QueryTypes.SELECT })
-}
-
 /** The holders counted from the rows of [from, to) alone. */
 async function countRange(scope: Scope, from: string, to: string): Promise<HolderCounts> {
-  const [row] = await select<HolderCounts>(
+  const [row] = await selectRows<HolderCounts>(
     `with scope as (${cardsOf(scope)})
      select count(*) filter (where x.visits > 0)::int as "activeHolders",
             count(*) filter (where x.stamp_days > 0)::int as "stampedHolders",
@@ -42,7 +37,7 @@ async function countRange(scope: Scope, from: string, to: string): Promise<Holde
  * those whose stamp days reach two with them. Reads the few passes of those days, and each one's rows before.
  */
 async function countAdded(scope: Scope, from: string, split: string, to: string): Promise<HolderCounts> {
-  const [row] = await select<HolderCounts>(
+  const [row] = await selectRows<HolderCounts>(
     `with scope as (${cardsOf(scope)}),
      recent as (
        select d.pass_id, sum(d.visits) as visits, count(*) filter (where d.stamps > 0) as stamp_days

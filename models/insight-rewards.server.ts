@@ -1,7 +1,6 @@
-import { QueryTypes } from 'sequelize'
-import { getSequelize } from '#app/server/db.server.ts'
 import { type DayRange } from '#app/utils/insight-range.ts'
 import { cardsOf, pastFigures, pastState, splitAtToday, type PastScope } from './insight-past.server.ts'
+import { selectRows } from './transaction.server.ts'
 
 /**
  * Rewards earned over a range of days and the median time to reward (from a round's first stamp to the stamp that
@@ -47,13 +46,9 @@ const ROUNDS = `from pass_rounds o
 /** The same value percentile_cont computes for each round (seconds, as float8). */
 const SECONDS = 'extract(epoch from o.earned_at - o.first_stamp_at)::float8'
 
-async function select<T extends object>(sql: string, replacements: Record<string, unknown>) {
-  return getSequelize().query<T>(sql, { replacements, type: QueryTypes.SELECT })
-}
-
 /** The range read whole: the statement every view ran before the past was kept. */
 async function wholeRange(scope: PastScope, timeZone: string, bounds: Bounds): Promise<RewardFigures> {
-  const [row] = await select<{ earned: number; median: number | null }>(
+  const [row] = await selectRows<{ earned: number; median: number | null }>(
     `with scope as (${cardsOf(scope)})
      select count(*)::int as earned,
             (percentile_cont(0.5) within group (order by ${SECONDS}) filter (where o.first_stamp_at is not null))::float8
@@ -67,7 +62,7 @@ async function wholeRange(scope: PastScope, timeZone: string, bounds: Bounds): P
 /** The past days' count and the values around their middle. */
 async function readPast(scope: PastScope, timeZone: string, bounds: Bounds): Promise<PastRewards> {
   const replacements = replacementsOf(scope, timeZone, bounds)
-  const [counts] = await select<{ earned: number; valued: number }>(
+  const [counts] = await selectRows<{ earned: number; valued: number }>(
     `with scope as (${cardsOf(scope)})
      select count(*)::int as earned, count(*) filter (where o.first_stamp_at is not null)::int as valued ${ROUNDS}`,
     replacements,
@@ -76,7 +71,7 @@ async function readPast(scope: PastScope, timeZone: string, bounds: Bounds): Pro
   if (values === 0) return { earned, values, lo: 0, window: [] }
   const lo = Math.max(0, Math.floor((values - 1) / 2) - WINDOW)
   const hi = Math.min(values - 1, Math.ceil((values - 1) / 2) + WINDOW)
-  const rows = await select<{ seconds: number }>(
+  const rows = await selectRows<{ seconds: number }>(
     `with scope as (${cardsOf(scope)})
      select ${SECONDS} as seconds ${ROUNDS} and o.first_stamp_at is not null
      order by 1 offset :lo limit :count`,
@@ -124,7 +119,7 @@ export async function rewardFigures(scope: PastScope, timeZone: string, ranges: 
       if (split >= range.to) {
         return { earned: past.earned, medianSeconds: mergedMedian(past, []) ?? null }
       }
-      const recent = await select<{ seconds: number | null }>(
+      const recent = await selectRows<{ seconds: number | null }>(
         `with scope as (${cardsOf(scope)})
          select case when o.first_stamp_at is not null then ${SECONDS} end as seconds ${ROUNDS}
          limit :most`,
