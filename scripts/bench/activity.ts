@@ -9,16 +9,7 @@
  */
 import os from 'node:os'
 import pg from 'pg'
-import {
-  databaseClient,
-  load,
-  rssMiB,
-  scratchServerDatabase,
-  seedTrialOwnerWithCard,
-  signIn,
-  startServer,
-  summarize,
-} from './lib.ts'
+import { load, rssMiB, seedTrialOwnerWithCard, signIn, startBenchServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const EVENTS_PER_CARD = Number(process.env.BENCH_EVENTS ?? 150_000)
@@ -72,15 +63,13 @@ async function measureCsv(baseUrl: string, cookie: string, pid: number) {
   }
 }
 
-const scratch = await scratchServerDatabase('activity')
-const server = await startServer({
+const { server, scratch, client, stop } = await startBenchServer({
+  label: 'activity',
   port: Number(process.env.BENCH_PORT ?? 3318),
-  env: { RATE_LIMIT_FACTOR: '100000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) },
+  env: { RATE_LIMIT_FACTOR: '100000' },
 })
-const client = scratch ? new pg.Client({ connectionString: scratch.url }) : databaseClient(server.dataDir)
 let ok = false
 try {
-  await client.connect()
   const owner = await seedTrialOwnerWithCard(client, {
     label: 'activity',
     password: PASSWORD,
@@ -120,8 +109,6 @@ try {
   ok = results.every((result) => result.failures === 0) && csv.rows === EVENTS_PER_CARD * 2
   console.log(`activity (every answer a success, every event exported): ${ok ? 'met' : 'NOT met'}`)
 } finally {
-  await client.end().catch(() => {})
-  await server.stop()
-  await scratch?.drop()
+  await stop()
 }
 process.exit(ok ? 0 : 1)

@@ -31,7 +31,7 @@ import {
   type AdminUsersFilter,
   type Statement,
 } from '#models/admin-users.server.ts'
-import { load, scratchServerDatabase, signIn, startServer, summarize } from './lib.ts'
+import { load, signIn, startBenchServer, summarize } from './lib.ts'
 
 const OWNERS = Number(process.env.BENCH_OWNERS ?? 100_000)
 const PASSWORD = 'Bench.mark1'
@@ -209,10 +209,12 @@ async function explain(sequelize: Sequelize, deepCursor: string) {
 }
 
 const loadBefore = loadAverage()
-const scratch = await scratchServerDatabase('admin')
-const server = await startServer({
+// Its statements go through Sequelize (the model's, with their replacements): the bench's pg client stays unconnected.
+const { server, scratch, stop } = await startBenchServer({
+  label: 'admin',
   port: Number(process.env.BENCH_PORT ?? 3320),
-  env: { RATE_LIMIT_FACTOR: '100000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) },
+  env: { RATE_LIMIT_FACTOR: '100000' },
+  connect: false,
 })
 const sequelize = new Sequelize(
   databaseConnectionOptions(parseEnv(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: server.dataDir })),
@@ -318,6 +320,5 @@ try {
   process.exitCode = ok ? 0 : 1
 } finally {
   await sequelize.close()
-  await server.stop()
-  await scratch?.drop()
+  await stop()
 }

@@ -15,16 +15,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
-import {
-  databaseClient,
-  load,
-  scratchServerDatabase,
-  seedTrialOwnerWithCard,
-  signIn,
-  startServer,
-  summarize,
-} from './lib.ts'
+import { load, seedTrialOwnerWithCard, signIn, startBenchServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
@@ -64,15 +55,17 @@ async function startBaseline() {
 type Page = { name: string; budget: number; options: { url: string; headers?: Record<string, string> } }
 
 const loadBefore = loadAverage()
-const scratch = await scratchServerDatabase('framework')
 const baseline = await startBaseline()
-const server = await startServer({
+const { server, scratch, client, stop } = await startBenchServer({
+  label: 'framework',
   port: Number(process.env.BENCH_PORT ?? 3319),
-  env: { RATE_LIMIT_FACTOR: '100000', LOG_LEVEL: 'warn', ...(scratch ? { DATABASE_URL: scratch.url } : {}) },
+  env: { RATE_LIMIT_FACTOR: '100000', LOG_LEVEL: 'warn' },
+}).catch((error: unknown) => {
+  // Not left running behind a failed start.
+  baseline.stop()
+  throw error
 })
-const client = scratch ? new pg.Client({ connectionString: scratch.url }) : databaseClient(server.dataDir)
 try {
-  await client.connect()
   const seeded = await seedTrialOwnerWithCard(client, {
     label: 'framework',
     password: PASSWORD,
@@ -144,8 +137,6 @@ try {
   console.log(`framework budgets: ${met ? 'met' : 'NOT met'}`)
   process.exitCode = met ? 0 : 1
 } finally {
-  await client.end().catch(() => {})
-  await server.stop()
+  await stop()
   baseline.stop()
-  await scratch?.drop()
 }

@@ -31,7 +31,7 @@ import pg from 'pg'
 import { GOOGLE_CONCURRENCY } from '#app/services/wallet/google-wallet-delivery.server.ts'
 import { makeGoogleServiceAccount } from '#tests/support/google-service-account.ts'
 import { startGoogleWalletFake, type FakeRequest } from '#tests/support/google-wallet-fake.ts'
-import { databaseClient, scratchServerDatabase, seedTrialOwnerWithCard, signIn, startServer } from './lib.ts'
+import { seedTrialOwnerWithCard, signIn, startBenchServer, type BenchServer } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const SAVED = Number(process.env.BENCH_SAVED ?? 2000)
@@ -114,22 +114,14 @@ const fake = await startGoogleWalletFake({
 const objectId = (passId: string) => `${account.issuerId}.pass-${passId}`
 const objectPath = (passId: string) => `/walletobjects/v1/loyaltyObject/${objectId(passId)}`
 const loadBefore = loadAverage()
-let scratch: Awaited<ReturnType<typeof scratchServerDatabase>>
-let server: Awaited<ReturnType<typeof startServer>> | undefined
-let client: pg.Client | undefined
+let bench: BenchServer | undefined
 try {
-  scratch = await scratchServerDatabase('google')
-  server = await startServer({
+  bench = await startBenchServer({
+    label: 'google',
     port: Number(process.env.BENCH_PORT ?? 3340),
-    env: {
-      RATE_LIMIT_FACTOR: '100000',
-      ...account.env(fake.origin),
-      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-    },
+    env: { RATE_LIMIT_FACTOR: '100000', ...account.env(fake.origin) },
   })
-  client = scratch ? new pg.Client({ connectionString: scratch.url }) : databaseClient(server.dataDir)
-  await client.connect()
-  const { baseUrl } = server
+  const { server, scratch, client, baseUrl } = bench
   const { email, cardId, notificationId, passes } = await seed(client, SAVED)
 
   // 1. Every pass saved as a holder saves it: the first alone (it makes the card's class), then SAVE_CONNECTIONS
@@ -349,8 +341,6 @@ try {
   )
   process.exitCode = ok ? 0 : 1
 } finally {
-  await client?.end().catch(() => {})
-  await server?.stop()
-  await scratch?.drop()
+  await bench?.stop()
   await fake.close()
 }

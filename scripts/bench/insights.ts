@@ -20,15 +20,7 @@ import * as rollups from '#migrations/0020-insight-rollups.ts'
 import * as joins from '#migrations/0022-insight-joins.ts'
 import { type MigrationContext } from '#migrations/sql-migration.ts'
 import { measureExport } from './insights-export.ts'
-import {
-  databaseClient,
-  load,
-  scratchServerDatabase,
-  seedTrialOwnerWithCard,
-  signIn,
-  startServer,
-  summarize,
-} from './lib.ts'
+import { load, seedTrialOwnerWithCard, signIn, startBenchServer, summarize } from './lib.ts'
 
 const PASSWORD = 'Bench.mark1'
 const HOLDERS = Number(process.env.BENCH_HOLDERS ?? 100_000)
@@ -90,16 +82,14 @@ async function seedHistory(client: pg.Client, cardId: string, userId: string) {
   await client.query('alter table passes enable trigger user')
 }
 
-const scratch = await scratchServerDatabase('insights')
-const database = scratch ? 'PostgreSQL server' : 'embedded'
-const server = await startServer({
+const { server, scratch, client, stop } = await startBenchServer({
+  label: 'insights',
   port: Number(process.env.BENCH_PORT ?? 3316),
-  env: { RATE_LIMIT_FACTOR: '100000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) },
+  env: { RATE_LIMIT_FACTOR: '100000' },
 })
-const client = scratch ? new pg.Client({ connectionString: scratch.url }) : databaseClient(server.dataDir)
+const database = scratch ? 'PostgreSQL server' : 'embedded'
 let ok = false
 try {
-  await client.connect()
   const [seed, seedMs] = await timed(async () => {
     const owner = await seedTrialOwnerWithCard(client, {
       label: 'insights',
@@ -238,10 +228,8 @@ try {
       : `embedded database (page budgets are the server's; figures above): answers, exported rows and export memory ${complete ? 'within budget' : 'NOT within budget'}`,
   )
 } finally {
-  await client.end().catch(() => undefined)
-  await server.stop()
   // BENCH_KEEP=1: the scratch database stays, to look into a figure (its address is printed).
+  await stop({ keepDatabase: Boolean(process.env.BENCH_KEEP) })
   if (process.env.BENCH_KEEP) console.log(`kept: ${scratch?.url ?? server.dataDir}`)
-  else await scratch?.drop()
 }
 process.exitCode = ok ? 0 : 1

@@ -143,6 +143,50 @@ export async function scratchServerDatabase(label: string) {
   }
 }
 
+/**
+ * What every bench with a database starts from, made and taken down in one place: with DATABASE_URL a database of the
+ * bench's own on that server (`scratchServerDatabase(label)`), the built server on it (`startServer`), and a `pg`
+ * client of that same database (of the embedded one otherwise), connected unless `connect: false` (to connect it
+ * later, or not at all). `stop()` ends the client (its errors ignored), stops the server and drops the scratch
+ * database (`keepDatabase`: it stays), in that order, each even if one before failed. If starting fails, what was
+ * already made is taken down the same way.
+ */
+export async function startBenchServer({
+  label,
+  port,
+  env = {},
+  connect = true,
+}: {
+  label: string
+  port: number
+  env?: Record<string, string>
+  connect?: boolean
+}) {
+  const scratch = await scratchServerDatabase(label)
+  let server: Awaited<ReturnType<typeof startServer>> | undefined
+  let client: pg.Client | undefined
+  const stop = async ({ keepDatabase = false }: { keepDatabase?: boolean } = {}) => {
+    try {
+      await client?.end().catch(() => {})
+      await server?.stop()
+    } finally {
+      if (!keepDatabase) await scratch?.drop()
+    }
+  }
+  try {
+    server = await startServer({ port, env: { ...env, ...(scratch ? { DATABASE_URL: scratch.url } : {}) } })
+    client = scratch ? new pg.Client({ connectionString: scratch.url }) : databaseClient(server.dataDir)
+    if (connect) await client.connect()
+  } catch (error) {
+    // The failure to start is what is thrown, not one in taking down.
+    await stop().catch(() => {})
+    throw error
+  }
+  return { server, scratch, client, baseUrl: server.baseUrl, stop }
+}
+
+export type BenchServer = Awaited<ReturnType<typeof startBenchServer>>
+
 const SHORT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 /** A pass's short code as the app makes them (8 characters of an alphabet without look-alikes). */
 export const benchShortCode = () => Array.from(crypto.randomBytes(8), (byte) => SHORT_CODE_ALPHABET[byte % 32]).join('')

@@ -13,15 +13,7 @@
  *   BENCH_SECONDS=600 …                                                                (a longer load)
  */
 import os from 'node:os'
-import {
-  databaseClient,
-  load,
-  rssMiB,
-  scratchServerDatabase,
-  seedTrialOwnerWithCard,
-  signIn,
-  startServer,
-} from './lib.ts'
+import { load, rssMiB, seedTrialOwnerWithCard, signIn, startBenchServer } from './lib.ts'
 import type autocannon from 'autocannon'
 
 const PASSWORD = 'Bench.mark1'
@@ -47,20 +39,14 @@ async function breakdown(baseUrl: string) {
 }
 
 const loadBefore = loadAverage()
-const scratch = await scratchServerDatabase('memory')
-const server = await startServer({
+// The client connects after the figures after start: on the embedded database the server process serves it.
+const { server, scratch, client, stop } = await startBenchServer({
+  label: 'memory',
   port: Number(process.env.BENCH_PORT ?? 3318),
-  env: {
-    RATE_LIMIT_FACTOR: '100000',
-    LOG_LEVEL: 'warn',
-    METRICS_TOKEN,
-    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-  },
+  env: { RATE_LIMIT_FACTOR: '100000', LOG_LEVEL: 'warn', METRICS_TOKEN },
+  connect: false,
 })
 const pid = server.child.pid!
-const client = scratch
-  ? new (await import('pg')).default.Client({ connectionString: scratch.url })
-  : databaseClient(server.dataDir)
 try {
   await sleep(5_000)
   const afterStart = rssMiB(pid)
@@ -151,7 +137,5 @@ try {
   console.log(`memory budget (RSS ≤ ${BUDGET_MIB} MiB after start and after load): ${ok ? 'met' : 'NOT met'}`)
   process.exitCode = ok ? 0 : 1
 } finally {
-  await client.end().catch(() => {})
-  await server.stop()
-  await scratch?.drop()
+  await stop()
 }

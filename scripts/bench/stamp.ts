@@ -21,7 +21,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
-import { databaseClient, load, scratchServerDatabase, signIn, startServer } from './lib.ts'
+import { load, signIn, startBenchServer } from './lib.ts'
 import { addHolderDevices, seedStampCard, startStampPeers, walletWorkAfter } from './stamp-peers.ts'
 
 const PASSWORD = 'Bench.mark1'
@@ -48,14 +48,12 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 1500))
 
 const loadBefore = loadAverage()
 const peers = await startStampPeers()
-const scratch = await scratchServerDatabase('stamp')
-const server = await startServer({
+const { server, scratch, client, stop } = await startBenchServer({
+  label: 'stamp',
   port: Number(process.env.BENCH_PORT ?? 3313),
-  env: { RATE_LIMIT_FACTOR: '100000', ...peers.env, ...(scratch ? { DATABASE_URL: scratch.url } : {}) },
+  env: { RATE_LIMIT_FACTOR: '100000', ...peers.env },
 })
-const client = scratch ? new pg.Client({ connectionString: scratch.url }) : databaseClient(server.dataDir)
 try {
-  await client.connect()
   const { email, cardId, passes, initialStamps } = await seedStampCard(client, { password: PASSWORD, passes: PASSES })
   const devices = await addHolderDevices(client, peers, server.baseUrl, passes)
   const codes = passes.map((pass) => pass.shortCode)
@@ -156,8 +154,6 @@ try {
   )
   process.exitCode = ok ? 0 : 1
 } finally {
-  await client.end()
-  await server.stop()
-  await scratch?.drop()
+  await stop()
   await peers.close()
 }
