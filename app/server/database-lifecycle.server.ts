@@ -30,7 +30,9 @@ export async function openDatabase(
   const sequelize = getSequelize()
   if (env.DATABASE_URL) {
     const url = new URL(env.DATABASE_URL)
-    return { description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => sequelize.close() }
+    const socket = url.searchParams.get('host')
+    const at = socket ? `the socket in ${socket} (port ${url.port || 5432})` : url.host
+    return { description: `PostgreSQL at ${at}${url.pathname}`, close: () => sequelize.close() }
   }
   let embedded: EmbeddedDatabase | undefined
   if (role === 'server' || !(await waitForEmbeddedServer(env.DATA_DIR))) {

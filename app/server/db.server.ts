@@ -28,7 +28,9 @@ export function databaseConnectionOptions(env = getEnv()): Options {
     const url = new URL(env.DATABASE_URL)
     return {
       ...common,
-      host: url.hostname,
+      // `?host=/var/run/postgresql` (libpq's spelling) connects through the server's Unix socket in that folder: on
+      // one machine it spares each query the loopback TCP stack (docs/decisions/062-unix-socket-to-postgresql.md).
+      host: url.searchParams.get('host') || url.hostname,
       port: Number(url.port || 5432),
       username: decodeURIComponent(url.username || 'postgres'),
       password: decodeURIComponent(url.password),
