@@ -28,8 +28,8 @@ export function databaseConnectionOptions(env = getEnv()): Options {
     const url = new URL(env.DATABASE_URL)
     return {
       ...common,
-      // `?host=/var/run/postgresql` (libpq's spelling) connects through the server's Unix socket in that folder: on
-      // one machine it spares each query the loopback TCP stack (docs/decisions/062-unix-socket-to-postgresql.md).
+      // `?host=/var/run/postgresql` (libpq's spelling) connects through the server's Unix socket in that folder
+      // (docs/decisions/062-unix-socket-to-postgresql.md).
       host: url.searchParams.get('host') || url.hostname,
       port: Number(url.port || 5432),
       username: decodeURIComponent(url.username || 'postgres'),
