@@ -16,6 +16,7 @@ import { requestGuards } from '#app/server/request-guards.server.ts'
 import { routeLabeller } from '#app/server/route-label.server.ts'
 import { discardUnreadBodies } from '#app/server/unread-body.server.ts'
 import { ensureDemoAccount } from '#app/services/accounts/demo-account.server.ts'
+import { checkStripePrices } from '#app/services/billing/stripe-prices.server.ts'
 import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { startJobs } from './jobs.server.ts'
 import { pageCaches } from './page-caches.server.ts'
@@ -40,6 +41,14 @@ export type Started = { description: string; stop: () => Promise<void> }
 async function start(env: Env): Promise<Started> {
   const { database, applied } = await openAndMigrate(env, { role: 'server' }, logger)
   if (applied.length) logger.info({ applied }, 'migrations applied')
+  // Paying by card: a missing or wrong price, or a refused key, stops the start with one line; Stripe out of reach
+  // does not (the prices are read again when an owner pays), or its outage would keep every instance from starting.
+  const prices = await checkStripePrices()
+  if (!prices.ok && !prices.unreachable) {
+    await database.close().catch(() => {})
+    throw new Error(`Invalid configuration: ${prices.line}`)
+  }
+  if (!prices.ok) logger.warn(`paying by card: the prices could not be checked at start (${prices.line})`)
   // The Web Push key pair is made (once, stored) now, not by the first pass page that needs it: no GET writes.
   await getVapidKeys()
   if (!env.isProduction) {

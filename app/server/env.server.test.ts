@@ -156,6 +156,32 @@ describe('parseEnv', () => {
     )
   })
 
+  test('paying by card: the secret key needs the webhook secret; the origin has a default; automatic tax is on or off', () => {
+    const off = parseEnv({})
+    expect(off.STRIPE_SECRET_KEY).toBeUndefined()
+    expect(off).toMatchObject({ STRIPE_API_ORIGIN: 'https://api.stripe.com', STRIPE_AUTOMATIC_TAX: false })
+    expect(problem({ STRIPE_SECRET_KEY: 'sk_live_abc' })).toBe(
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (the signing secret of the webhook endpoint)',
+    )
+    expect(problem({ STRIPE_SECRET_KEY: 'pk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toMatch(
+      /^Invalid configuration: STRIPE_SECRET_KEY must be a Stripe secret key/,
+    )
+    expect(problem({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'abc' })).toMatch(
+      /^Invalid configuration: STRIPE_WEBHOOK_SECRET must be the webhook endpoint's signing secret/,
+    )
+    expect(problem({ STRIPE_AUTOMATIC_TAX: 'yes' })).toBe(
+      'Invalid configuration: STRIPE_AUTOMATIC_TAX must be on or off',
+    )
+    const env = parseEnv({
+      STRIPE_SECRET_KEY: 'rk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_API_ORIGIN: 'http://127.0.0.1:12111/',
+      STRIPE_AUTOMATIC_TAX: 'on',
+    })
+    expect(env).toMatchObject({ STRIPE_API_ORIGIN: 'http://127.0.0.1:12111', STRIPE_AUTOMATIC_TAX: true })
+    expect(parseEnv({ STRIPE_AUTOMATIC_TAX: 'off' }).STRIPE_AUTOMATIC_TAX).toBe(false)
+  })
+
   test('numbers are read from their text', () => {
     expect(parseEnv({ TRUST_PROXY: '2', RATE_LIMIT_FACTOR: '100' })).toMatchObject({
       TRUST_PROXY: 2,

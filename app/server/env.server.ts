@@ -68,11 +68,39 @@ const EnvSchema = z
     RATE_LIMIT_FACTOR: numberSetting(z.coerce.number().positive().default(1)),
     METRICS_TOKEN: optional,
     PAYMENT_INSTRUCTIONS: optional,
+    // Paying by card (docs/product/paying-by-card.md): on when STRIPE_SECRET_KEY is set, which then needs the webhook's
+    // signing secret; the prices are checked against Stripe at start (app/services/billing/stripe-prices.server.ts).
+    STRIPE_SECRET_KEY: optional.pipe(
+      z
+        .string()
+        .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_…, sk_test_… or a restricted rk_…)')
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: optional.pipe(
+      z
+        .string()
+        .regex(/^whsec_\w+$/, "must be the webhook endpoint's signing secret (whsec_…)")
+        .optional(),
+    ),
+    STRIPE_API_ORIGIN: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    STRIPE_AUTOMATIC_TAX: optional.pipe(
+      z
+        .enum(['on', 'off', 'true', 'false', '1', '0'], { error: 'must be on or off' })
+        .transform((value) => ['on', 'true', '1'].includes(value))
+        .optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required when STRIPE_SECRET_KEY is set (the signing secret of the webhook endpoint)',
+      })
     }
     if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
       ctx.addIssue({
@@ -90,6 +118,8 @@ const EnvSchema = z
       /\/+$/,
       '',
     ),
+    STRIPE_API_ORIGIN: (env.STRIPE_API_ORIGIN ?? 'https://api.stripe.com').replace(/\/+$/, ''),
+    STRIPE_AUTOMATIC_TAX: env.STRIPE_AUTOMATIC_TAX ?? false,
     isProduction: env.NODE_ENV === 'production',
     pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '')
       .split(',')

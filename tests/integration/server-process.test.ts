@@ -11,6 +11,7 @@ import { makeAppleCerts, makeOtherKey } from '#tests/support/apple-certs.ts'
 import { killChildren, runTs, runTsToEnd } from '#tests/support/child-process.ts'
 import { TEST_GOOGLE_ISSUER_ID } from '#tests/support/google-service-account.ts'
 import { createBlankDataDir, createDataDir } from '#tests/support/scratch-databases.ts'
+import { startStripePeer } from '#tests/support/stripe-peer.ts'
 
 /*
  * The real server process (`node --import tsx server.ts`, the built Remix app) on a temp DATA_DIR and a free port:
@@ -78,6 +79,13 @@ describe.skipIf(usingServer())('the server process', () => {
       googleWithUserCredentials,
       'Invalid configuration: GOOGLE_WALLET_SERVICE_ACCOUNT is not a service account key (its type is "authorized_user", not "service_account")',
     ],
+    // Paying by card: the key needs the webhook's signing secret (docs/product/paying-by-card.md).
+    [
+      'STRIPE_WEBHOOK_SECRET',
+      { STRIPE_SECRET_KEY: 'sk_test_stampwise' },
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (the signing secret of the webhook endpoint)',
+    ],
+    ['STRIPE_SECRET_KEY', { STRIPE_SECRET_KEY: 'pk_test_publishable', STRIPE_WEBHOOK_SECRET: 'whsec_x' }],
   ])(
     'an invalid %s stops it with exit code 1 and one line on stderr naming the variable',
     async (name, env, line) => {
@@ -98,6 +106,40 @@ describe.skipIf(usingServer())('the server process', () => {
     },
     30_000,
   )
+
+  test('with paying by card on, a missing Stripe price stops the start with one line naming it; with all six it starts', async () => {
+    const dataDir = createDataDir('server-stripe')
+    const peer = await startStripePeer()
+    try {
+      const port = await freePort()
+      const missing = startServer(dataDir.dir, port, peer.env())
+      expect(await missing.exited).toEqual({ code: 1, signal: null })
+      expect(missing.stderr().split('\n').filter(Boolean)).toEqual([
+        'Invalid configuration: Stripe has no price stampwise_basic_month: run npm run stripe:setup',
+      ])
+      // The six prices, as `npm run stripe:setup` makes them (tests/integration/stripe-setup.test.ts).
+      const amounts = { basic: [1900, 19000], standard: [3900, 39000], premium: [7900, 79000] }
+      for (const [plan, [month, year]] of Object.entries(amounts)) {
+        const product = `stampwise_${plan}`
+        peer.addPrice({ product, unit_amount: month!, lookup_key: `${product}_month` })
+        peer.addPrice({
+          product,
+          unit_amount: year!,
+          lookup_key: `${product}_year`,
+          recurring: { interval: 'year', interval_count: 1 },
+        })
+      }
+      const started = startServer(dataDir.dir, port, peer.env())
+      await waitFor200(`http://127.0.0.1:${port}/healthz`, started)
+      started.process.kill('SIGTERM')
+      expect(await started.exited).toEqual({ code: 0, signal: null })
+      expect(peer.violations()).toEqual([])
+    } finally {
+      await killChildren() // before removing the folder they hold
+      await peer.close()
+      dataDir.remove()
+    }
+  }, 150_000)
 
   test('on a fresh data folder it serves / within 45 s and creates the demo account once', async () => {
     const dataDir = createDataDir('server-fresh')
