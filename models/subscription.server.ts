@@ -8,7 +8,12 @@ import {
   type Transaction,
 } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
-import { TRIAL_DAYS, type StoredSubscription, type SubscriptionStatus } from '#app/utils/plan-status.ts'
+import {
+  STRIPE_RENEWAL_LEEWAY_MS,
+  TRIAL_DAYS,
+  type StoredSubscription,
+  type SubscriptionStatus,
+} from '#app/utils/plan-status.ts'
 
 export { TRIAL_DAYS, type SubscriptionStatus }
 
@@ -24,6 +29,9 @@ export class Subscription extends Model<InferAttributes<Subscription>, InferCrea
   declare additionalQuota: CreationOptional<number>
   declare accessEndsAt: CreationOptional<Date | null>
   declare cancelledAt: CreationOptional<Date | null>
+  declare provider: CreationOptional<'manual' | 'stripe'>
+  declare stripeCustomerId: CreationOptional<string | null>
+  declare stripeSubscriptionId: CreationOptional<string | null>
   declare createdAt: CreationOptional<Date>
   declare updatedAt: CreationOptional<Date>
 }
@@ -41,6 +49,9 @@ Subscription.init(
     additionalQuota: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     accessEndsAt: { type: DataTypes.DATE, allowNull: true },
     cancelledAt: { type: DataTypes.DATE, allowNull: true },
+    provider: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'manual' },
+    stripeCustomerId: { type: DataTypes.TEXT, allowNull: true },
+    stripeSubscriptionId: { type: DataTypes.TEXT, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -65,6 +76,7 @@ type SubscriptionRow = {
   access_ends_at: Date | null
   period_months: number | null
   additional_quota: number
+  provider: 'manual' | 'stripe'
   tier: number | null
   name: string | null
   card_limit: number | null
@@ -78,7 +90,7 @@ export type SubscriptionRef = { id: string; userId: string }
 
 const SUBSCRIPTION_WITH_TARIFF = /* sql */ `
   select s.id, s.status, s.trial_ends_at, s.period_starts_at, s.period_ends_at, s.access_ends_at, s.period_months,
-         s.additional_quota, t.tier, t.name, t.card_limit, t.monthly_push_limit
+         s.additional_quota, s.provider, t.tier, t.name, t.card_limit, t.monthly_push_limit
   from subscriptions s left join tariffs t on t.id = s.tariff_id`
 
 function toOwnerSubscription(row: SubscriptionRow, userId: string): OwnerSubscription {
@@ -92,6 +104,7 @@ function toOwnerSubscription(row: SubscriptionRow, userId: string): OwnerSubscri
     accessEndsAt: row.access_ends_at && new Date(row.access_ends_at),
     periodMonths: row.period_months,
     additionalQuota: row.additional_quota,
+    provider: row.provider,
     tariff:
       row.tier === null
         ? null
@@ -120,9 +133,12 @@ export async function listSubscriptionsWithDueTransitions(
     `select id, user_id from subscriptions
      where (status = 'trial' and trial_ends_at <= :now)
         or (status = 'waiting_payment' and access_ends_at <= :now)
-        or (status in ('active', 'cancelled') and period_ends_at <= :now)
+        or (status = 'cancelled' and period_ends_at <= :now)
+        or (status = 'active' and provider = 'manual' and period_ends_at <= :now)
+        -- Stripe renews a card plan itself: only one it has not renewed a day after the period's end.
+        or (status = 'active' and provider = 'stripe' and period_ends_at <= :stripeDue)
      order by updated_at limit :limit`,
-    { replacements: { now, limit } },
+    { replacements: { now, limit, stripeDue: new Date(now.getTime() - STRIPE_RENEWAL_LEEWAY_MS) } },
   )) as [{ id: string; user_id: string }[], unknown]
   return rows.map((row) => ({ id: row.id, userId: row.user_id }))
 }
@@ -182,6 +198,11 @@ export type SubscriptionTransitionFields = {
   period_ends_at?: Date
   access_ends_at?: Date | null
   cancelled_at?: Date | null
+  /** Paying by card (0023): the provider, Stripe's ids and when the state was read from Stripe. */
+  provider?: 'manual' | 'stripe'
+  stripe_customer_id?: string
+  stripe_subscription_id?: string
+  stripe_synced_at?: Date
 }
 
 const TRANSITION_COLUMNS = new Set([
@@ -192,6 +213,10 @@ const TRANSITION_COLUMNS = new Set([
   'period_ends_at',
   'access_ends_at',
   'cancelled_at',
+  'provider',
+  'stripe_customer_id',
+  'stripe_subscription_id',
+  'stripe_synced_at',
 ])
 
 /**

@@ -58,3 +58,12 @@ export async function findTariffIdByTier(tier: number, transaction?: Transaction
   const row = await Tariff.findOne({ attributes: ['id'], where: { tier }, raw: true, transaction })
   return row?.id ?? null
 }
+
+/** The plan with this tier (its id and name), or null when there is none. */
+export async function findTariffByTier(
+  tier: number,
+  transaction?: Transaction,
+): Promise<{ id: number; name: string } | null> {
+  const row = await Tariff.findOne({ attributes: ['id', 'name'], where: { tier }, raw: true, transaction })
+  return row ? { id: row.id, name: row.name } : null
+}

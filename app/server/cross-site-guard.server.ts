@@ -15,8 +15,10 @@ import type express from 'express'
 /**
  * Addresses that take posts from other sites by design, each with its own protection:
  * - /auth_apple: Apple's sign-in answers with a cross-site form_post; its state is bound to the browser.
+ * - /api/stripe/webhook: Stripe's events, from Stripe's servers; each is signed with the endpoint's secret
+ *   (`Stripe-Signature`), which no cross-site form can make (docs/product/paying-by-card.md, "Webhook").
  */
-export const CROSS_SITE_EXCEPTIONS: readonly string[] = ['/auth_apple']
+export const CROSS_SITE_EXCEPTIONS: readonly string[] = ['/auth_apple', '/api/stripe/webhook']
 /**
  * Whole address spaces excepted, matched on the resolved path (dot segments cannot climb out of them):
  * - /wallet/apple/: Apple's pass web service, called by Wallet on devices, never by a page; every call that changes

@@ -11,6 +11,7 @@ export type NoticeKind =
   | 'first_holder'
   | 'first_card_ready'
   | 'team_invitation'
+  | 'payment_failed'
 
 /** A notice as the bell and the notifications page show it: no dedupe key, the time as an ISO string. */
 export type NoticeView = {

@@ -135,6 +135,27 @@ describe('transitions made due by time', () => {
     expect(subscription.status).toBe('ended')
   })
 
+  test('a card plan (Stripe renews it) waits a day past its period for the renewal, issues no invoice, then ends', () => {
+    const card = (periodEndsAt: Date) =>
+      sub({
+        status: 'active',
+        provider: 'stripe',
+        trialEndsAt: days(-90),
+        periodStartsAt: days(-40),
+        periodEndsAt,
+        periodMonths: 1,
+        tariff: standard,
+      })
+    expect(dueTransitions(card(new Date(now.getTime() - DAY + 1000)), now).transitions).toEqual([])
+    const { transitions, subscription } = dueTransitions(card(days(-2)), now)
+    expect(transitions.map((t) => [t.to, t.at.toISOString(), t.cause])).toEqual([
+      ['waiting_payment', days(-1).toISOString(), 'period ended: no renewal from Stripe'],
+    ])
+    expect(transitions[0]!.issuesRenewalInvoice).toBeUndefined()
+    expect(subscription.accessEndsAt).toEqual(days(5))
+    expect(dueTransitions(card(days(-10)), now).subscription.status).toBe('ended')
+  })
+
   test('inside the grace days the renewal waits with access', () => {
     const active = sub({
       status: 'active',

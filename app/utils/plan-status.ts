@@ -24,7 +24,19 @@ export type StoredSubscription = {
   periodMonths: number | null
   additionalQuota: number
   tariff: PlanTariff | null
+  /**
+   * Who takes the payments: the bank transfer (`manual`, the default) or Stripe (docs/product/paying-by-card.md),
+   * which renews the plan itself and reports it through its events.
+   */
+  provider?: 'manual' | 'stripe'
 }
+
+/**
+ * A card subscription's period that ended with no word from Stripe (a renewal's event usually comes within the hour):
+ * after this long the plan waits for payment, with the grace days counted from the period's end, so a webhook that
+ * never arrives cannot keep a plan active for ever.
+ */
+export const STRIPE_RENEWAL_LEEWAY_MS = 24 * 60 * 60 * 1000
 
 export type DueTransition = {
   to: SubscriptionStatus
@@ -32,6 +44,8 @@ export type DueTransition = {
   cause: string
   /** An active period ran out: the renewal invoice is issued and access continues for the grace days. */
   issuesRenewalInvoice?: boolean
+  /** When access stops after this transition (a renewal's grace), where it sets one. */
+  accessEndsAt?: Date
 }
 
 /** The transitions that time has made due, in order, and the subscription after them. */
@@ -46,9 +60,7 @@ export function dueTransitions(stored: StoredSubscription, now: Date) {
     current = {
       ...current,
       status: next.to,
-      accessEndsAt: next.issuesRenewalInvoice
-        ? new Date(next.at.getTime() + GRACE_DAYS * DAY_MS)
-        : current.accessEndsAt,
+      accessEndsAt: next.accessEndsAt ?? current.accessEndsAt,
     }
   }
   return { transitions, subscription: current }
@@ -68,12 +80,24 @@ function nextTransition(s: StoredSubscription, now: Date): DueTransition | null 
         ? { to: 'ended', at: s.periodEndsAt, cause: 'cancelled plan reached its end' }
         : null
     case 'active':
+      if (s.provider === 'stripe') {
+        const noWord = s.periodEndsAt && new Date(s.periodEndsAt.getTime() + STRIPE_RENEWAL_LEEWAY_MS)
+        return passed(noWord)
+          ? {
+              to: 'waiting_payment',
+              at: noWord,
+              cause: 'period ended: no renewal from Stripe',
+              accessEndsAt: new Date(s.periodEndsAt!.getTime() + GRACE_DAYS * DAY_MS),
+            }
+          : null
+      }
       return passed(s.periodEndsAt)
         ? {
             to: 'waiting_payment',
             at: s.periodEndsAt,
             cause: 'period ended: renewal invoice issued',
             issuesRenewalInvoice: true,
+            accessEndsAt: new Date(s.periodEndsAt.getTime() + GRACE_DAYS * DAY_MS),
           }
         : null
     case 'ended':

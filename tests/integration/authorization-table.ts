@@ -358,6 +358,9 @@ export const AUTHORIZATION_TABLE: Row[] = [
     post: NOT_ALLOWED,
   },
   { route: '/wallet/apple/v1/log', get: NOT_ALLOWED, post: everyone(404) },
+  // Stripe's events: signed with the endpoint's secret, not a session. The walk runs with paying by card off (no
+  // STRIPE_SECRET_KEY): 404; stripe-webhook.test.ts covers it on.
+  { route: '/api/stripe/webhook', get: NOT_ALLOWED, post: everyone(404) },
 
   // A user's profile logo: the user and admins; anyone else 404 (an image address: nobody learns whose logo exists).
   {

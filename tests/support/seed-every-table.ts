@@ -27,6 +27,14 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
         select owner.id, tariffs.id, 12, 'active', now() - interval '20 days', now() - interval '6 days', now() + interval '359 days', 5
         from owner, tariffs where tariffs.tier = 2 returning id),
       sub2 as (insert into subscriptions (user_id, status, trial_ends_at) select id, 'trial', now() + interval '12 days' from guest returning id),
+      sub3 as (insert into subscriptions (user_id, tariff_id, period_months, status, trial_ends_at, period_starts_at, period_ends_at,
+          provider, stripe_customer_id, stripe_subscription_id)
+        select admin.id, tariffs.id, 1, 'active', now() - interval '40 days', now() - interval '3 days', now() + interval '27 days',
+          'stripe', 'cus_' || $1 || 'seed', 'sub_' || $1 || 'seed'
+        from admin, tariffs where tariffs.tier = 1 returning id),
+      stripe_event as (insert into stripe_events (id, type, user_id, outcome, stripe_created_at)
+        select 'evt_' || $1 || 'seed', 'invoice.paid', admin.id, 'active until the period''s end (ü)', now() - interval '3 days'
+        from admin returning id),
       changes as (insert into subscription_status_changes (subscription_id, from_status, to_status, cause, actor_id)
         select sub.id, 'waiting_payment', 'active', 'payment confirmed', admin.id from sub, admin returning id),
       invoice as (insert into invoices (number, subscription_id, tariff_id, period_months, amount_cents, reason, status, paid_at, paid_by)

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import http from 'node:http'
 import { type AddressInfo } from 'node:net'
+import Stripe from 'stripe'
 import { parseStripeForm, type FormObject } from './stripe-form.ts'
 
 /**
@@ -9,9 +10,10 @@ import { parseStripeForm, type FormObject } from './stripe-form.ts'
  * outside the contract's list, a wrong key, or a body Stripe would refuse is answered with Stripe's error and, where
  * the app should never have sent it, recorded as a violation; tests assert `violations()` stays [].
  *
- * Served so far: the prices by lookup key, and making products and prices (`npm run stripe:setup`, the start's
- * check). Customers, Checkout and portal sessions, subscriptions, invoices, payment methods and the signed events
- * come with the checkout and the webhook.
+ * Served so far: the prices by lookup key, making products and prices (`npm run stripe:setup`, the start's check),
+ * and subscriptions, which tests make and change as Stripe would (a payment, a renewal, a failure, a cancellation)
+ * and announce with signed events (`signedEvent`, `deliver`). Customers, Checkout and portal sessions, invoices and
+ * payment methods come with the checkout.
  */
 export type StripePeerRequest = { method: string; path: string; query: FormObject; body: FormObject; status: number }
 
@@ -41,6 +43,30 @@ export type StripeProduct = {
   metadata: Record<string, string>
 }
 
+export type StripeSubscription = {
+  id: string
+  object: 'subscription'
+  customer: string
+  status: 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled' | 'incomplete' | 'incomplete_expired'
+  cancel_at_period_end: boolean
+  canceled_at: number | null
+  metadata: Record<string, string>
+  items: {
+    object: 'list'
+    data: {
+      id: string
+      object: 'subscription_item'
+      price: StripePrice
+      quantity: number
+      current_period_start: number
+      current_period_end: number
+    }[]
+  }
+  created: number
+  livemode: false
+}
+export type SignedEvent = { id: string; type: string; payload: string; header: string }
+
 export type StripePeer = {
   /** http://127.0.0.1:<port> (STRIPE_API_ORIGIN) */
   origin: string
@@ -52,6 +78,39 @@ export type StripePeer = {
   prices(): StripePrice[]
   /** A price as made in Stripe's dashboard, bypassing the API (a wrong amount, say). */
   addPrice(price: Partial<StripePrice> & Pick<StripePrice, 'product' | 'unit_amount' | 'lookup_key'>): StripePrice
+  /**
+   * A subscription as Stripe keeps it after a checkout: on the price with this lookup key, for the period given
+   * (unix seconds; default: from now, a month or a year by the price).
+   */
+  createSubscription(options: {
+    customer: string
+    lookupKey: string
+    status?: StripeSubscription['status']
+    metadata?: Record<string, string>
+    periodStart?: number
+    periodEnd?: number
+  }): StripeSubscription
+  /** Changes a subscription as Stripe would (its status, period, price, cancellation); answers it as it now is. */
+  updateSubscription(
+    id: string,
+    changes: Partial<Pick<StripeSubscription, 'status' | 'cancel_at_period_end' | 'canceled_at'>> & {
+      lookupKey?: string
+      periodStart?: number
+      periodEnd?: number
+    },
+  ): StripeSubscription
+  subscription(id: string): StripeSubscription | undefined
+  /**
+   * An event as Stripe sends it, with its `Stripe-Signature` header for the webhook's secret; `object` is a copy taken
+   * now (an event carries the object as it was). `timestamp` (unix seconds) signs it as sent then.
+   */
+  signedEvent(
+    type: string,
+    object: unknown,
+    options?: { created?: number; timestamp?: number; secret?: string },
+  ): SignedEvent
+  /** Posts a signed event to the app's webhook; answers its status and body. */
+  deliver(url: string, event: SignedEvent): Promise<{ status: number; body: string }>
   /** Every request, in order. */
   requests(): StripePeerRequest[]
   /** What the real API would refuse, or a call outside the contract's list. Tests assert it stays []. */
@@ -80,6 +139,7 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
   const secretKey = `sk_test_stampwise_peer_${crypto.randomBytes(6).toString('hex')}`
   const products = new Map<string, StripeProduct>()
   const prices = new Map<string, StripePrice>()
+  const subscriptions = new Map<string, StripeSubscription>()
   const requests: StripePeerRequest[] = []
   const violations: string[] = []
   let failures: { count: number; status: number } = { count: 0, status: 500 }
@@ -141,6 +201,14 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
     return { status: 200, body: price }
   }
 
+  const priceByKey = (lookupKey: string) => {
+    const price = [...prices.values()].find((candidate) => candidate.lookup_key === lookupKey)
+    if (!price) throw new Error(`the peer has no price ${lookupKey}`)
+    return price
+  }
+  const periodAfter = (start: number, price: StripePrice) =>
+    start + (price.recurring.interval === 'year' ? 365 : 30) * 24 * 60 * 60
+
   // The calls of the contract (docs/product/paying-by-card.md, "The Stripe API calls the app may make").
   const routes: [string, RegExp, Handler][] = [
     [
@@ -188,6 +256,16 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
       },
     ],
     ['POST', /^\/v1\/prices$/, ({ body }) => createPrice(body)],
+    [
+      'GET',
+      /^\/v1\/subscriptions\/([^/]+)$/,
+      ({ params: [id] }) => {
+        const subscription = subscriptions.get(id!)
+        return subscription
+          ? { status: 200, body: structuredClone(subscription) }
+          : stripeError(404, `No such subscription: '${id}'`, { code: 'resource_missing', param: 'id' })
+      },
+    ],
   ]
 
   const answer = (request: http.IncomingMessage, text: string): Answer => {
@@ -268,6 +346,71 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
       }
       prices.set(price.id, price)
       return price
+    },
+    createSubscription: ({ customer, lookupKey, status = 'active', metadata = {}, periodStart, periodEnd }) => {
+      const price = priceByKey(lookupKey)
+      const start = periodStart ?? now()
+      const subscription: StripeSubscription = {
+        id: newId('sub'),
+        object: 'subscription',
+        customer,
+        status,
+        cancel_at_period_end: false,
+        canceled_at: null,
+        metadata,
+        items: {
+          object: 'list',
+          data: [
+            {
+              id: newId('si'),
+              object: 'subscription_item',
+              price,
+              quantity: 1,
+              current_period_start: start,
+              current_period_end: periodEnd ?? periodAfter(start, price),
+            },
+          ],
+        },
+        created: now(),
+        livemode: false,
+      }
+      subscriptions.set(subscription.id, subscription)
+      return structuredClone(subscription)
+    },
+    updateSubscription: (id, { lookupKey, periodStart, periodEnd, ...changes }) => {
+      const subscription = subscriptions.get(id)
+      if (!subscription) throw new Error(`the peer has no subscription ${id}`)
+      Object.assign(subscription, changes)
+      const item = subscription.items.data[0]!
+      if (lookupKey) item.price = priceByKey(lookupKey)
+      if (periodStart !== undefined) item.current_period_start = periodStart
+      if (periodEnd !== undefined) item.current_period_end = periodEnd
+      return structuredClone(subscription)
+    },
+    subscription: (id) => structuredClone(subscriptions.get(id)),
+    signedEvent: (type, object, { created = now(), timestamp = now(), secret = WEBHOOK_SECRET } = {}) => {
+      const id = newId('evt')
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        api_version: '2026-11-18.endive',
+        created,
+        data: { object: structuredClone(object) },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type,
+      })
+      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp })
+      return { id, type, payload, header }
+    },
+    deliver: async (url, event) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+        body: event.payload,
+      })
+      return { status: response.status, body: await response.text() }
     },
     requests: () => [...requests],
     violations: () => [...violations],

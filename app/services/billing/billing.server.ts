@@ -10,6 +10,7 @@ import {
   type InvoiceReason,
 } from '#models/invoice.server.ts'
 import { raiseNotice } from '#models/notice.server.ts'
+import { stripeSyncedAt } from '#models/stripe-event.server.ts'
 import {
   getOwnerSubscription,
   getSubscriptionPlan,
@@ -18,8 +19,9 @@ import {
   type OwnerSubscription,
   type SubscriptionTransitionFields,
 } from '#models/subscription.server.ts'
-import { findTariffIdByTier } from '#models/tariff.server.ts'
+import { findTariffByTier, findTariffIdByTier } from '#models/tariff.server.ts'
 import { withTransaction as inTransaction } from '#models/transaction.server.ts'
+import { stripePlanTarget, type StripeSubscriptionState } from './stripe-mapping.ts'
 
 /**
  * The plan rules of docs/product/plans-and-limits.md: every change of a subscription goes through here,
@@ -78,7 +80,7 @@ async function applyDue(subscription: OwnerSubscription, now: Date, tx: Tx): Pro
   const { transitions } = dueTransitions(subscription, now)
   let current = subscription
   for (const transition of transitions) {
-    const fields: { access_ends_at?: Date } = {}
+    const fields: { access_ends_at?: Date } = transition.accessEndsAt ? { access_ends_at: transition.accessEndsAt } : {}
     if (transition.issuesRenewalInvoice) {
       const plan = (await getSubscriptionPlan(current, tx.transaction))!
       const { tariffId, periodMonths } = plan
@@ -86,7 +88,6 @@ async function applyDue(subscription: OwnerSubscription, now: Date, tx: Tx): Pro
         { subscriptionId: current.id, tariffId, periodMonths, reason: 'renewal', now: transition.at },
         tx,
       )
-      fields.access_ends_at = new Date(transition.at.getTime() + 7 * 24 * 60 * 60 * 1000)
     }
     await setStatus(current, { ...transition, fields }, tx)
     current = { ...current, status: transition.to, accessEndsAt: fields.access_ends_at ?? current.accessEndsAt }
@@ -233,4 +234,110 @@ export async function applyDueTransitions(userId: string, now = new Date()) {
     await reconcileStaffSeats(userId, tx.transaction)
     return subscription
   })
+}
+
+export type StripeApplied = {
+  /** What the event did, in words, for the event's record and the admin's page. */
+  outcome: string
+  /** The plan now waits for a card payment that failed (it did not before): the owner is told by e-mail too. */
+  paymentFailed: { plan: string; accessEndsAt: Date } | null
+}
+
+/**
+ * Stripe's subscription as it is now (the webhook read it from Stripe at `readAt`) applied to the owner's plan,
+ * in the caller's transaction (the one that records the event): the mapping of stripe-mapping.ts, then the same
+ * transition rules as a manual payment (recorded with `cause`, 'stripe: invoice.paid' say). A read older than the
+ * one last applied changes nothing, so two events of one subscription applied at once cannot leave the older state.
+ */
+export async function applyStripeSubscription(
+  {
+    userId,
+    state,
+    cause,
+    failedAt = null,
+    readAt,
+    now = new Date(),
+  }: {
+    userId: string
+    state: StripeSubscriptionState
+    cause: string
+    failedAt?: Date | null
+    readAt: Date
+    now?: Date
+  },
+  transaction: Transaction,
+): Promise<StripeApplied> {
+  const tx = { transaction }
+  const locked = await lockedSubscription(userId, tx)
+  const synced = await stripeSyncedAt(userId, transaction)
+  if (synced && synced.getTime() > readAt.getTime()) {
+    return { outcome: 'nothing: a newer state from Stripe was already applied', paymentFailed: null }
+  }
+  const subscription = await applyDue(locked, now, tx)
+  const target = stripePlanTarget(state, {
+    failedAt,
+    accessEndsAt: subscription.status === 'waiting_payment' ? subscription.accessEndsAt : null,
+    now,
+  })
+  if ('ignored' in target) return { outcome: `nothing: ${target.ignored}`, paymentFailed: null }
+  const tariff = await findTariffByTier(target.tier, transaction)
+  if (!tariff) return { outcome: `nothing: no plan of tier ${target.tier}`, paymentFailed: null }
+  // Paying by card replaces a bank transfer the owner had chosen before: its invoice is void.
+  if (target.status === 'active' || target.status === 'cancelled') await voidOpenInvoices(subscription.id, transaction)
+  await setStatus(
+    subscription,
+    {
+      to: target.status,
+      at: now,
+      cause,
+      fields: {
+        tariff_id: tariff.id,
+        period_months: target.periodMonths,
+        period_starts_at: target.periodStartsAt,
+        period_ends_at: target.periodEndsAt,
+        access_ends_at: target.accessEndsAt,
+        cancelled_at: target.cancelledAt,
+        provider: 'stripe',
+        stripe_customer_id: state.customerId,
+        stripe_subscription_id: state.id,
+        stripe_synced_at: readAt,
+      },
+    },
+    tx,
+  )
+  const day = (date: Date) => date.toISOString().slice(0, 10)
+  const plan = tariff.name
+  if (target.status === 'active' && subscription.status !== 'active') {
+    await raiseNotice(
+      {
+        userId,
+        kind: 'payment_confirmed',
+        message: `Payment received: your ${plan} plan is active until ${day(target.periodEndsAt)}.`,
+        link: '/account/plan',
+        dedupeKey: `stripe:${state.id}:${target.periodEndsAt.getTime()}`,
+      },
+      transaction,
+    )
+  }
+  const paymentFailed =
+    target.status === 'waiting_payment' && subscription.status !== 'waiting_payment'
+      ? { plan, accessEndsAt: target.accessEndsAt! }
+      : null
+  if (paymentFailed) {
+    await raiseNotice(
+      {
+        userId,
+        kind: 'payment_failed',
+        message: `Your card payment failed: update your card by ${day(target.accessEndsAt!)} to keep your ${plan} plan.`,
+        link: '/account/plan',
+        dedupeKey: `stripe-failed:${state.id}:${target.accessEndsAt!.getTime()}`,
+      },
+      transaction,
+    )
+  }
+  await reconcileStaffSeats(userId, transaction)
+  const until = target.status === 'waiting_payment' ? target.accessEndsAt! : target.periodEndsAt
+  const change =
+    subscription.status === target.status ? `still ${target.status}` : `${subscription.status} → ${target.status}`
+  return { outcome: `${change} (${plan}, until ${day(until)})`, paymentFailed }
 }

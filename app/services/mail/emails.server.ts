@@ -107,6 +107,19 @@ export function emailChangeNoticeEmail(newEmail: string): Email {
   })
 }
 
+/** A card payment of the owner's plan failed (docs/product/paying-by-card.md, "Mapping"): the way to fix the card. */
+export function paymentFailedEmail({ plan, accessEndsAt }: { plan: string; accessEndsAt: Date }): Email {
+  const until = accessEndsAt.toISOString().slice(0, 10)
+  return email('Your Stampwise card payment failed', {
+    heading: 'Your card payment failed',
+    paragraphs: [
+      `We could not take the payment for your ${plan} plan. Your plan keeps working until ${until}: update your card before then to keep it.`,
+      "Your customers' cards keep working whatever happens: stamps and rewards never stop.",
+    ],
+    action: { label: 'Update your card', href: appLink('/account/plan') },
+  })
+}
+
 export function supportMessageEmail(input: {
   source: string
   from?: string | null
