@@ -136,3 +136,30 @@ export async function getSubscriptionSnapshot(
   )
   return row ?? null
 }
+
+export type AdminStripeBilling = {
+  provider: 'manual' | 'stripe'
+  stripeCustomerId: string | null
+  stripeSubscriptionId: string | null
+}
+
+/** How the owner pays (issue 33, item 6): the provider and Stripe's ids; null when there is no subscription. */
+export async function getAdminStripeBilling(userId: string): Promise<AdminStripeBilling | null> {
+  const [row] = await select<AdminStripeBilling>(
+    `select provider, stripe_customer_id as "stripeCustomerId", stripe_subscription_id as "stripeSubscriptionId"
+     from subscriptions where user_id = :userId`,
+    { userId },
+  )
+  return row ?? null
+}
+
+export type AdminStripeEvent = { id: string; type: string; outcome: string; appliedAt: Date }
+
+/** Stripe's events applied to the owner's plan, newest first. */
+export async function listStripeEventsForUser(userId: string, limit = 10): Promise<AdminStripeEvent[]> {
+  return select<AdminStripeEvent>(
+    `select id, type, outcome, applied_at as "appliedAt" from stripe_events
+     where user_id = :userId order by applied_at desc, id desc limit :limit`,
+    { userId, limit },
+  )
+}

@@ -3,7 +3,8 @@ import { resetEnvForTests } from '#app/server/env.server.ts'
 import { getStripe } from '#app/server/stripe.server.ts'
 import { setUpStripePrices } from '#app/services/billing/stripe-prices.server.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
-import { sql } from '#tests/support/auth-api.ts'
+import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
+import { pageText } from '#tests/support/page-text.ts'
 import { startStripePeer, type SignedEvent, type StripePeer } from '#tests/support/stripe-peer.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
@@ -30,6 +31,8 @@ const server = useTestServer()
 const DAY = 24 * 60 * 60
 const unix = (date = new Date()) => Math.floor(date.getTime() / 1000)
 const hook = (event: SignedEvent) => peer.deliver(`${server.baseUrl}/api/stripe/webhook`, event)
+/** The words of a page, tags and runs of spaces made one space. */
+const words = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ')
 const json = (answer: { body: string }) => JSON.parse(answer.body) as Record<string, unknown>
 
 async function plan(userId: string) {
@@ -302,5 +305,27 @@ describe('events applied to the plan', () => {
     expect((await hook(completed)).status).toBe(200)
     expect((await plan(owner.id)).status).toBe('active')
     expect(peer.violations()).toEqual([])
+  })
+})
+
+describe("the admin's view", () => {
+  test("a user's page says how they pay, with Stripe's ids and the events applied", async () => {
+    const { owner, customer, subscription, completed } = await ownerWithCardSubscription('stampwise_premium_month')
+    const applied = json(await hook(completed)).outcome as string
+    const admin = await createUser()
+    await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
+    const cookie = await logIn(server, admin.email)
+    const response = await server.get(`/admin/users/${owner.id}`, cookie)
+    expect(response.status).toBe(200)
+    const text = words(await pageText(response))
+    expect(text).toContain('Pays by Card (Stripe)')
+    expect(text).toContain(`Stripe customer ${customer}`)
+    expect(text).toContain(`Stripe subscription ${subscription.id}`)
+    expect(text).toContain(`checkout.session.completed ${applied} ${completed.id}`)
+    // An owner paying by bank transfer: no Stripe section.
+    const other = await createOwner()
+    const manual = words(await pageText(await server.get(`/admin/users/${other.id}`, cookie)))
+    expect(manual).toContain('Pays by Bank transfer')
+    expect(manual).not.toContain('Stripe events')
   })
 })

@@ -58,6 +58,10 @@ export type SubscriptionView = {
   additionalQuota: number
   usedThisMonth: number
   monthlyLimit: number
+  /** Who takes the payments, and Stripe's ids when it is Stripe (issue 33, item 6). */
+  provider: 'manual' | 'stripe'
+  stripeCustomerId: string | null
+  stripeSubscriptionId: string | null
 }
 
 export function SubscriptionFacts({ subscription: s }: { subscription: SubscriptionView }) {
@@ -94,6 +98,20 @@ export function SubscriptionFacts({ subscription: s }: { subscription: Subscript
       </dd>
       <dt>Additional quota</dt>
       <dd>{s.additionalQuota}</dd>
+      <dt>Pays by</dt>
+      <dd>{s.provider === 'stripe' ? 'Card (Stripe)' : 'Bank transfer'}</dd>
+      {s.stripeCustomerId ? (
+        <>
+          <dt>Stripe customer</dt>
+          <dd className="facts__code">{s.stripeCustomerId}</dd>
+        </>
+      ) : null}
+      {s.stripeSubscriptionId ? (
+        <>
+          <dt>Stripe subscription</dt>
+          <dd className="facts__code">{s.stripeSubscriptionId}</dd>
+        </>
+      ) : null}
     </dl>
   )
 }
@@ -145,6 +163,20 @@ const statusHistoryColumns: Column<StatusChange>[] = [
 
 export function StatusHistory({ changes }: { changes: StatusChange[] }) {
   return <DataTable rows={changes} columns={statusHistoryColumns} empty={<p>No status changes recorded.</p>} />
+}
+
+type StripeEvent = { id: string; type: string; outcome: string; appliedAt: When }
+
+const stripeEventColumns: Column<StripeEvent>[] = [
+  { header: 'When', cell: (event) => formatWhen(event.appliedAt) },
+  { header: 'Event', cell: (event) => event.type },
+  { header: 'What it did', cell: (event) => event.outcome },
+  { header: 'Id', cell: (event) => <span className="facts__code">{event.id}</span> },
+]
+
+/** Stripe's events applied to the plan, newest first (the webhook's record: stripe-webhook.server.ts). */
+export function StripeEvents({ events }: { events: StripeEvent[] }) {
+  return <DataTable rows={events} columns={stripeEventColumns} empty={<p>No Stripe events.</p>} />
 }
 
 type CardRow = { id: string; title: string; businessName: string; status: string; holders: number; createdAt: When }

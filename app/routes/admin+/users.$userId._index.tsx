@@ -34,6 +34,8 @@ import {
   listAdminUserCards,
   listRecentPushes,
   listStatusChanges,
+  listStripeEventsForUser,
+  getAdminStripeBilling,
 } from '#models/admin-user-detail.server.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { getEmployerForAdmin, getStaffSeats, listStaffForAdmin } from '#models/staff.server.ts'
@@ -53,6 +55,7 @@ import {
   ProfileFacts,
   PushesTable,
   StatusHistory,
+  StripeEvents,
   SubscriptionFacts,
 } from './__user-sections.tsx'
 import { EmployerFacts, StaffTable, staffStateText } from './__user-staff.tsx'
@@ -72,18 +75,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request)
   const user = await requireUser(params.userId)
   const now = new Date()
-  const [stored, invoice, history, cards, pushes, audit, tariffs, staff, seats, employer] = await Promise.all([
-    getOwnerSubscription(user.id),
-    getOpenInvoiceForUser(user.id),
-    listStatusChanges(user.id),
-    listAdminUserCards(user.id),
-    listRecentPushes(user.id),
-    listAuditForUser(user.id),
-    listTariffs(),
-    listStaffForAdmin(user.id),
-    getStaffSeats(user.id),
-    user.role === 'staff' ? getEmployerForAdmin(user.id) : null,
-  ])
+  const [stored, invoice, history, cards, pushes, audit, tariffs, staff, seats, employer, billing, stripeEvents] =
+    await Promise.all([
+      getOwnerSubscription(user.id),
+      getOpenInvoiceForUser(user.id),
+      listStatusChanges(user.id),
+      listAdminUserCards(user.id),
+      listRecentPushes(user.id),
+      listAuditForUser(user.id),
+      listTariffs(),
+      listStaffForAdmin(user.id),
+      getStaffSeats(user.id),
+      user.role === 'staff' ? getEmployerForAdmin(user.id) : null,
+      getAdminStripeBilling(user.id),
+      listStripeEventsForUser(user.id),
+    ])
   const state = stored && planState(stored, now)
   const quota = state && (await getPushQuota(user.id, state, now))
   return {
@@ -104,10 +110,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             additionalQuota: stored.additionalQuota,
             usedThisMonth: quota.usedThisMonth,
             monthlyLimit: quota.monthlyLimit,
+            provider: billing?.provider ?? 'manual',
+            stripeCustomerId: billing?.stripeCustomerId ?? null,
+            stripeSubscriptionId: billing?.stripeSubscriptionId ?? null,
           }
         : null,
     invoice,
     history,
+    stripeEvents,
     cards,
     pushes,
     audit,
@@ -181,7 +191,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminUser() {
-  const { user, subscription, invoice, history, cards, pushes, audit, tariffs, staff, seats, employer } =
+  const { user, subscription, invoice, history, stripeEvents, cards, pushes, audit, tariffs, staff, seats, employer } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   // Each form shows only the answer to its own submission.
@@ -261,6 +271,14 @@ export default function AdminUser() {
           <TableScroll label="Status history">
             <StatusHistory changes={history} />
           </TableScroll>
+          {stripeEvents.length > 0 ? (
+            <>
+              <h3>Stripe events</h3>
+              <TableScroll label="Stripe events">
+                <StripeEvents events={stripeEvents} />
+              </TableScroll>
+            </>
+          ) : null}
         </section>
       )}
 
