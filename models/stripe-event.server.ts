@@ -67,3 +67,34 @@ export async function stripeSyncedAt(userId: string, transaction: Transaction): 
   )
   return row?.stripe_synced_at ? new Date(row.stripe_synced_at) : null
 }
+
+/** The Stripe customer the owner pays through, if one was made. */
+export async function getStripeCustomerId(userId: string): Promise<string | null> {
+  const [row] = await getSequelize().query<{ stripe_customer_id: string | null }>(
+    `select stripe_customer_id from subscriptions where user_id = :userId`,
+    { replacements: { userId }, type: QueryTypes.SELECT },
+  )
+  return row?.stripe_customer_id ?? null
+}
+
+/**
+ * Keeps the owner's Stripe customer unless one is kept already (two checkouts at once): answers the one kept, which
+ * every later checkout uses (one customer per owner, docs/product/paying-by-card.md).
+ */
+export async function keepStripeCustomerId(userId: string, customerId: string): Promise<string | null> {
+  await getSequelize().query(
+    `update subscriptions set stripe_customer_id = :customerId, updated_at = now()
+     where user_id = :userId and stripe_customer_id is null`,
+    { replacements: { userId, customerId } },
+  )
+  return getStripeCustomerId(userId)
+}
+
+/** The owner's Stripe subscription id while it pays by card, else null. */
+export async function getStripeSubscriptionId(userId: string): Promise<string | null> {
+  const [row] = await getSequelize().query<{ stripe_subscription_id: string | null }>(
+    `select stripe_subscription_id from subscriptions where user_id = :userId and provider = 'stripe'`,
+    { replacements: { userId }, type: QueryTypes.SELECT },
+  )
+  return row?.stripe_subscription_id ?? null
+}

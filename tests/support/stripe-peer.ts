@@ -12,8 +12,11 @@ import { parseStripeForm, type FormObject } from './stripe-form.ts'
  *
  * Served so far: the prices by lookup key, making products and prices (`npm run stripe:setup`, the start's check),
  * and subscriptions, which tests make and change as Stripe would (a payment, a renewal, a failure, a cancellation)
- * and announce with signed events (`signedEvent`, `deliver`). Customers, Checkout and portal sessions, invoices and
- * payment methods come with the checkout.
+ * and announce with signed events (`signedEvent`, `deliver`); customers and Checkout sessions, with a stand-in of the
+ * hosted checkout page at `{origin}/pay/{sessionId}` whose 'Pay' makes the subscription, sends the events Stripe
+ * sends to the app's webhook (`webhookUrl`) and goes back to the session's success address, and whose 'Pay with a
+ * declined card' says so and changes nothing. Portal sessions, invoices and payment methods come with the billing
+ * page.
  */
 export type StripePeerRequest = { method: string; path: string; query: FormObject; body: FormObject; status: number }
 
@@ -66,6 +69,34 @@ export type StripeSubscription = {
   livemode: false
 }
 export type SignedEvent = { id: string; type: string; payload: string; header: string }
+export type StripeCustomer = {
+  id: string
+  object: 'customer'
+  email: string | null
+  name: string | null
+  metadata: Record<string, string>
+  created: number
+  livemode: false
+}
+export type StripeCheckoutSession = {
+  id: string
+  object: 'checkout.session'
+  mode: string
+  status: 'open' | 'complete' | 'expired'
+  customer: string
+  client_reference_id: string | null
+  metadata: Record<string, string>
+  allow_promotion_codes: boolean
+  automatic_tax: { enabled: boolean }
+  line_items: { price: string; quantity: number }[]
+  subscription_data: { metadata: Record<string, string>; trial_end: number | null }
+  success_url: string
+  cancel_url: string
+  subscription: string | null
+  url: string
+  created: number
+  livemode: false
+}
 
 export type StripePeer = {
   /** http://127.0.0.1:<port> (STRIPE_API_ORIGIN) */
@@ -111,6 +142,10 @@ export type StripePeer = {
   ): SignedEvent
   /** Posts a signed event to the app's webhook; answers its status and body. */
   deliver(url: string, event: SignedEvent): Promise<{ status: number; body: string }>
+  customers(): StripeCustomer[]
+  checkoutSession(id: string): StripeCheckoutSession | undefined
+  /** Where 'Pay' sends the events (the app's /api/stripe/webhook). */
+  setWebhookUrl(url: string): void
   /** Every request, in order. */
   requests(): StripePeerRequest[]
   /** What the real API would refuse, or a call outside the contract's list. Tests assert it stays []. */
@@ -140,6 +175,11 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
   const products = new Map<string, StripeProduct>()
   const prices = new Map<string, StripePrice>()
   const subscriptions = new Map<string, StripeSubscription>()
+  const customers = new Map<string, StripeCustomer>()
+  const sessions = new Map<string, StripeCheckoutSession>()
+  const idempotent = new Map<string, Answer>()
+  let webhookUrl: string | null = null
+  let origin = ''
   const requests: StripePeerRequest[] = []
   const violations: string[] = []
   let failures: { count: number; status: number } = { count: 0, status: 500 }
@@ -209,6 +249,163 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
   const periodAfter = (start: number, price: StripePrice) =>
     start + (price.recurring.interval === 'year' ? 365 : 30) * 24 * 60 * 60
 
+  function signedEvent(
+    type: string,
+    object: unknown,
+    {
+      created = now(),
+      timestamp = now(),
+      secret = WEBHOOK_SECRET,
+    }: { created?: number; timestamp?: number; secret?: string } = {},
+  ): SignedEvent {
+    const id = newId('evt')
+    const payload = JSON.stringify({
+      id,
+      object: 'event',
+      api_version: '2026-11-18.endive',
+      created,
+      data: { object: structuredClone(object) },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    })
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp })
+    return { id, type, payload, header }
+  }
+  async function deliver(url: string, event: SignedEvent) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+      body: event.payload,
+    })
+    return { status: response.status, body: await response.text() }
+  }
+
+  const createSession = (body: FormObject): Answer => {
+    const customer = String(body.customer ?? '')
+    if (!customers.has(customer)) {
+      return violation(
+        stripeError(400, `No such customer: '${customer}'`, { code: 'resource_missing', param: 'customer' }),
+        `a checkout for unknown customer ${customer}`,
+      )
+    }
+    if (body.mode !== 'subscription')
+      return violation(stripeError(400, 'mode must be subscription'), 'a checkout not in subscription mode')
+    const items = (Array.isArray(body.line_items) ? body.line_items : []) as FormObject[]
+    const lineItems = items.map((item) => ({ price: String(item.price ?? ''), quantity: Number(item.quantity ?? 1) }))
+    if (lineItems.length !== 1 || !prices.has(lineItems[0]!.price)) {
+      return violation(
+        stripeError(400, 'line_items must name one price', { param: 'line_items' }),
+        'a checkout without one known price',
+      )
+    }
+    for (const address of ['success_url', 'cancel_url'] as const) {
+      if (typeof body[address] !== 'string' || !/^https?:\/\//.test(body[address] as string)) {
+        return violation(
+          stripeError(400, `Invalid ${address}`, { param: address }),
+          `a checkout without an absolute ${address}`,
+        )
+      }
+    }
+    const data = (body.subscription_data ?? {}) as FormObject
+    const trialEnd = data.trial_end === undefined ? null : Number(data.trial_end)
+    // Stripe's rule: a trial set at checkout ends at least 48 hours after the session is made.
+    if (trialEnd !== null && trialEnd < now() + 48 * 60 * 60) {
+      return violation(
+        stripeError(400, 'subscription_data.trial_end must be at least 48 hours in the future', {
+          param: 'subscription_data[trial_end]',
+        }),
+        'a checkout trial ending within 48 hours',
+      )
+    }
+    const id = newId('cs_test')
+    const session: StripeCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'open',
+      customer,
+      client_reference_id: typeof body.client_reference_id === 'string' ? body.client_reference_id : null,
+      metadata: (body.metadata as Record<string, string>) ?? {},
+      allow_promotion_codes: body.allow_promotion_codes === 'true',
+      automatic_tax: { enabled: (body.automatic_tax as FormObject | undefined)?.enabled === 'true' },
+      line_items: lineItems,
+      subscription_data: { metadata: (data.metadata as Record<string, string>) ?? {}, trial_end: trialEnd },
+      success_url: body.success_url as string,
+      cancel_url: body.cancel_url as string,
+      subscription: null,
+      url: `${origin}/pay/${id}`,
+      created: now(),
+      livemode: false,
+    }
+    sessions.set(id, session)
+    return { status: 200, body: session }
+  }
+
+  /** The hosted checkout's stand-in: GET shows the session, POST pays (or fails, with `outcome=decline`). */
+  const checkoutPage = async (
+    request: http.IncomingMessage,
+    text: string,
+    url: URL,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }> => {
+    const session = sessions.get(url.pathname.split('/')[2] ?? '')
+    if (!session) return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'No such checkout session' }
+    const price = prices.get(session.line_items[0]!.price)!
+    const page = (message = '') => ({
+      status: message ? 402 : 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Pay — Stripe test peer</title></head><body><main><h1>Pay ${(price.unit_amount / 100).toFixed(2)} USD a ${price.recurring.interval}</h1>
+${message ? `<p role="alert">${message}</p>` : ''}
+<form method="post"><button name="outcome" value="pay">Pay</button> <button name="outcome" value="decline">Pay with a declined card</button></form>
+<p><a href="${session.cancel_url}">Back</a></p></main></body></html>`,
+    })
+    if (request.method !== 'POST') return page()
+    if (new URLSearchParams(text).get('outcome') === 'decline') return page('Your card was declined.')
+    if (session.status !== 'complete') {
+      const trialEnd = session.subscription_data.trial_end
+      const subscription: StripeSubscription = {
+        id: newId('sub'),
+        object: 'subscription',
+        customer: session.customer,
+        status: trialEnd ? 'trialing' : 'active',
+        cancel_at_period_end: false,
+        canceled_at: null,
+        metadata: session.subscription_data.metadata,
+        items: {
+          object: 'list',
+          data: [
+            {
+              id: newId('si'),
+              object: 'subscription_item',
+              price,
+              quantity: 1,
+              current_period_start: now(),
+              current_period_end: trialEnd ?? periodAfter(now(), price),
+            },
+          ],
+        },
+        created: now(),
+        livemode: false,
+      }
+      subscriptions.set(subscription.id, subscription)
+      Object.assign(session, { status: 'complete', subscription: subscription.id })
+      // As Stripe does: the subscription's event and the checkout's, each signed, to the endpoint (in this order,
+      // though Stripe promises none).
+      if (webhookUrl) {
+        for (const [type, object] of [
+          ['customer.subscription.created', subscription],
+          ['checkout.session.completed', session],
+        ] as const) {
+          await deliver(webhookUrl, signedEvent(type, object))
+        }
+      }
+    }
+    const success = session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id)
+    return { status: 303, headers: { location: success }, body: '' }
+  }
+
   // The calls of the contract (docs/product/paying-by-card.md, "The Stripe API calls the app may make").
   const routes: [string, RegExp, Handler][] = [
     [
@@ -257,6 +454,82 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
     ],
     ['POST', /^\/v1\/prices$/, ({ body }) => createPrice(body)],
     [
+      'POST',
+      /^\/v1\/customers$/,
+      ({ body }) => {
+        const customer: StripeCustomer = {
+          id: newId('cus'),
+          object: 'customer',
+          email: typeof body.email === 'string' ? body.email : null,
+          name: typeof body.name === 'string' ? body.name : null,
+          metadata: (body.metadata as Record<string, string>) ?? {},
+          created: now(),
+          livemode: false,
+        }
+        customers.set(customer.id, customer)
+        return { status: 200, body: customer }
+      },
+    ],
+    ['POST', /^\/v1\/checkout\/sessions$/, ({ body }) => createSession(body)],
+    [
+      'POST',
+      /^\/v1\/subscriptions\/([^/]+)$/,
+      ({ params: [id], body }) => {
+        const subscription = subscriptions.get(id!)
+        if (!subscription) {
+          return stripeError(404, `No such subscription: '${id}'`, { code: 'resource_missing', param: 'id' })
+        }
+        if (subscription.status === 'canceled') {
+          return violation(
+            stripeError(400, 'A canceled subscription can only update its cancellation_details and metadata.'),
+            `an update of canceled ${id}`,
+          )
+        }
+        if (body.cancel_at_period_end !== undefined) {
+          subscription.cancel_at_period_end = body.cancel_at_period_end === 'true'
+          subscription.canceled_at = subscription.cancel_at_period_end ? now() : null
+        }
+        const items = (Array.isArray(body.items) ? body.items : []) as FormObject[]
+        if (items.length > 0) {
+          const item = subscription.items.data[0]!
+          const price = prices.get(String(items[0]!.price ?? ''))
+          if (items[0]!.id !== item.id || !price) {
+            return violation(
+              stripeError(400, 'items[0] must name the subscription item and a price', { param: 'items' }),
+              `a price change of ${id} without its item or price`,
+            )
+          }
+          if (
+            !['create_prorations', 'always_invoice', 'none', undefined].includes(
+              body.proration_behavior as string | undefined,
+            )
+          ) {
+            return violation(
+              stripeError(400, 'Invalid proration_behavior', { param: 'proration_behavior' }),
+              'a bad proration_behavior',
+            )
+          }
+          // A change of interval starts a new period now, as Stripe does; the same interval keeps the period.
+          if (price.recurring.interval !== item.price.recurring.interval) {
+            item.current_period_start = now()
+            item.current_period_end = periodAfter(now(), price)
+          }
+          item.price = price
+        }
+        return { status: 200, body: structuredClone(subscription) }
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/checkout\/sessions\/([^/]+)$/,
+      ({ params: [id] }) => {
+        const session = sessions.get(id!)
+        return session
+          ? { status: 200, body: structuredClone(session) }
+          : stripeError(404, `No such checkout.session: '${id}'`, { code: 'resource_missing', param: 'session' })
+      },
+    ],
+    [
       'GET',
       /^\/v1\/subscriptions\/([^/]+)$/,
       ({ params: [id] }) => {
@@ -285,9 +558,17 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
       failures.count--
       return respond(stripeError(failures.status, 'An unknown error occurred'))
     }
+    // Stripe's idempotency: a POST repeated with its key gets the first answer, and does nothing again.
+    const key = request.method === 'POST' ? request.headers['idempotency-key'] : undefined
+    const keyed = typeof key === 'string' ? `${url.pathname} ${key}` : null
+    if (keyed && idempotent.has(keyed)) return respond(idempotent.get(keyed)!)
     for (const [method, pattern, handler] of routes) {
       const match = pattern.exec(url.pathname)
-      if (match && method === request.method) return respond(handler({ params: match.slice(1), query, body }))
+      if (match && method === request.method) {
+        const result = handler({ params: match.slice(1), query, body })
+        if (keyed && result.status < 500) idempotent.set(keyed, result)
+        return respond(result)
+      }
     }
     violations.push(`a call outside the contract: ${request.method} ${url.pathname}`)
     return respond(stripeError(404, `Unrecognized request URL (${request.method}: ${url.pathname}).`))
@@ -301,16 +582,31 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
       if (size <= MAX_BODY_BYTES) chunks.push(chunk)
     })
     request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8')
+      const url = new URL(request.url ?? '/', 'http://peer')
+      if (url.pathname.startsWith('/pay/')) {
+        void checkoutPage(request, text, url).then(
+          (page) => {
+            response.writeHead(page.status, page.headers)
+            response.end(page.body)
+          },
+          (error: Error) => {
+            response.writeHead(500, { 'content-type': 'text/plain' })
+            response.end(error.message)
+          },
+        )
+        return
+      }
       const result =
         size > MAX_BODY_BYTES
           ? violation(stripeError(413, 'Request body too large'), 'a request body over 64 KB')
-          : answer(request, Buffer.concat(chunks).toString('utf8'))
+          : answer(request, text)
       response.writeHead(result.status, { 'content-type': 'application/json', 'request-id': newId('req') })
       response.end(JSON.stringify(result.body))
     })
   })
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
   return {
     origin,
@@ -388,29 +684,12 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
       return structuredClone(subscription)
     },
     subscription: (id) => structuredClone(subscriptions.get(id)),
-    signedEvent: (type, object, { created = now(), timestamp = now(), secret = WEBHOOK_SECRET } = {}) => {
-      const id = newId('evt')
-      const payload = JSON.stringify({
-        id,
-        object: 'event',
-        api_version: '2026-11-18.endive',
-        created,
-        data: { object: structuredClone(object) },
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type,
-      })
-      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp })
-      return { id, type, payload, header }
-    },
-    deliver: async (url, event) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
-        body: event.payload,
-      })
-      return { status: response.status, body: await response.text() }
+    signedEvent,
+    deliver,
+    customers: () => [...customers.values()],
+    checkoutSession: (id) => structuredClone(sessions.get(id)),
+    setWebhookUrl: (url) => {
+      webhookUrl = url
     },
     requests: () => [...requests],
     violations: () => [...violations],

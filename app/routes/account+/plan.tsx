@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useRevalidator, type MetaFunction } from '@remix-run/react'
+import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { FormErrors, SubmitButton } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
@@ -9,6 +10,7 @@ import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { cancelPlan, PlanError } from '#app/services/billing/billing.server.ts'
 import { getPlanOverview } from '#app/services/billing/plan.server.ts'
+import { cancelCardPlan, paysByCardNow } from '#app/services/billing/stripe-plan-changes.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import {
   cardUsageText,
@@ -29,7 +31,10 @@ export const handle: AccountHandle = { title: 'Plan details', back: 'previous' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request)
   const { state, box, quota, cards, invoice } = await getPlanOverview(userId)
+  // Back from Stripe's checkout: the redirect changes nothing; the plan shows as paid once Stripe's webhook says so.
+  const checkout = new URL(request.url).searchParams.has('checkout') ? { confirmed: await paysByCardNow(userId) } : null
   return {
+    checkout,
     box,
     status: state.status,
     inTrial: state.inTrial,
@@ -48,6 +53,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const submission = parseWithZod(await readFormData(request), { schema: CancelPlanSchema })
   if (submission.status !== 'success') return formReply({ result: submission.reply() })
+  if (await paysByCardNow(userId)) {
+    // A card plan is cancelled at Stripe, at the period's end, so that it is not charged again.
+    const cancelled = await cancelCardPlan({ userId })
+    if (!cancelled.ok) {
+      return formReply({ result: submission.reply({ formErrors: [cancelled.message] }) }, cancelled.status)
+    }
+    return redirectWithToast('/account/plan', {
+      message: `Your plan is cancelled. It runs until ${formatDate(cancelled.periodEndsAt)}.`,
+    })
+  }
   try {
     const { periodEndsAt } = await cancelPlan({ userId })
     return redirectWithToast('/account/plan', {
@@ -61,6 +76,36 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** Seconds between the page's own checks while a card payment is being confirmed (with JavaScript). */
+const CHECKOUT_POLL_MS = 2_000
+
+/**
+ * After Stripe's checkout: 'being confirmed' until Stripe's webhook has made the plan active; a reload shows it, and
+ * with JavaScript the page asks again by itself every two seconds (for two minutes at most).
+ */
+function CheckoutStatus({ confirmed, planTitle }: { confirmed: boolean; planTitle: string }) {
+  const revalidator = useRevalidator()
+  const [checks, setChecks] = useState(0)
+  useEffect(() => {
+    if (confirmed || checks >= 60) return
+    const timer = setTimeout(() => {
+      setChecks((count) => count + 1)
+      if (revalidator.state === 'idle') revalidator.revalidate()
+    }, CHECKOUT_POLL_MS)
+    return () => clearTimeout(timer)
+  }, [confirmed, checks, revalidator])
+  return confirmed ? (
+    <p className="notice-panel" role="status">
+      Thank you: your card payment is confirmed and your {planTitle} is active.
+    </p>
+  ) : (
+    <p className="notice-panel" role="status">
+      Your payment is being confirmed: this takes a few seconds. <Link to="/account/plan?checkout=1">Reload</Link> to
+      see your plan.
+    </p>
+  )
+}
+
 export default function PlanDetails() {
   const plan = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
@@ -68,6 +113,7 @@ export default function PlanDetails() {
   return (
     <>
       <h1>Plan details</h1>
+      {plan.checkout ? <CheckoutStatus confirmed={plan.checkout.confirmed} planTitle={plan.box.title} /> : null}
       {/* The cancel form (and its errors) shows only for an active plan; a refusal for any other plan shows here. */}
       {plan.status === 'active' ? null : <FormErrors id="plan-errors" errors={errors} />}
       <section className="panel plan-summary" aria-labelledby="plan-summary-title">

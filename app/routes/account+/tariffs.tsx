@@ -1,14 +1,17 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { FormErrors } from '#app/components/forms.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { formReply } from '#app/server/form-reply.server.ts'
+import { isStripeOn } from '#app/server/stripe.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { choosePlan, PlanError } from '#app/services/billing/billing.server.ts'
 import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
+import { startCardCheckout } from '#app/services/billing/stripe-checkout.server.ts'
+import { changeCardPlan, paysByCardNow } from '#app/services/billing/stripe-plan-changes.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
@@ -17,7 +20,12 @@ import { listTariffs } from '#models/tariff.server.ts'
 export const ChoosePlanSchema = z.object({
   tier: z.coerce.number({ error: 'Choose a plan' }).int().min(1, 'Choose a plan').max(3, 'Choose a plan'),
   periodMonths: z.enum(['1', '12'], { error: 'Choose monthly or yearly billing' }).transform(Number),
+  // By card (Stripe's checkout, when it is on) or by bank transfer (an invoice): the transfer when the form says none.
+  method: z.enum(['card', 'transfer'], { error: 'Choose how to pay' }).default('transfer'),
 })
+
+export const PAYS_BY_CARD =
+  'You pay by card: choose Pay by card to change your plan, or cancel it on Plan details first.'
 
 export const handle: AccountHandle = { title: 'Pricing', back: 'account' }
 
@@ -34,6 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     tariffs,
     current: currentTier ? { tier: currentTier, periodMonths: state.periodMonths, status: state.status } : null,
+    cardPayments: isStripeOn(),
     pendingInvoice: invoice && {
       number: invoice.number,
       tariffName: invoice.tariffName,
@@ -46,7 +55,24 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
   const submission = parseWithZod(await readFormData(request), { schema: ChoosePlanSchema })
   if (submission.status !== 'success') return formReply({ result: submission.reply() })
-  const { tier, periodMonths } = submission.value
+  const { tier, periodMonths, method } = submission.value
+  if (await paysByCardNow(userId)) {
+    // A card plan changes at Stripe (with its proration), never through an invoice beside it.
+    if (method !== 'card') {
+      return formReply({ result: submission.reply({ formErrors: [PAYS_BY_CARD] }) }, 409)
+    }
+    const change = await changeCardPlan({ userId, tier, periodMonths: periodMonths as 1 | 12 })
+    if (!change.ok) return formReply({ result: submission.reply({ formErrors: [change.message] }) }, change.status)
+    return redirectWithToast('/account/plan', {
+      message: `Your plan is changed. Stripe counts the difference on your next charge.`,
+    })
+  }
+  if (method === 'card') {
+    const checkout = await startCardCheckout({ userId, tier, periodMonths: periodMonths as 1 | 12 })
+    // To Stripe's page (303: the browser GETs it); the plan changes when Stripe's webhook says it is paid.
+    if (checkout.ok) return redirect(checkout.url, 303)
+    return formReply({ result: submission.reply({ formErrors: [checkout.message] }) }, checkout.status)
+  }
   const state = await requireOwnerPlanState(userId)
   if (state.status === 'active' && state.tariff?.tier === tier && state.periodMonths === periodMonths) {
     return formReply({ result: submission.reply({ formErrors: ['This is already your plan.'] }) }, 409)
@@ -63,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Tariffs() {
-  const { tariffs, current, pendingInvoice } = useLoaderData<typeof loader>()
+  const { tariffs, current, pendingInvoice, cardPayments } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const choosing = navigation.state !== 'idle' && navigation.formAction?.startsWith('/account/tariffs')
@@ -71,8 +97,10 @@ export default function Tariffs() {
     <>
       <h1>Pricing</h1>
       <p className="lead">
-        Pay monthly, or yearly and save two months. Every plan has unlimited card holders. You pay by invoice and bank
-        transfer; your plan starts as soon as we receive the payment.
+        Pay monthly, or yearly and save two months. Every plan has unlimited card holders.{' '}
+        {cardPayments
+          ? 'Pay by card and your plan starts at once (during your trial, the first charge is at its end); or pay by invoice and bank transfer, and it starts as soon as we receive the payment.'
+          : 'You pay by invoice and bank transfer; your plan starts as soon as we receive the payment.'}
       </p>
       {pendingInvoice ? (
         <p className="notice-panel" role="status">
@@ -105,42 +133,89 @@ export default function Tariffs() {
                 <li>{pushesText(tariff.monthlyPushLimit)}</li>
                 <li>Unlimited card holders</li>
               </ul>
-              <Form method="POST" className="plan__choose" aria-label={`Choose ${tariff.name}`}>
-                <input type="hidden" name="tier" value={tariff.tier} />
-                {([1, 12] as const).map((months) => {
-                  const period = months === 12 ? 'yearly' : 'monthly'
-                  // The plan the owner pays for now is not for sale again: it says so and leads to its details.
-                  if (isCurrent && current?.periodMonths === months && current.status === 'active') {
+              {cardPayments ? (
+                <div className="plan__choose">
+                  {([1, 12] as const).map((months) => {
+                    const period = months === 12 ? 'yearly' : 'monthly'
+                    if (isCurrent && current?.periodMonths === months && current.status === 'active') {
+                      return (
+                        <Link
+                          key={months}
+                          to="/account/plan"
+                          className="button button--ghost button--block plan__current-link"
+                        >
+                          Your plan ({period}): details
+                        </Link>
+                      )
+                    }
+                    const amount = months === 12 ? tariff.yearlyPriceCents : tariff.monthlyPriceCents
                     return (
-                      <Link
-                        key={months}
-                        to="/account/plan"
-                        className="button button--ghost button--block plan__current-link"
-                      >
-                        Your plan ({period}): details
-                      </Link>
+                      <div key={months} className="plan__pay" role="group" aria-label={`${tariff.name}, ${period}`}>
+                        <p className="plan__pay-period">
+                          {months === 12 ? 'Yearly' : 'Monthly'}: {formatDollars(amount)}
+                        </p>
+                        {(['card', 'transfer'] as const).map((method) => {
+                          const label = method === 'card' ? 'Pay by card' : 'Pay by bank transfer'
+                          return (
+                            <Form key={method} method="POST">
+                              <input type="hidden" name="tier" value={tariff.tier} />
+                              <input type="hidden" name="periodMonths" value={String(months)} />
+                              <input type="hidden" name="method" value={method} />
+                              <button
+                                type="submit"
+                                className={
+                                  method === 'card' ? 'button button--block' : 'button button--ghost button--block'
+                                }
+                                aria-label={`${label}: ${tariff.name}, ${period}`}
+                                disabled={choosing}
+                              >
+                                {label}
+                              </button>
+                            </Form>
+                          )
+                        })}
+                      </div>
                     )
-                  }
-                  // Filled buttons only on the recommended plan (yearly first in weight): one clear suggestion.
-                  const filled = recommended && !isCurrent && months === 12
-                  return (
-                    <button
-                      key={months}
-                      type="submit"
-                      name="periodMonths"
-                      value={String(months)}
-                      className={filled ? 'button button--block' : 'button button--ghost button--block'}
-                      disabled={choosing}
-                    >
-                      {!isCurrent
-                        ? `Choose ${tariff.name} ${period}`
-                        : current?.periodMonths === months
-                          ? `Choose ${tariff.name} ${period} again`
-                          : `Switch to ${period} billing`}
-                    </button>
-                  )
-                })}
-              </Form>
+                  })}
+                </div>
+              ) : (
+                <Form method="POST" className="plan__choose" aria-label={`Choose ${tariff.name}`}>
+                  <input type="hidden" name="tier" value={tariff.tier} />
+                  {([1, 12] as const).map((months) => {
+                    const period = months === 12 ? 'yearly' : 'monthly'
+                    // The plan the owner pays for now is not for sale again: it says so and leads to its details.
+                    if (isCurrent && current?.periodMonths === months && current.status === 'active') {
+                      return (
+                        <Link
+                          key={months}
+                          to="/account/plan"
+                          className="button button--ghost button--block plan__current-link"
+                        >
+                          Your plan ({period}): details
+                        </Link>
+                      )
+                    }
+                    // Filled buttons only on the recommended plan (yearly first in weight): one clear suggestion.
+                    const filled = recommended && !isCurrent && months === 12
+                    return (
+                      <button
+                        key={months}
+                        type="submit"
+                        name="periodMonths"
+                        value={String(months)}
+                        className={filled ? 'button button--block' : 'button button--ghost button--block'}
+                        disabled={choosing}
+                      >
+                        {!isCurrent
+                          ? `Choose ${tariff.name} ${period}`
+                          : current?.periodMonths === months
+                            ? `Choose ${tariff.name} ${period} again`
+                            : `Switch to ${period} billing`}
+                      </button>
+                    )
+                  })}
+                </Form>
+              )}
             </li>
           )
         })}

@@ -72,7 +72,8 @@ function subjectOf(event: Stripe.Event): {
   }
 }
 
-function stateOf(subscription: Stripe.Subscription): StripeSubscriptionState {
+/** What the plan rules need of a Stripe subscription (stripe-mapping.ts). */
+export function subscriptionStateOf(subscription: Stripe.Subscription): StripeSubscriptionState {
   const item = subscription.items.data[0]
   return {
     id: subscription.id,
@@ -141,7 +142,7 @@ export async function receiveStripeWebhook(body: string, signature: string | nul
     }
     if (!subject.subscriptionId) return done('nothing: not about a subscription')
     if (!subscription) return done(`nothing: Stripe has no subscription ${subject.subscriptionId}`)
-    const state = stateOf(subscription)
+    const state = subscriptionStateOf(subscription)
     const userId = await findOwnerOfStripeSubscription(
       {
         subscriptionId: state.id,
