@@ -172,7 +172,7 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
       confirmPassword: NEW_PASSWORD,
     },
   },
-  '/account/tariffs': { fields: ['tier', 'periodMonths'], base: { tier: '1', periodMonths: '1' } },
+  '/account/tariffs': { fields: ['tier', 'periodMonths', 'method'], base: { tier: '1', periodMonths: '1' } },
   // Invites owner A's staff until the trial's 2 seats are taken (then 409 with the upgrade path); resend and remove
   // name a member by id (anyone else's, or nobody's: 404).
   '/account/team': {

@@ -584,6 +584,11 @@ ${message ? `<p role="alert">${message}</p>` : ''}
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8')
       const url = new URL(request.url ?? '/', 'http://peer')
+      // The stand-in page's icon, which a browser asks for: none (an API error there would be a console error).
+      if (url.pathname === '/favicon.ico') {
+        response.writeHead(204).end()
+        return
+      }
       if (url.pathname.startsWith('/pay/')) {
         void checkoutPage(request, text, url).then(
           (page) => {
