@@ -161,7 +161,7 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { intent: 'mark-read', noticeId: '{card}' },
   },
   // No `understood` box in the base: a cancelled trial would end owner A's access for the routes after it.
-  '/account/plan': { fields: ['intent', 'understood'], intents: ['cancel'], base: { intent: 'cancel' } },
+  '/account/plan': { fields: ['intent', 'understood'], intents: ['cancel', 'billing'], base: { intent: 'cancel' } },
   '/account/profile': {
     fields: ['intent', 'logo', 'email', 'password', 'currentPassword', 'confirmPassword', 'confirm', 'timeZone'],
     intents: ['logo', 'remove-logo', 'email', 'password', 'time-zone', 'delete'],

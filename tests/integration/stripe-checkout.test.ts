@@ -169,3 +169,54 @@ describe('paying by card', () => {
     expect(peer.violations()).toEqual([])
   })
 })
+
+describe('the card on /account/plan', () => {
+  test('the card, the next charge, the card invoices with their links, and Manage billing to Stripe’s portal and back', async () => {
+    const owner = await signedInOwner(server)
+    peer.setWebhookUrl(`${server.baseUrl}/api/stripe/webhook`)
+    // Past the trial's first 48 hours' rule: an owner whose trial is over pays at once.
+    await sql(
+      `update subscriptions set trial_ends_at = now() - interval '1 day', status = 'ended' where user_id = :id`,
+      {
+        id: owner.id,
+      },
+    )
+    const checkout = await server.post(
+      '/account/tariffs',
+      { tier: '2', periodMonths: '1', method: 'card' },
+      owner.cookie,
+    )
+    await payOnStripe(checkout.headers.get('location')!, 'pay')
+    const subscriptionId = (
+      await sql<{ id: string }>(`select stripe_subscription_id as id from subscriptions where user_id = :id`, {
+        id: owner.id,
+      })
+    )[0]!.id
+    const periodEnd = new Date(peer.subscription(subscriptionId)!.items.data[0]!.current_period_end * 1000)
+    const text = words(await pageText(await server.get('/account/plan', owner.cookie)))
+    expect(text).toContain('Payment by card')
+    expect(text).toContain('Card Visa ending in 4242 (expires 12/2030)')
+    expect(text).toMatch(new RegExp(`Next charge \\$39(\\.00)? on ${periodEnd.getUTCDate()} `))
+    expect(text).toMatch(/PEER-\d{4}, \$39(\.00)? \(paid\) View invoice PEER-\d{4}/)
+
+    const manage = await server.post('/account/plan', { intent: 'billing' }, owner.cookie)
+    expect(manage.status).toBe(303)
+    const portal = await fetch(manage.headers.get('location')!)
+    expect(await portal.text()).toMatch(/href="[^"]+\/account\/plan"/)
+
+    // Cancelled at the period's end: no next charge.
+    await server.post('/account/plan', { intent: 'cancel', understood: 'on' }, owner.cookie)
+    expect(words(await pageText(await server.get('/account/plan', owner.cookie)))).toContain(
+      'Next charge None: the plan is set to end',
+    )
+    expect(peer.violations()).toEqual([])
+  })
+
+  test('an owner who pays by bank transfer has no card section, and Manage billing is refused', async () => {
+    const owner = await signedInOwner(server)
+    expect(words(await pageText(await server.get('/account/plan', owner.cookie)))).not.toContain('Payment by card')
+    const manage = await server.post('/account/plan', { intent: 'billing' }, owner.cookie)
+    expect(manage.status).toBe(409)
+    expect(await pageText(manage)).toContain('Your plan is not paid by card.')
+  })
+})

@@ -15,8 +15,9 @@ import { parseStripeForm, type FormObject } from './stripe-form.ts'
  * and announce with signed events (`signedEvent`, `deliver`); customers and Checkout sessions, with a stand-in of the
  * hosted checkout page at `{origin}/pay/{sessionId}` whose 'Pay' makes the subscription, sends the events Stripe
  * sends to the app's webhook (`webhookUrl`) and goes back to the session's success address, and whose 'Pay with a
- * declined card' says so and changes nothing. Portal sessions, invoices and payment methods come with the billing
- * page.
+ * declined card' says so and changes nothing. The billing page's calls are served too: the saved card (payment
+ * methods), the customer's invoices (each with a hosted link) and Billing Portal sessions, with a stand-in portal page
+ * that links back.
  */
 export type StripePeerRequest = { method: string; path: string; query: FormObject; body: FormObject; status: number }
 
@@ -66,6 +67,25 @@ export type StripeSubscription = {
     }[]
   }
   created: number
+  livemode: false
+  /** The card the checkout saved (pm_…), read through GET /v1/payment_methods/{id}. */
+  default_payment_method: string | null
+}
+export type StripeInvoice = {
+  id: string
+  object: 'invoice'
+  customer: string
+  number: string
+  status: 'paid' | 'open'
+  amount_due: number
+  amount_paid: number
+  currency: string
+  created: number
+  hosted_invoice_url: string
+  parent: {
+    type: 'subscription_details'
+    subscription_details: { subscription: string; metadata: Record<string, string> }
+  }
   livemode: false
 }
 export type SignedEvent = { id: string; type: string; payload: string; header: string }
@@ -177,6 +197,9 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
   const subscriptions = new Map<string, StripeSubscription>()
   const customers = new Map<string, StripeCustomer>()
   const sessions = new Map<string, StripeCheckoutSession>()
+  const invoices: StripeInvoice[] = []
+  const portals = new Map<string, string>()
+  const paymentMethods = new Map<string, { brand: string; last4: string; exp_month: number; exp_year: number }>()
   const idempotent = new Map<string, Answer>()
   let webhookUrl: string | null = null
   let origin = ''
@@ -388,9 +411,35 @@ ${message ? `<p role="alert">${message}</p>` : ''}
         },
         created: now(),
         livemode: false,
+        default_payment_method: newId('pm'),
       }
+      paymentMethods.set(subscription.default_payment_method!, {
+        brand: 'visa',
+        last4: '4242',
+        exp_month: 12,
+        exp_year: 2030,
+      })
       subscriptions.set(subscription.id, subscription)
       Object.assign(session, { status: 'complete', subscription: subscription.id })
+      // The first invoice: paid now, or 0 during a trial (Stripe makes one for the trial too).
+      const invoiceId = newId('in')
+      invoices.push({
+        id: invoiceId,
+        object: 'invoice',
+        customer: session.customer,
+        number: `PEER-${String(invoices.length + 1).padStart(4, '0')}`,
+        status: 'paid',
+        amount_due: trialEnd ? 0 : price.unit_amount,
+        amount_paid: trialEnd ? 0 : price.unit_amount,
+        currency: 'usd',
+        created: now(),
+        hosted_invoice_url: `${origin}/invoices/${invoiceId}`,
+        parent: {
+          type: 'subscription_details',
+          subscription_details: { subscription: subscription.id, metadata: subscription.metadata },
+        },
+        livemode: false,
+      })
       // As Stripe does: the subscription's event and the checkout's, each signed, to the endpoint (in this order,
       // though Stripe promises none).
       if (webhookUrl) {
@@ -471,6 +520,58 @@ ${message ? `<p role="alert">${message}</p>` : ''}
       },
     ],
     ['POST', /^\/v1\/checkout\/sessions$/, ({ body }) => createSession(body)],
+    [
+      'GET',
+      /^\/v1\/payment_methods\/([^/]+)$/,
+      ({ params: [id] }) => {
+        const card = paymentMethods.get(id!)
+        return card
+          ? { status: 200, body: { id, object: 'payment_method', type: 'card', card, created: now(), livemode: false } }
+          : stripeError(404, `No such PaymentMethod: '${id}'`, { code: 'resource_missing', param: 'id' })
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/invoices$/,
+      ({ query }) => {
+        if (typeof query.customer !== 'string') violations.push('invoices listed without a customer')
+        const limit = Number(query.limit ?? 10)
+        return list(
+          '/v1/invoices',
+          invoices
+            .filter((invoice) => invoice.customer === query.customer)
+            .slice(-limit)
+            .reverse(),
+        )
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/billing_portal\/sessions$/,
+      ({ body }) => {
+        const customer = String(body.customer ?? '')
+        if (!customers.has(customer) || typeof body.return_url !== 'string') {
+          return violation(
+            stripeError(400, 'customer and return_url are required'),
+            'a portal session without customer or return_url',
+          )
+        }
+        const id = newId('bps')
+        portals.set(id, body.return_url)
+        return {
+          status: 200,
+          body: {
+            id,
+            object: 'billing_portal.session',
+            customer,
+            return_url: body.return_url,
+            url: `${origin}/portal/${id}`,
+            created: now(),
+            livemode: false,
+          },
+        }
+      },
+    ],
     [
       'POST',
       /^\/v1\/subscriptions\/([^/]+)$/,
@@ -589,6 +690,16 @@ ${message ? `<p role="alert">${message}</p>` : ''}
         response.writeHead(204).end()
         return
       }
+      if (url.pathname.startsWith('/portal/')) {
+        const back = portals.get(url.pathname.split('/')[2] ?? '')
+        response.writeHead(back ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+        response.end(
+          back
+            ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Billing — Stripe test peer</title></head><body><main><h1>Manage billing</h1><p><a href="${back}">Return to Stampwise</a></p></main></body></html>`
+            : 'No such portal session',
+        )
+        return
+      }
       if (url.pathname.startsWith('/pay/')) {
         void checkoutPage(request, text, url).then(
           (page) => {
@@ -674,6 +785,7 @@ ${message ? `<p role="alert">${message}</p>` : ''}
         },
         created: now(),
         livemode: false,
+        default_payment_method: null,
       }
       subscriptions.set(subscription.id, subscription)
       return structuredClone(subscription)

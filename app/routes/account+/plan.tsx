@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRevalidator, type MetaFunction } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
@@ -10,7 +10,8 @@ import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { cancelPlan, PlanError } from '#app/services/billing/billing.server.ts'
 import { getPlanOverview } from '#app/services/billing/plan.server.ts'
-import { cancelCardPlan, paysByCardNow } from '#app/services/billing/stripe-plan-changes.server.ts'
+import { getCardBilling, openBillingPortal } from '#app/services/billing/stripe-billing.server.ts'
+import { cancelCardPlan, NOT_BY_CARD, paysByCardNow } from '#app/services/billing/stripe-plan-changes.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import {
   cardUsageText,
@@ -25,6 +26,11 @@ export const CancelPlanSchema = z.object({
   intent: z.literal('cancel'),
   understood: z.literal('on', { error: 'Tick the box to confirm that you want to cancel' }),
 })
+/** 'Manage billing' of a card plan: to Stripe's Billing Portal. */
+export const ManageBillingSchema = z.object({ intent: z.literal('billing') })
+export const PlanActionSchema = z.discriminatedUnion('intent', [CancelPlanSchema, ManageBillingSchema], {
+  error: 'Choose an action',
+})
 
 export const handle: AccountHandle = { title: 'Plan details', back: 'previous' }
 
@@ -35,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const checkout = new URL(request.url).searchParams.has('checkout') ? { confirmed: await paysByCardNow(userId) } : null
   return {
     checkout,
+    cardBilling: await getCardBilling(userId),
     box,
     status: state.status,
     inTrial: state.inTrial,
@@ -51,8 +58,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request)
-  const submission = parseWithZod(await readFormData(request), { schema: CancelPlanSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: PlanActionSchema })
   if (submission.status !== 'success') return formReply({ result: submission.reply() })
+  if (submission.value.intent === 'billing') {
+    const portal = await openBillingPortal(userId)
+    if (!portal) return formReply({ result: submission.reply({ formErrors: [NOT_BY_CARD] }) }, 409)
+    if ('error' in portal) return formReply({ result: submission.reply({ formErrors: [portal.error] }) }, 503)
+    return redirect(portal.url, 303)
+  }
   if (await paysByCardNow(userId)) {
     // A card plan is cancelled at Stripe, at the period's end, so that it is not charged again.
     const cancelled = await cancelCardPlan({ userId })
@@ -74,6 +87,61 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof PlanError)) throw error
     return formReply({ result: submission.reply({ formErrors: [error.message] }) }, 409)
   }
+}
+
+type CardBillingView = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['cardBilling']>
+
+/** The card, the next charge, 'Manage billing' and Stripe's invoices of a card plan. */
+function CardBillingPanel({ billing }: { billing: CardBillingView }) {
+  return (
+    <section className="panel" aria-labelledby="card-billing-title">
+      <h2 id="card-billing-title">Payment by card</h2>
+      {billing.available ? (
+        <>
+          <dl className="facts">
+            <dt>Card</dt>
+            <dd>
+              {billing.card
+                ? `${billing.card.brand.charAt(0).toUpperCase()}${billing.card.brand.slice(1)} ending in ${billing.card.last4} (expires ${billing.card.expires})`
+                : 'None saved'}
+            </dd>
+            <dt>Next charge</dt>
+            <dd>
+              {billing.nextCharge
+                ? `${formatDollars(billing.nextCharge.amountCents)} on ${formatDate(billing.nextCharge.at)}`
+                : 'None: the plan is set to end'}
+            </dd>
+          </dl>
+          <Form method="POST">
+            <input type="hidden" name="intent" value="billing" />
+            <SubmitButton pendingLabel="Opening...">Manage billing</SubmitButton>
+          </Form>
+          <h3>Card invoices</h3>
+          {billing.invoices.length ? (
+            <ul className="card-invoices" role="list">
+              {billing.invoices.map((invoice) => (
+                <li key={invoice.id}>
+                  {formatDate(invoice.at)}: {invoice.number}, {formatDollars(invoice.amountCents)} ({invoice.status})
+                  {invoice.url ? (
+                    <>
+                      {' '}
+                      <a href={invoice.url} rel="noreferrer">
+                        View invoice {invoice.number}
+                      </a>
+                    </>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>No card invoices yet.</p>
+          )}
+        </>
+      ) : (
+        <p>Stripe could not be reached just now, so your card details are not shown. Reload the page in a minute.</p>
+      )}
+    </section>
+  )
 }
 
 /** Seconds between the page's own checks while a card payment is being confirmed (with JavaScript). */
@@ -159,6 +227,8 @@ export default function PlanDetails() {
           {plan.status === 'active' ? 'Change plan' : 'View plans'}
         </Link>
       </section>
+
+      {plan.cardBilling ? <CardBillingPanel billing={plan.cardBilling} /> : null}
 
       {plan.invoice ? (
         <section className="panel invoice" aria-labelledby="invoice-title">
