@@ -278,8 +278,11 @@ async function main() {
   const build = Sentry ? Sentry.instrumentBuild(loaded, { instrumentTracing: true }) : loaded
   const app = createApp({ build, hooks, env, vite })
   const listening = () => {
+    // The port it really listens on: with PORT=0 the system chose it (tests start several servers that way, free of
+    // races for a port).
+    const { port } = server.address() as AddressInfo
     logger.info(
-      { port: env.PORT, database: running.description, startupMs: Date.now() - started },
+      { port, database: running.description, startupMs: Date.now() - started },
       `Stampwise is listening on ${env.APP_URL}`,
     )
     const warning = hooks.beyondLoopbackWarning((server.address() as AddressInfo).address, env)

@@ -6,7 +6,6 @@ import { usingServer } from '#tests/setup/test-database.ts'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { killChildren, runTs } from '#tests/support/child-process.ts'
-import { freePort } from '#tests/support/free-port.ts'
 import { startStripePeer, type StripePeer } from '#tests/support/stripe-peer.ts'
 
 /*
@@ -24,33 +23,33 @@ beforeAll(async () => {
   Object.assign(process.env, peer.env())
   resetEnvForTests()
   await setUpStripePrices((await getStripe())!)
-  const ports = [await freePort(), await freePort()]
-  bases = ports.map((port) => `http://127.0.0.1:${port}`)
-  const children = ports.map((port) =>
+  // PORT=0: each process takes the port the system gives it and logs it, so no other test's server can take it
+  // between a port being found free and the process listening on it.
+  const children = [0, 1].map(() =>
     runTs('server.ts', {
       env: {
-        PORT: String(port),
-        APP_URL: bases[0]!,
+        PORT: '0',
+        // As deployed: its log (JSON on stdout) says the port it listens on; under tests it would log errors only.
+        NODE_ENV: 'production',
+        APP_URL: 'http://127.0.0.1',
         DATABASE_URL: process.env.DATABASE_URL!,
         SESSION_SECRET: 'stripe-instances-secret-0123456789abcdef',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info',
         ...peer.env(),
       },
     }),
   )
-  await Promise.all(
+  bases = await Promise.all(
     children.map(async (child, index) => {
       const deadline = Date.now() + 90_000
-      while (Date.now() < deadline) {
-        const status = await fetch(`${bases[index]}/healthz`).then(
-          (response) => response.status,
-          () => 0,
-        )
-        if (status === 200) return
-        if (child.process.exitCode !== null) break
+      while (Date.now() < deadline && child.process.exitCode === null) {
+        const port = /"port":(\d+)[^\n]*Stampwise is listening/.exec(child.stdout())?.[1]
+        if (port) return `http://127.0.0.1:${port}`
         await new Promise((resolve) => setTimeout(resolve, 200))
       }
-      throw new Error(`instance ${index} did not start: ${child.stderr().slice(-2000)}`)
+      throw new Error(
+        `instance ${index} did not start (exit ${child.process.exitCode}): ${child.stderr().slice(-1000)} ${child.stdout().slice(-1000)}`,
+      )
     }),
   )
 }, 180_000)
