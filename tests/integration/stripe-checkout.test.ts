@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/server/env.server.ts'
-import { getStripe } from '#app/server/stripe.server.ts'
-import { setUpStripePrices } from '#app/services/billing/stripe-prices.server.ts'
+import { describe, expect, test } from 'vitest'
 import { signedInOwner } from '#tests/support/account-owner.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { pageText } from '#tests/support/page-text.ts'
-import { startStripePeer, type StripePeer } from '#tests/support/stripe-peer.ts'
+import { useStripePeer } from '#tests/support/stripe-peer-hooks.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /*
@@ -15,18 +12,7 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * plan is active. A card plan then changes plan at Stripe (no invoice beside it) and is cancelled at Stripe at the
  * period's end. Over HTTP against the built app, through the official package.
  */
-let peer: StripePeer
-beforeAll(async () => {
-  peer = await startStripePeer()
-  Object.assign(process.env, peer.env())
-  resetEnvForTests()
-  await setUpStripePrices((await getStripe())!)
-})
-afterAll(async () => {
-  for (const name of Object.keys(peer.env())) delete process.env[name]
-  resetEnvForTests()
-  await peer.close()
-})
+const peer = useStripePeer()
 const server = useTestServer()
 
 const words = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ')

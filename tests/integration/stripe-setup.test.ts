@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { resetEnvForTests } from '#app/server/env.server.ts'
 import { getStripe } from '#app/server/stripe.server.ts'
 import { checkStripePrices, setUpStripePrices } from '#app/services/billing/stripe-prices.server.ts'
 import { sql } from '#tests/support/auth-api.ts'
 import { killChildren, runTsToEnd } from '#tests/support/child-process.ts'
-import { startStripePeer, type StripePeer } from '#tests/support/stripe-peer.ts'
+import { useStripePeer } from '#tests/support/stripe-peer-hooks.ts'
+import { startStripePeer } from '#tests/support/stripe-peer.ts'
 
 /*
  * Issue 33, item 1 (docs/product/paying-by-card.md, "Prices"): `npm run stripe:setup` makes the three plans' products
@@ -12,17 +13,7 @@ import { startStripePeer, type StripePeer } from '#tests/support/stripe-peer.ts'
  * start's check names a missing or wrong price, a refused key, and tells Stripe out of reach apart. Against the
  * Stripe peer, through the official package; the peer records any call outside the contract.
  */
-let peer: StripePeer
-beforeAll(async () => {
-  peer = await startStripePeer()
-  Object.assign(process.env, peer.env())
-  resetEnvForTests()
-})
-afterAll(async () => {
-  for (const name of Object.keys(peer.env())) delete process.env[name]
-  resetEnvForTests()
-  await peer.close()
-})
+const peer = useStripePeer({ prices: false })
 afterEach(killChildren)
 
 const KEYS = [

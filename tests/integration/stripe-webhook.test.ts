@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { resetEnvForTests } from '#app/server/env.server.ts'
-import { getStripe } from '#app/server/stripe.server.ts'
-import { setUpStripePrices } from '#app/services/billing/stripe-prices.server.ts'
+import { describe, expect, test } from 'vitest'
 import { createOwner } from '#tests/support/account-owner.ts'
 import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
 import { pageText } from '#tests/support/page-text.ts'
-import { startStripePeer, type SignedEvent, type StripePeer } from '#tests/support/stripe-peer.ts'
+import { useStripePeer } from '#tests/support/stripe-peer-hooks.ts'
+import { type SignedEvent } from '#tests/support/stripe-peer.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
 
 /*
@@ -14,18 +12,7 @@ import { useTestServer } from '#tests/support/test-server.ts'
  * subscription as Stripe has it now; every transition recorded with its cause; a failed renewal waits with 7 days of
  * grace, a notice and an e-mail.
  */
-let peer: StripePeer
-beforeAll(async () => {
-  peer = await startStripePeer()
-  Object.assign(process.env, peer.env())
-  resetEnvForTests()
-  await setUpStripePrices((await getStripe())!)
-})
-afterAll(async () => {
-  for (const name of Object.keys(peer.env())) delete process.env[name]
-  resetEnvForTests()
-  await peer.close()
-})
+const peer = useStripePeer()
 const server = useTestServer()
 
 const DAY = 24 * 60 * 60

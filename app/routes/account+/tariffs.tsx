@@ -88,6 +88,15 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** The plan and period the owner pays for now: not for sale again, it leads to its details. */
+function CurrentPlanLink({ period }: { period: string }) {
+  return (
+    <Link to="/account/plan" className="button button--ghost button--block plan__current-link">
+      Your plan ({period}): details
+    </Link>
+  )
+}
+
 export default function Tariffs() {
   const { tariffs, current, pendingInvoice, cardPayments } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
@@ -138,15 +147,7 @@ export default function Tariffs() {
                   {([1, 12] as const).map((months) => {
                     const period = months === 12 ? 'yearly' : 'monthly'
                     if (isCurrent && current?.periodMonths === months && current.status === 'active') {
-                      return (
-                        <Link
-                          key={months}
-                          to="/account/plan"
-                          className="button button--ghost button--block plan__current-link"
-                        >
-                          Your plan ({period}): details
-                        </Link>
-                      )
+                      return <CurrentPlanLink key={months} period={period} />
                     }
                     const amount = months === 12 ? tariff.yearlyPriceCents : tariff.monthlyPriceCents
                     return (
@@ -185,15 +186,7 @@ export default function Tariffs() {
                     const period = months === 12 ? 'yearly' : 'monthly'
                     // The plan the owner pays for now is not for sale again: it says so and leads to its details.
                     if (isCurrent && current?.periodMonths === months && current.status === 'active') {
-                      return (
-                        <Link
-                          key={months}
-                          to="/account/plan"
-                          className="button button--ghost button--block plan__current-link"
-                        >
-                          Your plan ({period}): details
-                        </Link>
-                      )
+                      return <CurrentPlanLink key={months} period={period} />
                     }
                     // Filled buttons only on the recommended plan (yearly first in weight): one clear suggestion.
                     const filled = recommended && !isCurrent && months === 12
