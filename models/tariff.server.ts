@@ -20,6 +20,7 @@ export class Tariff extends Model<InferAttributes<Tariff>, InferCreationAttribut
   declare yearlyPriceCents: number
   declare cardLimit: number
   declare monthlyPushLimit: number
+  declare staffSeats: number
   declare createdAt: CreationOptional<Date>
   declare updatedAt: CreationOptional<Date>
 }
@@ -33,6 +34,7 @@ Tariff.init(
     yearlyPriceCents: { type: DataTypes.INTEGER, allowNull: false },
     cardLimit: { type: DataTypes.INTEGER, allowNull: false },
     monthlyPushLimit: { type: DataTypes.INTEGER, allowNull: false },
+    staffSeats: { type: DataTypes.INTEGER, allowNull: false },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -46,7 +48,7 @@ const _sameShape: [TariffColumns, PublicTariff] extends [PublicTariff, TariffCol
 /** The plans as the pricing tables show them, cheapest first. */
 export async function listTariffs(): Promise<PublicTariff[]> {
   const rows = await Tariff.findAll({
-    attributes: ['tier', 'name', 'monthlyPriceCents', 'yearlyPriceCents', 'cardLimit', 'monthlyPushLimit'],
+    attributes: ['tier', 'name', 'monthlyPriceCents', 'yearlyPriceCents', 'cardLimit', 'monthlyPushLimit', 'staffSeats'],
     order: [['tier', 'ASC']],
     raw: true,
   })

@@ -1,8 +1,9 @@
 import { Link } from '@remix-run/react'
-import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
+import { PlanFeatures, type SharedPlanFeatures } from '#app/components/plan-features.tsx'
+import { formatDollars, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
 import type { PublicTariff } from '#app/types/tariffs.ts'
 
-export type TrialTerms = { days: number; cardLimit: number; monthlyPushLimit: number }
+export type TrialTerms = { days: number; cardLimit: number; monthlyPushLimit: number; staffSeats: number }
 
 const PLAN_AUDIENCE: Record<number, string> = {
   1: 'One shop, one card: everything you need to replace paper.',
@@ -10,9 +11,18 @@ const PLAN_AUDIENCE: Record<number, string> = {
   3: 'Busy businesses and small chains that talk to customers often.',
 }
 
-export { cardsText, formatDollars, pushesText }
-
-export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; trial: TrialTerms }) {
+export function PricingSection({
+  tariffs,
+  trial,
+  shared,
+  cardPayments,
+}: {
+  tariffs: PublicTariff[]
+  trial: TrialTerms
+  shared: SharedPlanFeatures
+  /** Whether owners can pay by card here (Stripe is set up), beside the bank transfer. */
+  cardPayments: boolean
+}) {
   return (
     <section id="pricing" className="section section--tinted" aria-labelledby="pricing-title">
       <div className="container">
@@ -32,7 +42,7 @@ export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; tr
               <span className="plan__amount">$0</span> for {trial.days} days
             </p>
             <p className="plan__alt">No payment details needed</p>
-            <PlanFeatures cards={trial.cardLimit} pushes={trial.monthlyPushLimit} />
+            <LandingPlanFeatures plan={trial} shared={shared} />
             <Link to="/sign-up" className="button button--ghost button--block">
               Start free trial
             </Link>
@@ -54,7 +64,7 @@ export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; tr
                   or {formatDollars(tariff.yearlyPriceCents)}/year
                   {saving > 0 ? ` (save ${formatDollars(saving)})` : null}
                 </p>
-                <PlanFeatures cards={tariff.cardLimit} pushes={tariff.monthlyPushLimit} />
+                <LandingPlanFeatures plan={tariff} shared={shared} />
                 <Link to="/sign-up" className={`button button--block${recommended ? '' : ' button--ghost'}`}>
                   Try {tariff.name} free
                 </Link>
@@ -63,22 +73,23 @@ export function PricingSection({ tariffs, trial }: { tariffs: PublicTariff[]; tr
           })}
         </ul>
         <p className="plans__note">
-          Prices in US dollars, plus VAT where it applies. Paid plans are billed by invoice and bank transfer. A push
-          message counts once however many customers receive it. Cancel any time: your plan runs until the end of the
-          period you paid for.
+          Prices in US dollars, plus VAT where it applies.{' '}
+          {cardPayments
+            ? 'Pay by card, or by invoice and bank transfer.'
+            : 'Paid plans are billed by invoice and bank transfer.'}{' '}
+          A push message counts once however many customers receive it. Cancel any time: your plan runs until the end of
+          the period you paid for.
         </p>
       </div>
     </section>
   )
 }
 
-function PlanFeatures({ cards, pushes }: { cards: number; pushes: number }) {
+/** The shared list, with what the landing page also shows on every plan: the counter's tools. */
+function LandingPlanFeatures(props: React.ComponentProps<typeof PlanFeatures>) {
   return (
-    <ul className="plan__features">
-      <li>{cardsText(cards)}</li>
-      <li>{pushesText(pushes)}</li>
-      <li>Unlimited card holders</li>
+    <PlanFeatures {...props}>
       <li>QR poster, scanning and short codes</li>
-    </ul>
+    </PlanFeatures>
   )
 }

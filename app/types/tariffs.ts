@@ -9,4 +9,9 @@ export type PublicTariff = {
   yearlyPriceCents: number
   cardLimit: number
   monthlyPushLimit: number
+  /** Staff logins (seats) the plan allows; the trial's are TRIAL_STAFF_SEATS. */
+  staffSeats: number
 }
+
+/** What every plan holds, trial included, on this deployment (app/services/billing/plan-features.server.ts). */
+export type SharedPlanFeatures = { locationsMax: number; appleWallet: boolean; googleWallet: boolean }

@@ -12,6 +12,7 @@ export const RECOMMENDED_TIER = 2
 
 export const cardsText = (count: number) => `${count} active card${count === 1 ? '' : 's'}`
 export const pushesText = (count: number) => `${count} push message${count === 1 ? '' : 's'} a month`
+export const seatsText = (count: number) => `${count} staff login${count === 1 ? '' : 's'}`
 export const periodText = (months: number) => (months === 12 ? 'yearly (12 months)' : 'monthly')
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })

@@ -86,10 +86,23 @@ describe('public pages', () => {
 describe('pricing', () => {
   test('shows the trial and the three plans with the prices and limits of the tariffs table', async () => {
     const { text } = await getPage('/')
-    expect(text).toContain('$0 for 14 days No payment details needed 3 active cards 10 push messages a month')
-    expect(text).toMatch(/Basic .*\$19\/month or \$190\/year \(save \$38\) 1 active card 4 push messages a month/)
-    expect(text).toMatch(/Standard .*\$39\/month or \$390\/year \(save \$78\) 3 active cards 12 push messages a month/)
-    expect(text).toMatch(/Premium .*\$79\/month or \$790\/year \(save \$158\) 10 active cards 40 push messages a month/)
+    // Issue 33, item 2: what each plan really holds, seats from the tariffs table; every plan's locations and
+    // automatic messages; no wallet line, as this server has no wallet set up.
+    const everyPlan = 'Up to 50 locations Automatic messages, not counted in the monthly ones Unlimited card holders'
+    expect(text).toContain(
+      `$0 for 14 days No payment details needed 3 active cards 10 push messages a month 2 staff logins ${everyPlan}`,
+    )
+    expect(text).toContain(
+      `$19/month or $190/year (save $38) 1 active card 4 push messages a month 2 staff logins ${everyPlan}`,
+    )
+    expect(text).toContain(
+      `$39/month or $390/year (save $78) 3 active cards 12 push messages a month 5 staff logins ${everyPlan}`,
+    )
+    expect(text).toContain(
+      `$79/month or $790/year (save $158) 10 active cards 40 push messages a month 20 staff logins ${everyPlan}`,
+    )
+    expect(text).not.toContain('Wallet passes')
+    expect(text).toContain('Paid plans are billed by invoice and bank transfer.')
   })
 
   test('a price changed in the database shows once the public page cache (5 s) has expired', async () => {

@@ -45,6 +45,14 @@ describe('paying by card', () => {
     expect(text.match(/Pay by card/g)).toHaveLength(7) // six buttons and the lead's sentence
     expect(text.match(/Pay by bank transfer/g)).toHaveLength(6)
     expect(text).toContain('Yearly: $390')
+    // What each plan holds, the same list as the landing page's.
+    expect(text).toContain('3 active cards 12 push messages a month 5 staff logins Up to 50 locations')
+  })
+
+  test('the landing page’s pricing says owners may pay by card', async () => {
+    const text = words(await pageText(await server.get('/')))
+    expect(text).toContain('Pay by card, or by invoice and bank transfer.')
+    expect(text).not.toContain('Paid plans are billed by invoice and bank transfer.')
   })
 
   test('trial → Pay by card → Stripe’s page → paid → the plan is active; the return only says it is being confirmed', async () => {

@@ -1,7 +1,10 @@
 import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { PricingSection, type TrialTerms } from '#app/components/pricing-section.tsx'
 import { getEnv } from '#app/server/env.server.ts'
+import { isStripeOn } from '#app/server/stripe.server.ts'
+import { sharedPlanFeatures } from '#app/services/billing/plan-features.server.ts'
 import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
+import { TRIAL_STAFF_SEATS } from '#app/utils/staff.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { helpCenterTopics } from './__help-center.server.ts'
 import { HelpCenter } from './__help-center.tsx'
@@ -48,13 +51,19 @@ const REASONS = [
 ] as const
 
 export async function loader() {
-  const trial: TrialTerms = { days: TRIAL_DAYS, ...TRIAL_LIMITS }
+  const trial: TrialTerms = { days: TRIAL_DAYS, ...TRIAL_LIMITS, staffSeats: TRIAL_STAFF_SEATS }
   const tariffs = await listTariffs()
-  return { tariffs, trial, help: helpCenterTopics({ tariffs, trial, supportEmail: getEnv().SUPPORT_EMAIL }) }
+  return {
+    tariffs,
+    trial,
+    shared: sharedPlanFeatures(),
+    cardPayments: isStripeOn(),
+    help: helpCenterTopics({ tariffs, trial, supportEmail: getEnv().SUPPORT_EMAIL }),
+  }
 }
 
 export default function Landing() {
-  const { tariffs, trial, help } = useLoaderData<typeof loader>()
+  const { tariffs, trial, shared, cardPayments, help } = useLoaderData<typeof loader>()
   return (
     <main>
       <section className="hero">
@@ -113,7 +122,7 @@ export default function Landing() {
         </div>
       </section>
 
-      <PricingSection tariffs={tariffs} trial={trial} />
+      <PricingSection tariffs={tariffs} trial={trial} shared={shared} cardPayments={cardPayments} />
       <HelpCenter topics={help} />
 
       <section className="cta-band" aria-labelledby="cta-title">

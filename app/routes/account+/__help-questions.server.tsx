@@ -29,6 +29,7 @@ function PlansTable({ tariffs }: { tariffs: PublicTariff[] }) {
             <th scope="col">Yearly</th>
             <th scope="col">Active cards</th>
             <th scope="col">Push messages a month</th>
+            <th scope="col">Staff logins</th>
           </tr>
         </thead>
         <tbody>
@@ -39,6 +40,7 @@ function PlansTable({ tariffs }: { tariffs: PublicTariff[] }) {
               <td>{formatDollars(tariff.yearlyPriceCents)}</td>
               <td>{tariff.cardLimit}</td>
               <td>{tariff.monthlyPushLimit}</td>
+              <td>{tariff.staffSeats}</td>
             </tr>
           ))}
         </tbody>

@@ -4,6 +4,7 @@ import { FaqItem } from '#app/components/faq-item.tsx'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import { TRIAL_DAYS, TRIAL_LIMITS } from '#app/utils/plan-status.ts'
+import { TRIAL_STAFF_SEATS } from '#app/utils/staff.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 import { helpTopics } from './__help-questions.server.tsx'
 
@@ -11,7 +12,7 @@ export const handle: AccountHandle = { title: 'FAQ', back: 'previous' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserId(request)
-  return { topics: helpTopics({ tariffs: await listTariffs(), trial: { days: TRIAL_DAYS, ...TRIAL_LIMITS } }) }
+  return { topics: helpTopics({ tariffs: await listTariffs(), trial: { days: TRIAL_DAYS, ...TRIAL_LIMITS, staffSeats: TRIAL_STAFF_SEATS } }) }
 }
 
 /** The owners' FAQ: <details> answers, so they open without JavaScript. */

@@ -3,17 +3,19 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { FormErrors } from '#app/components/forms.tsx'
+import { PlanFeatures } from '#app/components/plan-features.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { formReply } from '#app/server/form-reply.server.ts'
 import { isStripeOn } from '#app/server/stripe.server.ts'
 import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { choosePlan, PlanError } from '#app/services/billing/billing.server.ts'
+import { sharedPlanFeatures } from '#app/services/billing/plan-features.server.ts'
 import { requireOwnerPlanState } from '#app/services/billing/plan.server.ts'
 import { startCardCheckout } from '#app/services/billing/stripe-checkout.server.ts'
 import { changeCardPlan, paysByCardNow } from '#app/services/billing/stripe-plan-changes.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { cardsText, formatDollars, pushesText, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
+import { formatDollars, RECOMMENDED_TIER } from '#app/utils/plan-format.ts'
 import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
 
@@ -43,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tariffs,
     current: currentTier ? { tier: currentTier, periodMonths: state.periodMonths, status: state.status } : null,
     cardPayments: isStripeOn(),
+    shared: sharedPlanFeatures(),
     pendingInvoice: invoice && {
       number: invoice.number,
       tariffName: invoice.tariffName,
@@ -98,7 +101,7 @@ function CurrentPlanLink({ period }: { period: string }) {
 }
 
 export default function Tariffs() {
-  const { tariffs, current, pendingInvoice, cardPayments } = useLoaderData<typeof loader>()
+  const { tariffs, current, pendingInvoice, cardPayments, shared } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const choosing = navigation.state !== 'idle' && navigation.formAction?.startsWith('/account/tariffs')
@@ -137,11 +140,7 @@ export default function Tariffs() {
                 <span className="plan__amount">{formatDollars(tariff.monthlyPriceCents)}</span>/month
               </p>
               <p className="plan__alt">or {formatDollars(tariff.yearlyPriceCents)}/year</p>
-              <ul className="plan__features">
-                <li>{cardsText(tariff.cardLimit)}</li>
-                <li>{pushesText(tariff.monthlyPushLimit)}</li>
-                <li>Unlimited card holders</li>
-              </ul>
+              <PlanFeatures plan={tariff} shared={shared} />
               {cardPayments ? (
                 <div className="plan__choose">
                   {([1, 12] as const).map((months) => {
