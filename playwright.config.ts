@@ -40,6 +40,15 @@ const GOOGLE_WALLET_PORT = Number(process.env.E2E_GOOGLE_WALLET_PORT ?? 4540)
 const GOOGLE_WALLET_ORIGIN = `http://127.0.0.1:${GOOGLE_WALLET_PORT}`
 process.env.E2E_GOOGLE_WALLET_URL = GOOGLE_WALLET_ORIGIN
 const GOOGLE_WALLET_ENV = makeGoogleServiceAccount().env(GOOGLE_WALLET_ORIGIN)
+// Paying by card on, against the Stripe peer (tests/support/stripe-peer-server.ts) in its own process: the key and
+// the webhook secret are fixed here so the peer and the app agree; the app's start runs `npm run stripe:setup` first.
+const STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT ?? 4550)
+const E2E_STRIPE_ORIGIN = `http://127.0.0.1:${STRIPE_PORT}`
+const STRIPE_ENV = {
+  STRIPE_SECRET_KEY: 'sk_test_stampwise_e2e',
+  STRIPE_WEBHOOK_SECRET: 'whsec_stampwise_e2e',
+  STRIPE_API_ORIGIN: E2E_STRIPE_ORIGIN,
+}
 const APPLE_PRIVATE_KEY = crypto
   .generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -119,8 +128,22 @@ export default defineConfig({
       env: { GOOGLE_WALLET_FAKE_PORT: String(GOOGLE_WALLET_PORT), ...GOOGLE_WALLET_ENV },
     },
     {
-      // As `npm run serve` starts it: the compiled server (npm run build writes it before the tests run).
-      command: `rm -rf "${DATA_DIR}" && node build/server.js`,
+      command: 'node --import tsx tests/support/stripe-peer-server.ts',
+      url: `${E2E_STRIPE_ORIGIN}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...STRIPE_ENV,
+        E2E_STRIPE_PORT: String(STRIPE_PORT),
+        E2E_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${PORT}/api/stripe/webhook`,
+      },
+    },
+    {
+      // As `npm run serve` starts it: the compiled server (npm run build writes it before the tests run), after
+      // `npm run stripe:setup` has made the plans' prices at the Stripe peer (the start checks they are there).
+      command: `rm -rf "${DATA_DIR}" && node --import tsx scripts/stripe-setup.ts && node build/server.js`,
       url: `${E2E_BASE_URL}/healthz`,
       reuseExistingServer: false,
       // A loaded machine can take over a minute to open the embedded database and start the jobs.
@@ -148,6 +171,7 @@ export default defineConfig({
         ...GOOGLE_WALLET_ENV,
         PUSH_ALLOWED_HOSTS: `localhost:${E2E_PUSH_PORTS.push}`,
         NODE_EXTRA_CA_CERTS: pushEndpointCaCerts(),
+        ...STRIPE_ENV,
       },
     },
   ],

@@ -39,3 +39,17 @@ test('the check sees a value import of the app, static or dynamic', () => {
   expect(found(`import type { ServerHooks } from '#app/main/server-hooks.server.ts'`)).toEqual([])
   expect(found(`import { type Env, type ServerHooks as Hooks } from '#app/main/server-hooks.server.ts'`)).toEqual([])
 })
+
+test('forms may leave for Stripe’s checkout and portal only when paying by card is on', async () => {
+  const { stripeFormOrigins } = await import('./server.ts')
+  const stripe = 'https://api.stripe.com'
+  expect(stripeFormOrigins({ STRIPE_SECRET_KEY: undefined, STRIPE_API_ORIGIN: stripe })).toEqual([])
+  expect(stripeFormOrigins({ STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_API_ORIGIN: stripe })).toEqual([
+    'https://checkout.stripe.com',
+    'https://billing.stripe.com',
+  ])
+  // Another API origin (the test peer) serves its stand-in pages itself.
+  expect(stripeFormOrigins({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_ORIGIN: 'http://127.0.0.1:4550' })).toEqual([
+    'http://127.0.0.1:4550',
+  ])
+})

@@ -65,6 +65,18 @@ function clientDrained(res: ServerResponse): Promise<void> {
   })
 }
 
+/**
+ * Where a form may leave the app for: paying by card answers 'Pay by card' and 'Manage billing' with a 303 to Stripe's
+ * hosted checkout and billing portal, and browsers hold a form's redirects to CSP's form-action too (without
+ * JavaScript the owner would stay on a blocked page). Stripe's own pages when the API is Stripe's; any other API
+ * origin (the test peer) serves its stand-in pages itself.
+ */
+export function stripeFormOrigins(env: Pick<Env, 'STRIPE_SECRET_KEY' | 'STRIPE_API_ORIGIN'>): string[] {
+  if (!env.STRIPE_SECRET_KEY) return []
+  const api = new URL(env.STRIPE_API_ORIGIN).origin
+  return api === 'https://api.stripe.com' ? ['https://checkout.stripe.com', 'https://billing.stripe.com'] : [api]
+}
+
 function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
   const https = env.APP_URL.startsWith('https://')
   const sentryOrigin = env.SENTRY_DSN ? new URL(env.SENTRY_DSN).origin : null
@@ -87,7 +99,7 @@ function securityHeaders(env: Env, dev: boolean): express.RequestHandler {
         'connect-src': ["'self'", ...(sentryOrigin ? [sentryOrigin] : []), ...(dev ? ['ws:'] : [])],
         'worker-src': ["'self'", 'blob:'],
         'manifest-src': ["'self'"],
-        'form-action': ["'self'"],
+        'form-action': ["'self'", ...stripeFormOrigins(env)],
         'frame-ancestors': ["'none'"],
         'base-uri': ["'self'"],
         'object-src': ["'none'"],

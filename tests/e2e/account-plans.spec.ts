@@ -119,7 +119,7 @@ test('an owner chooses a plan, is confirmed, cancels, and the plan ends after it
   await page.goto('/account')
   await planBox(page).getByRole('link', { name: 'View plans' }).click()
   await expect(page).toHaveURL('/account/tariffs')
-  await page.getByRole('button', { name: 'Choose Standard monthly' }).click()
+  await page.getByRole('button', { name: 'Pay by bank transfer: Standard, monthly' }).click()
   await expect(page).toHaveURL('/account/plan')
   const invoice = page.locator('.invoice')
   await expect(invoice.getByRole('heading', { level: 2 })).toHaveText(/^Invoice SW-\d{4}-\d{6}$/)

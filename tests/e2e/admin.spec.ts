@@ -32,7 +32,7 @@ test('an admin finds an owner, confirms the payment, grants messages and edits t
   const ownerPage = await ownerContext.newPage()
   await signIn(ownerPage, owner)
   await ownerPage.goto('/account/tariffs')
-  await ownerPage.getByRole('button', { name: 'Choose Standard monthly' }).click()
+  await ownerPage.getByRole('button', { name: 'Pay by bank transfer: Standard, monthly' }).click()
   await expect(ownerPage).toHaveURL('/account/plan')
 
   // The admin finds the owner by the start of the e-mail.

@@ -49,6 +49,11 @@ describe('paying by card', () => {
     expect(text).toContain('3 active cards 12 push messages a month 5 staff logins Up to 50 locations')
   })
 
+  test('forms may redirect to Stripe’s pages: CSP form-action allows its origin (browsers check form redirects)', async () => {
+    const response = await server.get('/')
+    expect(response.headers.get('content-security-policy')).toContain(`form-action 'self' ${peer.origin};`)
+  })
+
   test('the landing page’s pricing says owners may pay by card', async () => {
     const text = words(await pageText(await server.get('/')))
     expect(text).toContain('Pay by card, or by invoice and bank transfer.')

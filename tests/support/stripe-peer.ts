@@ -190,8 +190,16 @@ const list = (url: string, data: unknown[]) => ({ status: 200, body: { object: '
 const asArray = (value: unknown): string[] =>
   Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : []
 
-export async function startStripePeer({ port = 0 }: { port?: number } = {}): Promise<StripePeer> {
-  const secretKey = `sk_test_stampwise_peer_${crypto.randomBytes(6).toString('hex')}`
+export async function startStripePeer({
+  port = 0,
+  secretKey = `sk_test_stampwise_peer_${crypto.randomBytes(6).toString('hex')}`,
+  webhookSecret = WEBHOOK_SECRET,
+}: {
+  port?: number
+  /** The key it accepts: a fresh one unless another process (the browser tests' app) must know it beforehand. */
+  secretKey?: string
+  webhookSecret?: string
+} = {}): Promise<StripePeer> {
   const products = new Map<string, StripeProduct>()
   const prices = new Map<string, StripePrice>()
   const subscriptions = new Map<string, StripeSubscription>()
@@ -278,7 +286,7 @@ export async function startStripePeer({ port = 0 }: { port?: number } = {}): Pro
     {
       created = now(),
       timestamp = now(),
-      secret = WEBHOOK_SECRET,
+      secret = webhookSecret,
     }: { created?: number; timestamp?: number; secret?: string } = {},
   ): SignedEvent {
     const id = newId('evt')
@@ -690,6 +698,15 @@ ${message ? `<p role="alert">${message}</p>` : ''}
         response.writeHead(204).end()
         return
       }
+      // For a peer in its own process (tests/support/stripe-peer-server.ts): that it is up, and what it refused.
+      if (url.pathname === '/healthz') {
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+        return
+      }
+      if (url.pathname === '/peer/violations') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(violations))
+        return
+      }
       if (url.pathname.startsWith('/portal/')) {
         const back = portals.get(url.pathname.split('/')[2] ?? '')
         response.writeHead(back ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
@@ -727,7 +744,7 @@ ${message ? `<p role="alert">${message}</p>` : ''}
   return {
     origin,
     secretKey,
-    env: () => ({ STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_ORIGIN: origin }),
+    env: () => ({ STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_ORIGIN: origin }),
     products: () => [...products.values()],
     prices: () => [...prices.values()],
     addPrice: (fields) => {
