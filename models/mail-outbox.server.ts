@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize'
+import { QueryTypes, type Transaction } from 'sequelize'
 import { getSequelize } from '#app/server/db.server.ts'
 
 /**
@@ -14,11 +14,11 @@ export type MailToStore = {
   status: 'pending' | 'stored'
 }
 
-export async function insertMail(mail: MailToStore): Promise<{ id: string }> {
+export async function insertMail(mail: MailToStore, transaction?: Transaction): Promise<{ id: string }> {
   const [row] = await getSequelize().query<{ id: string }>(
     `insert into mails (to_address, from_address, subject, text_body, html_body, status, next_attempt_at)
      values (:to, :from, :subject, :text, :html, :status, now()) returning id`,
-    { replacements: mail, type: QueryTypes.SELECT },
+    { replacements: mail, type: QueryTypes.SELECT, transaction },
   )
   return { id: row!.id }
 }

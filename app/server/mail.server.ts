@@ -4,6 +4,7 @@ import { loadOnFirstUse } from './load-on-first-use.server.ts'
 import { logger } from './logger.server.ts'
 import type { Transporter } from 'nodemailer'
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js'
+import type { Transaction } from 'sequelize'
 
 /**
  * Outgoing mail is written to the `mails` table first and sent afterwards, so a failing SMTP server never loses
@@ -26,18 +27,29 @@ const getTransporter = loadOnFirstUse(async (): Promise<Transporter> => {
   } as SMTPTransport.Options)
 })
 
-export async function queueMail(mail: OutgoingMail): Promise<{ id: string }> {
+export async function queueMail(
+  mail: OutgoingMail,
+  { transaction }: { transaction?: Transaction } = {},
+): Promise<{ id: string }> {
   const env = getEnv()
-  const row = await insertMail({
-    to: mail.to,
-    from: env.MAIL_FROM,
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html ?? null,
-    status: env.SMTP_URL ? 'pending' : 'stored',
-  })
-  // Sent in the background: the request that caused the mail does not wait for the SMTP server.
-  if (env.SMTP_URL) void deliverPendingMail().catch((error) => logger.error({ err: error }, 'mail delivery failed'))
+  const row = await insertMail(
+    {
+      to: mail.to,
+      from: env.MAIL_FROM,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? null,
+      status: env.SMTP_URL ? 'pending' : 'stored',
+    },
+    transaction,
+  )
+  // Sent in the background: the request that caused the mail does not wait for the SMTP server. Queued in a
+  // transaction, the mail is written with the change it tells of (both or neither), and sent once that commits.
+  const deliver = () => void deliverPendingMail().catch((error) => logger.error({ err: error }, 'mail delivery failed'))
+  if (env.SMTP_URL) {
+    if (transaction) transaction.afterCommit(deliver)
+    else deliver()
+  }
   return { id: row.id }
 }
 

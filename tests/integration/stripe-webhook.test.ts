@@ -171,7 +171,8 @@ describe('events applied to the plan', () => {
 
     peer.updateSubscription(subscription.id, { status: 'past_due' })
     const failedAt = unix() - 2 * DAY
-    const failed = await hook(peer.signedEvent('invoice.payment_failed', invoice('open', failedAt)))
+    const failedEvent = peer.signedEvent('invoice.payment_failed', invoice('open', failedAt))
+    const failed = await hook(failedEvent)
     expect(json(failed).outcome).toMatch(/^active → waiting_payment \(Basic, until /)
     expect(await plan(owner.id)).toMatchObject({ status: 'waiting_payment', tier: 1 })
     expect(new Date((await plan(owner.id)).access_ends_at!).getTime()).toBe((failedAt + 7 * DAY) * 1000)
@@ -188,6 +189,15 @@ describe('events applied to the plan', () => {
     expect(mails[0]!.subject).toBe('Your Stampwise card payment failed')
     expect(mails[0]!.text_body).toContain(`Your plan keeps working until ${graceEnds}`)
     expect(mails[0]!.text_body).toContain('/account/plan')
+    // Written by the transaction that records the failure (one xmin): a process killed after that commit still sends
+    // the mail from the outbox; one killed before it leaves neither, and Stripe sends the event again.
+    const writers = await sql<{ xmin: string }>(
+      `select xmin::text from mails where to_address = :email
+       union select xmin::text from notices where user_id = :id and kind = 'payment_failed'
+       union select e.xmin::text from stripe_events e where e.id = :eventId`,
+      { email: owner.email, id: owner.id, eventId: failedEvent.id },
+    )
+    expect(writers).toHaveLength(1)
 
     peer.updateSubscription(subscription.id, { status: 'active' })
     await hook(peer.signedEvent('invoice.paid', invoice('paid')))

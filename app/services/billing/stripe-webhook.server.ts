@@ -6,7 +6,7 @@ import { paymentFailedEmail } from '#app/services/mail/emails.server.ts'
 import { claimStripeEvent, findOwnerOfStripeSubscription, setStripeEventOutcome } from '#models/stripe-event.server.ts'
 import { withTransaction } from '#models/transaction.server.ts'
 import { getUserEmail } from '#models/user.server.ts'
-import { applyStripeSubscription, type StripeApplied } from './billing.server.ts'
+import { applyStripeSubscription } from './billing.server.ts'
 import { type StripeSubscriptionState } from './stripe-mapping.ts'
 
 /**
@@ -131,14 +131,10 @@ export async function receiveStripeWebhook(body: string, signature: string | nul
       { id: event.id, type: event.type, createdAt: new Date(event.created * 1000) },
       transaction,
     )
-    if (!claimed) return { outcome: 'already applied', userId: null, paymentFailed: null }
-    const done = async (
-      outcome: string,
-      userId: string | null = null,
-      paymentFailed: StripeApplied['paymentFailed'] = null,
-    ) => {
+    if (!claimed) return { outcome: 'already applied', userId: null }
+    const done = async (outcome: string, userId: string | null = null) => {
       await setStripeEventOutcome(event.id, { userId, outcome }, transaction)
-      return { outcome, userId, paymentFailed }
+      return { outcome, userId }
     }
     if (!subject.subscriptionId) return done('nothing: not about a subscription')
     if (!subscription) return done(`nothing: Stripe has no subscription ${subject.subscriptionId}`)
@@ -156,13 +152,13 @@ export async function receiveStripeWebhook(body: string, signature: string | nul
       { userId, state, cause: `stripe: ${event.type}`, failedAt: subject.failedAt ?? null, readAt },
       transaction,
     )
-    return done(result.outcome, userId, result.paymentFailed)
+    if (result.paymentFailed) {
+      // In the same transaction as the notice: a process killed after the commit still sends it (the outbox).
+      const to = await getUserEmail(userId, transaction)
+      if (to) await queueMail({ to, ...paymentFailedEmail(result.paymentFailed) }, { transaction })
+    }
+    return done(result.outcome, userId)
   })
   logger.info({ eventId: event.id, type: event.type, outcome: applied.outcome }, 'Stripe event')
-  if (applied.paymentFailed && applied.userId) {
-    // After the commit: the notice is the record; the mail is its copy in the owner's inbox.
-    const to = await getUserEmail(applied.userId)
-    if (to) await queueMail({ to, ...paymentFailedEmail(applied.paymentFailed) })
-  }
   return { status: 200, message: 'Applied', outcome: applied.outcome }
 }
