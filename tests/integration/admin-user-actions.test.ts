@@ -198,9 +198,20 @@ describe('/admin/users/{userId}', () => {
     expect(entry!.before.subscription.status).toBe('waiting_payment')
     expect(entry!.after.subscription.status).toBe('active')
     expect(entry!.after.invoice).toEqual({ number: invoice.number, status: 'paid' })
-    // The owner's plan page and the admin's page both show it.
-    expect(await pageText(await server.get('/account/plan', owner.cookie))).toContain('Standard Plan')
-    expect(await pageText(await server.get(page(owner.id), admin.cookie))).toContain('payment.confirm')
+    // The owner's plan page and the admin's page both show it, the invoice among the payments.
+    const words = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ')
+    const ownerPage = words(await pageText(await server.get('/account/plan', owner.cookie)))
+    expect(ownerPage).toContain('Standard Plan')
+    expect(ownerPage).toMatch(
+      new RegExp(
+        `Invoices paid by bank transfer \\d{1,2} \\w+ \\d{4}: ${invoice.number}, \\$390 \\(Standard, yearly\\)`,
+      ),
+    )
+    const adminPage = words(await pageText(await server.get(page(owner.id), admin.cookie)))
+    expect(adminPage).toContain('payment.confirm')
+    expect(adminPage).toMatch(
+      new RegExp(`Bank transfer ${invoice.number} Standard, yearly \\(12 months\\) \\$390 Paid`),
+    )
   })
 
   test('change plan: an invoice for the new plan; an active owner keeps the current plan until it is paid', async () => {

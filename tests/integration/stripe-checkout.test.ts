@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { signedInOwner } from '#tests/support/account-owner.ts'
-import { sql } from '#tests/support/auth-api.ts'
+import { createUser, logIn, sql } from '#tests/support/auth-api.ts'
 import { pageText } from '#tests/support/page-text.ts'
 import { useStripePeer } from '#tests/support/stripe-peer-hooks.ts'
 import { useTestServer } from '#tests/support/test-server.ts'
@@ -217,5 +217,46 @@ describe('the card on /account/plan', () => {
     const manage = await server.post('/account/plan', { intent: 'billing' }, owner.cookie)
     expect(manage.status).toBe(409)
     expect(await pageText(manage)).toContain('Your plan is not paid by card.')
+  })
+})
+
+describe("the admin's payments list", () => {
+  test('bank transfers and card invoices in one list, newest first, each with its way to pay', async () => {
+    const owner = await signedInOwner(server)
+    peer.setWebhookUrl(`${server.baseUrl}/api/stripe/webhook`)
+    // First a bank transfer, chosen and left open; then the owner pays by card instead.
+    await server.post('/account/tariffs', { tier: '1', periodMonths: '1', method: 'transfer' }, owner.cookie)
+    const transfer = (
+      await sql<{ number: string }>(
+        `update invoices i set created_at = now() - interval '1 day' from subscriptions s
+         where s.id = i.subscription_id and s.user_id = :id returning i.number`,
+        { id: owner.id },
+      )
+    )[0]!.number
+    const checkout = await server.post(
+      '/account/tariffs',
+      { tier: '2', periodMonths: '12', method: 'card' },
+      owner.cookie,
+    )
+    await payOnStripe(checkout.headers.get('location')!, 'pay')
+    expect((await plan(owner.id)).provider).toBe('stripe')
+
+    const admin = await createUser()
+    await sql(`update users set role = 'admin' where id = :id`, { id: admin.id })
+    const page = await server.get(`/admin/users/${owner.id}`, await logIn(server, admin.email))
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const text = words(html)
+    expect(text).toContain('Payments When Paid by Invoice For Amount Status')
+    const payments = text.slice(text.indexOf('Payments When Paid by'), text.indexOf('Status history'))
+    // The card invoice (Stripe's, with its hosted link; $0 as the trial runs to its end) is the newer one, above the
+    // bank transfer's, which the card plan replaced.
+    expect(payments).toMatch(
+      new RegExp(
+        `Card \\(Stripe\\) PEER-\\d{4} — \\$0 Paid .* Bank transfer ${transfer} Basic, monthly \\$19 Replaced \\(void\\) $`,
+      ),
+    )
+    expect(html).toMatch(new RegExp(`<a href="${peer.origin}/invoices/in_[^"]+" rel="noreferrer">PEER-\\d{4}</a>`))
+    expect(peer.violations()).toEqual([])
   })
 })

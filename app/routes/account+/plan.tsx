@@ -21,6 +21,7 @@ import {
   periodText,
   pushUsageText,
 } from '#app/utils/plan-format.ts'
+import { listInvoicesForUser } from '#models/invoice.server.ts'
 
 export const CancelPlanSchema = z.object({
   intent: z.literal('cancel'),
@@ -39,9 +40,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { state, box, quota, cards, invoice } = await getPlanOverview(userId)
   // Back from Stripe's checkout: the redirect changes nothing; the plan shows as paid once Stripe's webhook says so.
   const checkout = new URL(request.url).searchParams.has('checkout') ? { confirmed: await paysByCardNow(userId) } : null
+  const [cardBilling, invoices] = await Promise.all([getCardBilling(userId), listInvoicesForUser(userId)])
   return {
     checkout,
-    cardBilling: await getCardBilling(userId),
+    cardBilling,
+    // The bank transfers paid before, beside the card's invoices (the open one has its own panel).
+    paidTransfers: invoices
+      .filter((invoice) => invoice.status === 'paid')
+      .map(({ id, number, amountCents, tariffName, periodMonths, paidAt }) => ({
+        id,
+        number,
+        amountCents,
+        tariffName,
+        periodMonths,
+        paidAt: paidAt!,
+      })),
     box,
     status: state.status,
     inTrial: state.inTrial,
@@ -229,6 +242,20 @@ export default function PlanDetails() {
       </section>
 
       {plan.cardBilling ? <CardBillingPanel billing={plan.cardBilling} /> : null}
+
+      {plan.paidTransfers.length ? (
+        <section className="panel" aria-labelledby="transfer-invoices-title">
+          <h2 id="transfer-invoices-title">Invoices paid by bank transfer</h2>
+          <ul className="card-invoices" role="list">
+            {plan.paidTransfers.map((invoice) => (
+              <li key={invoice.id}>
+                {`${formatDate(invoice.paidAt)}: ${invoice.number}, ${formatDollars(invoice.amountCents)} `}
+                {`(${invoice.tariffName}, ${invoice.periodMonths === 12 ? 'yearly' : 'monthly'})`}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       {plan.invoice ? (
         <section className="panel invoice" aria-labelledby="invoice-title">

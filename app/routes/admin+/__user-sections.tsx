@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react'
 import { DataTable, type Column } from '#app/components/data-table.tsx'
+import { PROVIDER_TEXT, type PaymentRow } from '#app/utils/payments.ts'
 import { formatDate, formatDollars, periodText, STATUS_TEXT } from '#app/utils/plan-format.ts'
 import type { AdminPushRow } from '#models/admin-user-detail.server.ts'
 
@@ -177,6 +178,30 @@ const stripeEventColumns: Column<StripeEvent>[] = [
 /** Stripe's events applied to the plan, newest first (the webhook's record: stripe-webhook.server.ts). */
 export function StripeEvents({ events }: { events: StripeEvent[] }) {
   return <DataTable rows={events} columns={stripeEventColumns} empty={<p>No Stripe events.</p>} />
+}
+
+const paymentColumns: Column<PaymentRow>[] = [
+  { header: 'When', cell: (payment) => formatWhen(payment.at) },
+  { header: 'Paid by', cell: (payment) => PROVIDER_TEXT[payment.provider] },
+  {
+    header: 'Invoice',
+    cell: (payment) =>
+      payment.url ? (
+        <a href={payment.url} rel="noreferrer">
+          {payment.number}
+        </a>
+      ) : (
+        payment.number
+      ),
+  },
+  { header: 'For', cell: (payment) => payment.what ?? '—' },
+  { header: 'Amount', cell: (payment) => payment.amount },
+  { header: 'Status', cell: (payment) => payment.status },
+]
+
+/** Every invoice of both ways to pay, newest first: bank transfers from here, card invoices as Stripe has them. */
+export function PaymentsTable({ payments }: { payments: PaymentRow[] }) {
+  return <DataTable rows={payments} columns={paymentColumns} empty={<p>No payments yet.</p>} />
 }
 
 type CardRow = { id: string; title: string; businessName: string; status: string; holders: number; createdAt: When }

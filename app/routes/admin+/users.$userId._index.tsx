@@ -26,7 +26,9 @@ import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { listAuditForUser } from '#app/services/admin/audit.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { getPushQuota } from '#app/services/billing/plan.server.ts'
+import { getCardBilling } from '#app/services/billing/stripe-billing.server.ts'
 import { isUserActionIntent, USER_ACTION_SCHEMAS, type UserActionIntent } from '#app/utils/admin-schemas.ts'
+import { paymentRows } from '#app/utils/payments.ts'
 import { periodText } from '#app/utils/plan-format.ts'
 import { planState } from '#app/utils/plan-status.ts'
 import {
@@ -37,7 +39,7 @@ import {
   listStripeEventsForUser,
   getAdminStripeBilling,
 } from '#models/admin-user-detail.server.ts'
-import { getOpenInvoiceForUser } from '#models/invoice.server.ts'
+import { getOpenInvoiceForUser, listInvoicesForUser } from '#models/invoice.server.ts'
 import { getEmployerForAdmin, getStaffSeats, listStaffForAdmin } from '#models/staff.server.ts'
 import { getOwnerSubscription } from '#models/subscription.server.ts'
 import { listTariffs } from '#models/tariff.server.ts'
@@ -55,6 +57,7 @@ import {
   ProfileFacts,
   PushesTable,
   StatusHistory,
+  PaymentsTable,
   StripeEvents,
   SubscriptionFacts,
 } from './__user-sections.tsx'
@@ -75,21 +78,38 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request)
   const user = await requireUser(params.userId)
   const now = new Date()
-  const [stored, invoice, history, cards, pushes, audit, tariffs, staff, seats, employer, billing, stripeEvents] =
-    await Promise.all([
-      getOwnerSubscription(user.id),
-      getOpenInvoiceForUser(user.id),
-      listStatusChanges(user.id),
-      listAdminUserCards(user.id),
-      listRecentPushes(user.id),
-      listAuditForUser(user.id),
-      listTariffs(),
-      listStaffForAdmin(user.id),
-      getStaffSeats(user.id),
-      user.role === 'staff' ? getEmployerForAdmin(user.id) : null,
-      getAdminStripeBilling(user.id),
-      listStripeEventsForUser(user.id),
-    ])
+  const [
+    stored,
+    invoice,
+    history,
+    cards,
+    pushes,
+    audit,
+    tariffs,
+    staff,
+    seats,
+    employer,
+    billing,
+    stripeEvents,
+    transfers,
+    card,
+  ] = await Promise.all([
+    getOwnerSubscription(user.id),
+    getOpenInvoiceForUser(user.id),
+    listStatusChanges(user.id),
+    listAdminUserCards(user.id),
+    listRecentPushes(user.id),
+    listAuditForUser(user.id),
+    listTariffs(),
+    listStaffForAdmin(user.id),
+    getStaffSeats(user.id),
+    user.role === 'staff' ? getEmployerForAdmin(user.id) : null,
+    getAdminStripeBilling(user.id),
+    listStripeEventsForUser(user.id),
+    listInvoicesForUser(user.id),
+    // Stripe's invoices, read from Stripe (null without a card customer; unavailable when Stripe is not answering).
+    getCardBilling(user.id),
+  ])
   const state = stored && planState(stored, now)
   const quota = state && (await getPushQuota(user.id, state, now))
   return {
@@ -118,6 +138,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     invoice,
     history,
     stripeEvents,
+    payments: paymentRows(transfers, card?.available ? card.invoices : []),
+    cardInvoicesUnavailable: card?.available === false,
     cards,
     pushes,
     audit,
@@ -191,8 +213,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminUser() {
-  const { user, subscription, invoice, history, stripeEvents, cards, pushes, audit, tariffs, staff, seats, employer } =
-    useLoaderData<typeof loader>()
+  const {
+    user,
+    subscription,
+    invoice,
+    history,
+    stripeEvents,
+    payments,
+    cardInvoicesUnavailable,
+    cards,
+    pushes,
+    audit,
+    tariffs,
+    staff,
+    seats,
+    employer,
+  } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   // Each form shows only the answer to its own submission.
   const resultFor = (intent: UserActionIntent) => (actionData?.intent === intent ? actionData.result : undefined)
@@ -267,6 +303,13 @@ export default function AdminUser() {
               <SimpleActionForm intent="end-subscription" lastResult={resultFor('end-subscription')} />
             ) : null}
           </div>
+          <h3>Payments</h3>
+          {cardInvoicesUnavailable ? (
+            <p>Stripe could not be reached just now: its card invoices are missing below. Reload in a minute.</p>
+          ) : null}
+          <TableScroll label="Payments">
+            <PaymentsTable payments={payments} />
+          </TableScroll>
           <h3>Status history</h3>
           <TableScroll label="Status history">
             <StatusHistory changes={history} />
