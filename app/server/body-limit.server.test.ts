@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { expect, test } from 'vitest'
@@ -71,4 +72,23 @@ test('what arrived before the hold is judged too, and stays in front', async () 
   held.push(null)
   expect(await judged).toEqual({ whole: true })
   expect(await read(held)).toBe('abcd')
+})
+
+test('the app goes on in the request’s async context, not the parser’s that ends the body', async () => {
+  const storage = new AsyncLocalStorage<string>()
+  const req = request()
+  const seen = storage.run(
+    'the request',
+    () =>
+      new Promise<string | undefined>((resolve) =>
+        holdBody(req, noX, { onWhole: () => resolve(storage.getStore()), onRefused: () => resolve('refused') }),
+      ),
+  )
+  // The parser's pieces arrive outside that context, as they do from the socket.
+  storage.run('the parser', () => {
+    req.push(Buffer.from('abc'))
+    req.complete = true
+    req.push(null)
+  })
+  expect(await seen).toBe('the request')
 })

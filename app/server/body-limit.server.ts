@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import { type IncomingMessage } from 'node:http'
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '#app/utils/logo-image.ts'
 import { type Refusal } from './request-refusal.server.ts'
@@ -98,6 +99,10 @@ export function holdBody(
   check: BodyCheck,
   { onWhole, onRefused }: { onWhole: () => void; onRefused: (refusal: Refusal) => void },
 ) {
+  // The parser calls `push` in its own async context, not the request's: the app goes on in the request's (its
+  // figures, its log and monitoring scope), or a POST's statements would count for no request.
+  onWhole = AsyncResource.bind(onWhole)
+  onRefused = AsyncResource.bind(onRefused)
   const held: Buffer[] = []
   // What arrived before this ran is already in the stream (the middleware before it is synchronous, so nothing
   // should have): it is judged too, and stays in front of what is held.
