@@ -48,7 +48,15 @@ const _sameShape: [TariffColumns, PublicTariff] extends [PublicTariff, TariffCol
 /** The plans as the pricing tables show them, cheapest first. */
 export async function listTariffs(): Promise<PublicTariff[]> {
   const rows = await Tariff.findAll({
-    attributes: ['tier', 'name', 'monthlyPriceCents', 'yearlyPriceCents', 'cardLimit', 'monthlyPushLimit', 'staffSeats'],
+    attributes: [
+      'tier',
+      'name',
+      'monthlyPriceCents',
+      'yearlyPriceCents',
+      'cardLimit',
+      'monthlyPushLimit',
+      'staffSeats',
+    ],
     order: [['tier', 'ASC']],
     raw: true,
   })

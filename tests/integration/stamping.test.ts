@@ -334,7 +334,9 @@ describe('/account/{cardId}/scan', () => {
     expect(stamped.headers.get('Location')).toBe(`${scan}?pass=${pass.id}`)
     expect(stamped.headers.getSetCookie().some((line) => line.startsWith('__toast='))).toBe(true)
     // A form's statements count for its answer too (the body is read in the request's own async context).
-    expect(Number(/db;desc="(\d+) queries"/.exec(stamped.headers.get('Server-Timing') ?? '')?.[1])).toBeGreaterThanOrEqual(2)
+    expect(
+      Number(/db;desc="(\d+) queries"/.exec(stamped.headers.get('Server-Timing') ?? '')?.[1]),
+    ).toBeGreaterThanOrEqual(2)
     const shown = await (await get(`${scan}?pass=${pass.id}`, cookie)).text()
     expect(shown).toContain('2 of 3 stamps')
     expect(shown).toContain('Undo')

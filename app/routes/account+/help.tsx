@@ -12,7 +12,12 @@ export const handle: AccountHandle = { title: 'FAQ', back: 'previous' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserId(request)
-  return { topics: helpTopics({ tariffs: await listTariffs(), trial: { days: TRIAL_DAYS, ...TRIAL_LIMITS, staffSeats: TRIAL_STAFF_SEATS } }) }
+  return {
+    topics: helpTopics({
+      tariffs: await listTariffs(),
+      trial: { days: TRIAL_DAYS, ...TRIAL_LIMITS, staffSeats: TRIAL_STAFF_SEATS },
+    }),
+  }
 }
 
 /** The owners' FAQ: <details> answers, so they open without JavaScript. */
