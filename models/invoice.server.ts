@@ -103,12 +103,16 @@ export async function getOpenInvoiceForUser(userId: string, transaction?: Transa
   return rows[0] ? toView(rows[0]) : null
 }
 
-/** The owner's invoices, newest first. */
-export async function listInvoicesForUser(userId: string, limit = 24): Promise<InvoiceView[]> {
+/** The owner's invoices, newest first; only those of one status when `status` is given. */
+export async function listInvoicesForUser(
+  userId: string,
+  { status = null, limit = 24 }: { status?: InvoiceStatus | null; limit?: number } = {},
+): Promise<InvoiceView[]> {
   const [rows] = (await getSequelize().query(
-    `${INVOICE_VIEW} join subscriptions s on s.id = i.subscription_id where s.user_id = :userId
+    `${INVOICE_VIEW} join subscriptions s on s.id = i.subscription_id
+     where s.user_id = :userId and (:status::text is null or i.status = :status)
      order by i.created_at desc limit :limit`,
-    { replacements: { userId, limit } },
+    { replacements: { userId, limit, status } },
   )) as [InvoiceRow[], unknown]
   return rows.map(toView)
 }

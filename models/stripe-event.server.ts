@@ -68,6 +68,22 @@ export async function stripeSyncedAt(userId: string, transaction: Transaction): 
   return row?.stripe_synced_at ? new Date(row.stripe_synced_at) : null
 }
 
+/**
+ * The owner's Stripe customer (kept once made, whatever they pay by now) and, while they pay by card, the
+ * subscription: one read of the subscription row for the billing panel.
+ */
+export async function getStripeIds(
+  userId: string,
+): Promise<{ customerId: string | null; subscriptionId: string | null }> {
+  const [row] = await getSequelize().query<{ customer_id: string | null; subscription_id: string | null }>(
+    `select stripe_customer_id as customer_id,
+            case when provider = 'stripe' then stripe_subscription_id end as subscription_id
+     from subscriptions where user_id = :userId`,
+    { replacements: { userId }, type: QueryTypes.SELECT },
+  )
+  return { customerId: row?.customer_id ?? null, subscriptionId: row?.subscription_id ?? null }
+}
+
 /** The Stripe customer the owner pays through, if one was made. */
 export async function getStripeCustomerId(userId: string): Promise<string | null> {
   const [row] = await getSequelize().query<{ stripe_customer_id: string | null }>(

@@ -40,21 +40,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { state, box, quota, cards, invoice } = await getPlanOverview(userId)
   // Back from Stripe's checkout: the redirect changes nothing; the plan shows as paid once Stripe's webhook says so.
   const checkout = new URL(request.url).searchParams.has('checkout') ? { confirmed: await paysByCardNow(userId) } : null
-  const [cardBilling, invoices] = await Promise.all([getCardBilling(userId), listInvoicesForUser(userId)])
+  const [cardBilling, paid] = await Promise.all([
+    getCardBilling(userId),
+    listInvoicesForUser(userId, { status: 'paid' }),
+  ])
   return {
     checkout,
     cardBilling,
     // The bank transfers paid before, beside the card's invoices (the open one has its own panel).
-    paidTransfers: invoices
-      .filter((invoice) => invoice.status === 'paid')
-      .map(({ id, number, amountCents, tariffName, periodMonths, paidAt }) => ({
-        id,
-        number,
-        amountCents,
-        tariffName,
-        periodMonths,
-        paidAt: paidAt!,
-      })),
+    paidTransfers: paid.map(({ id, number, amountCents, tariffName, periodMonths, paidAt }) => ({
+      id,
+      number,
+      amountCents,
+      tariffName,
+      periodMonths,
+      paidAt: paidAt!,
+    })),
     box,
     status: state.status,
     inTrial: state.inTrial,

@@ -26,7 +26,7 @@ import { requireAdmin } from '#app/services/admin/admin.server.ts'
 import { listAuditForUser } from '#app/services/admin/audit.server.ts'
 import { RateLimitedError } from '#app/services/auth/rate-limit.server.ts'
 import { getPushQuota } from '#app/services/billing/plan.server.ts'
-import { getCardBilling } from '#app/services/billing/stripe-billing.server.ts'
+import { getCardInvoices } from '#app/services/billing/stripe-billing.server.ts'
 import { isUserActionIntent, USER_ACTION_SCHEMAS, type UserActionIntent } from '#app/utils/admin-schemas.ts'
 import { paymentRows } from '#app/utils/payments.ts'
 import { periodText } from '#app/utils/plan-format.ts'
@@ -92,7 +92,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     billing,
     stripeEvents,
     transfers,
-    card,
   ] = await Promise.all([
     getOwnerSubscription(user.id),
     getOpenInvoiceForUser(user.id),
@@ -107,9 +106,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     getAdminStripeBilling(user.id),
     listStripeEventsForUser(user.id),
     listInvoicesForUser(user.id),
-    // Stripe's invoices, read from Stripe (null without a card customer; unavailable when Stripe is not answering).
-    getCardBilling(user.id),
   ])
+  // Stripe's invoices of the customer the owner has (or had: a card plan left for a bank transfer keeps its invoices).
+  const cardInvoices = billing?.stripeCustomerId ? await getCardInvoices(billing.stripeCustomerId) : null
   const state = stored && planState(stored, now)
   const quota = state && (await getPushQuota(user.id, state, now))
   return {
@@ -138,8 +137,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     invoice,
     history,
     stripeEvents,
-    payments: paymentRows(transfers, card?.available ? card.invoices : []),
-    cardInvoicesUnavailable: card?.available === false,
+    payments: paymentRows(transfers, Array.isArray(cardInvoices) ? cardInvoices : []),
+    cardInvoicesUnavailable: cardInvoices === 'unavailable',
     cards,
     pushes,
     audit,
