@@ -52,7 +52,10 @@ test('a message to 300 holders: its first request reaches the push service withi
   console.info(`first request after Send's answer (ms): ${latencies.join(', ')}`)
   expect(Math.max(...latencies)).toBeLessThanOrEqual(FIRST_REQUEST_BOUND_MS)
   expect(median(latencies)).toBeLessThanOrEqual(BUDGET_MS)
-})
+  // The claim is each Send's latency, not the test's length: 1,500 holders made in five rounds took 5–8 s alone and
+  // 12–13 s beside other files under load, and once passed the default 30 s in CI's busiest minutes. A message that
+  // never finishes still fails, with its status, through waitUntilDone's own 60 s.
+}, 120_000)
 
 test("a stamp's push to the holder's one device: within 250 ms of the stamp", async () => {
   const { owner, cardId, passIds, subscriptions } = await createPushAudience(
