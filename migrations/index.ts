@@ -20,6 +20,7 @@ import * as insightRollups from './0020-insight-rollups.ts'
 import * as walletCountsMoveVersion from './0021-wallet-counts-move-version.ts'
 import * as insightJoins from './0022-insight-joins.ts'
 import * as stripeSubscriptions from './0023-stripe-subscriptions.ts'
+import * as holderDetails from './0024-holder-details.ts'
 
 /**
  * Every migration, in order. Listed by hand (not found by a file glob) so that the same list works under tsx,
@@ -48,4 +49,5 @@ export const migrations = [
   { name: '0021-wallet-counts-move-version', ...walletCountsMoveVersion },
   { name: '0022-insight-joins', ...insightJoins },
   { name: '0023-stripe-subscriptions', ...stripeSubscriptions },
+  { name: '0024-holder-details', ...holderDetails },
 ]

@@ -36,12 +36,14 @@ export type JoinableCard = {
   terms: string
   hasLogo: boolean
   version: number
+  /** What the card asks its holders, as stored (settingsOf in models/holder-profile.server.ts reads it). */
+  holderDetails: unknown
 }
 
 const CARD_COLUMNS = `c.id, c.user_id as "userId", c.slug, c.title, c.business_name as "businessName",
   c.stamps_required as "stampsRequired", c.background_color as "backgroundColor", c.text_color as "textColor",
   c.stamp_icon as "stampIcon", c.reward, c.terms, c.logo is not null as "hasLogo",
-  (extract(epoch from c.updated_at) * 1000)::float8 as version`
+  (extract(epoch from c.updated_at) * 1000)::float8 as version, c.holder_details as "holderDetails"`
 
 /** An active card by its public slug: only active cards take new holders (draft, archived, unknown: null). */
 export async function getJoinableCard(slug: string): Promise<JoinableCard | null> {
@@ -103,6 +105,8 @@ export type PassView = {
   /** What the page shows, as a version: its live feed reports when it moves (getPassPageVersion). */
   pageVersion: string
   latestMessage: PassMessage | null
+  /** Whether the holder gave any details (the pass stops asking). */
+  hasProfile: boolean
   card: Omit<JoinableCard, 'userId' | 'slug'>
 }
 
@@ -117,6 +121,7 @@ type PassViewRow = JoinableCard & {
   messageLink: string | null
   messageSentAt: Date | string | null
   timeZone: string
+  hasProfile: boolean
 }
 
 /** A pass with its card as the holder's page shows it (archived cards included: holders keep their card). */
@@ -125,7 +130,8 @@ export async function getPassView(passId: unknown): Promise<PassView | null> {
   const rows = await select<PassViewRow>(
     `select ${CARD_COLUMNS}, p.id as "passId", p.short_code as "shortCode", p.stamps, ${PASS_PAGE_VERSION} as "pageVersion",
       p.rewards_redeemed as "rewardsRedeemed", n.title as "messageTitle", n.body as "messageBody",
-      n.link as "messageLink", greatest(cm.sent_at, pm.sent_at) as "messageSentAt", u.time_zone as "timeZone"
+      n.link as "messageLink", greatest(cm.sent_at, pm.sent_at) as "messageSentAt", u.time_zone as "timeZone",
+      exists(select 1 from holder_profiles hp where hp.pass_id = p.id) as "hasProfile"
      from ${PASS_PAGE_FROM} join users u on u.id = c.user_id
        left join notifications n on n.id = ${PASS_MESSAGE_ID}
      where p.id = :passId`,
@@ -134,12 +140,12 @@ export async function getPassView(passId: unknown): Promise<PassView | null> {
   const row = rows[0]
   if (!row) return null
   const { passId: id, shortCode, stamps, rewardsRedeemed, pageVersion, userId: _userId, slug: _slug, ...rest } = row
-  const { messageTitle, messageBody, messageLink, messageSentAt, timeZone, ...card } = rest
+  const { messageTitle, messageBody, messageLink, messageSentAt, timeZone, hasProfile, ...card } = rest
   const latestMessage =
     messageTitle !== null && messageBody !== null && messageSentAt !== null
       ? { title: messageTitle, body: messageBody, link: messageLink, sentAt: new Date(messageSentAt), timeZone }
       : null
-  return { id, shortCode, stamps, rewardsRedeemed, pageVersion, latestMessage, card }
+  return { id, shortCode, stamps, rewardsRedeemed, pageVersion, latestMessage, hasProfile, card }
 }
 
 /** What the pass page shows, as a version (the render cache's key, and what the live feed compares). */

@@ -14,8 +14,10 @@ import { getVapidKeys } from '#app/services/push/vapid.server.ts'
 import { walletLinks } from '#app/services/wallet/wallet-links.server.ts'
 import cardPreviewStylesHref from '#app/styles/card-preview.css?url'
 import passStylesHref from '#app/styles/pass.css?url'
+import { askOnPass } from '#app/utils/holder-details.ts'
 import { formatLocalDate } from '#app/utils/local-time.ts'
 import { useNonce } from '#app/utils/nonce-provider.ts'
+import { settingsOf } from '#models/holder-profile.server.ts'
 import { getPassView } from '#models/pass.server.ts'
 
 /**
@@ -28,11 +30,15 @@ import { getPassView } from '#models/pass.server.ts'
 export async function loader({ params }: LoaderFunctionArgs) {
   const pass = await getPassView(params.passId)
   invariantResponse(pass, 'Card not found')
-  const { card, latestMessage: message } = pass
+  const { card: cardWithSettings, latestMessage: message } = pass
+  const { holderDetails, ...card } = cardWithSettings
+  const settings = settingsOf(holderDetails)
   return data(
     {
       pass: { id: pass.id, shortCode: pass.shortCode, stamps: pass.stamps, version: pass.pageVersion },
       card: { ...card, iconVersion: Math.round(card.version).toString(36) },
+      // The card's question for holders, once they have the stamps it waits for and until they answer it.
+      ask: settings && !pass.hasProfile && askOnPass(settings, pass) ? { fields: settings.fields } : null,
       // The date in the business's time zone, written here: the browser would format it differently from the server.
       message: message
         ? {
@@ -54,7 +60,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export default function PassPage() {
-  const { pass, card, message, qrSvg, pushKey, wallets } = useLoaderData<typeof loader>()
+  const { pass, card, ask, message, qrSvg, pushKey, wallets } = useLoaderData<typeof loader>()
   const nonce = useNonce()
   const keptCopy = useKeptCopy()
   useLivePass(pass.id, pass.version, keptCopy === null)
@@ -97,6 +103,7 @@ export default function PassPage() {
           ) : null}
         </p>
       ) : null}
+      {ask ? <KeepCardSafe passId={pass.id} /> : null}
       {card.terms ? <p className="pass-page__terms">{card.terms}</p> : null}
       <PassNotifications passId={pass.id} pushKey={pushKey} keptCopy={keptCopy} />
       <InstallGuide />
@@ -106,6 +113,19 @@ export default function PassPage() {
       </Link>
       <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: PASS_PAGE_SCRIPT }} />
     </main>
+  )
+}
+
+/** The card's question, once the card is worth keeping: its form has a page of its own, linked from here. */
+function KeepCardSafe({ passId }: { passId: string }) {
+  return (
+    <section className="pass-page__keep" aria-labelledby="keep-card-safe">
+      <h2 id="keep-card-safe">Keep your card safe: get it back on a new phone</h2>
+      <p className="pass-page__note">A few optional details, so this card and its stamps are never lost.</p>
+      <Link to={`/p/${passId}/details`} className="button button--block">
+        Add my details
+      </Link>
+    </section>
   )
 }
 

@@ -71,6 +71,14 @@ describe('urlencoded forms', () => {
     )
     expect(judge(staff(2), { path: '/login' })).toBe(FORM_ENTRY_MESSAGES.repeated('staffIds'))
     expect(judge('name=a&name=b', { path: '/account/locations' })).toBe(FORM_ENTRY_MESSAGES.repeated('name'))
+
+    // A card's form: its address carries the card's id.
+    const asked = 'fields=name&fields=email&fields=phone&fields=birthday'
+    const card = '/account/6f1c2a4e-0000-4000-8000-000000000001/holder-details'
+    expect(judge(asked, { path: card })).toBeNull()
+    expect(judge(asked, { path: `${card}.data` })).toBeNull()
+    expect(judge(`${asked}&fields=name`, { path: card })).toBe(FORM_ENTRY_MESSAGES.repeated('fields'))
+    expect(judge(asked, { path: '/account/x/y/holder-details' })).toBe(FORM_ENTRY_MESSAGES.repeated('fields'))
   })
 
   test('a body that is no form is not judged', () => {

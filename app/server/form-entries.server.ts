@@ -18,6 +18,15 @@ export const ALLOWED_REPEATS: Readonly<Record<string, Readonly<Record<string, nu
   '/account/locations': { staffIds: 100 },
 }
 
+/** The same for forms of one card, whose address carries the card's id. */
+const CARD_FORM_REPEATS: readonly (readonly [RegExp, Readonly<Record<string, number>>])[] = [
+  // What a card asks its holders: one checkbox per field (name, e-mail, phone, birthday).
+  [/^\/account\/[^/]+\/holder-details$/, { fields: 4 }],
+]
+
+const allowedRepeats = (address: string) =>
+  ALLOWED_REPEATS[address] ?? CARD_FORM_REPEATS.find(([pattern]) => pattern.test(address))?.[1] ?? {}
+
 const title = 'This form could not be sent'
 const again = 'Go back, reload the page and send the form again.'
 
@@ -40,7 +49,7 @@ export function formAddress(path: string): string {
 export function formEntryCheck(contentType: string | undefined, path: string): BodyCheck | null {
   const type = contentType?.split(';')[0]?.trim().toLowerCase()
   if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') return null
-  const allowed = ALLOWED_REPEATS[formAddress(path)] ?? {}
+  const allowed = allowedRepeats(formAddress(path))
   const seen = new Map<string, number>()
   let entries = 0
   const tooMany = (): Refusal => ({ status: 400, title, message: FORM_ENTRY_MESSAGES.tooMany, detail: again })

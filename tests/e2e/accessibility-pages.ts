@@ -124,6 +124,7 @@ export const PAGES: PageRow[] = [
   // Automatic messages (issue 19): the settings page, and the history's automatic days at a day that is not one.
   cardPage('/automations'),
   cardPage('/rules'),
+  cardPage('/holder-details'),
   cardPage('/edit'),
   owner(
     '/account/:cardId/push_notification/history',
@@ -167,6 +168,9 @@ export const PAGES: PageRow[] = [
   // Holders: the join page and the pass.
   guest('/c/:slug', undefined, { path: (r) => `/c/${r.slug}` }),
   guest('/p/:passId', undefined, { path: (r) => `/p/${r.pass}` }),
+  // What a holder gives to find the card again (issue 34), and a confirmation link without its token.
+  guest('/p/:passId/details', undefined, { path: (r) => `/p/${r.pass}/details` }),
+  guest('/p/confirm-email', undefined, { path: () => '/p/confirm-email', status: 404, state: 'no token' }),
   // 'Save to Google Wallet' is a redirect to Google; its one page is the one saying Google cannot be reached.
   guest('/p/:passId/google-wallet', undefined, {
     path: (r) => `/p/${r.pass}/google-wallet`,

@@ -217,6 +217,8 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/:cardId/automations', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Stamping rules (issue 20): one form; an empty one is 400.
   { route: '/account/:cardId/rules', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
+  // What a card asks its holders (issue 34); an empty form misses when to ask: 400.
+  { route: '/account/:cardId/holder-details', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Editing a published card (issue 30): the design and reward in one form; an empty one is 400.
   { route: '/account/:cardId/edit', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Scheduled messages (issue 19): the list and its Cancel, never gated.
@@ -336,6 +338,10 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/p/:passId/icons/:file', fill: { passId: 'pass', file: 'icon' }, get: OK },
   { route: '/p/:passId/manifest.webmanifest', fill: { passId: 'pass' }, get: OK },
   { route: '/p/:passId/push-subscription', fill: { passId: 'pass' }, get: OK, post: INVALID },
+  // The holder's details (issue 34), by the pass's capability; an empty form gives nothing and goes back to the pass.
+  { route: '/p/:passId/details', fill: { passId: 'pass' }, get: OK, post: everyone(to('/p/{pass}')) },
+  // A holder's confirmation link: without a token there is nothing to confirm.
+  { route: '/p/confirm-email', get: everyone(404) },
 
   // Apple's pass web service: Wallet on a device calls it with the pass's token, not a session. The walk runs with
   // Apple Wallet off (no APPLE_PASS_TYPE_ID): every call is 404; apple-web-service.test.ts covers it on.

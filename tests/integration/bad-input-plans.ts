@@ -32,6 +32,14 @@ const DESIGN = {
 const REWARD = { reward: 'A free coffee', terms: 'One a day' }
 const NEW_PASSWORD = 'Stamp.card1'
 const TOKEN = 'a'.repeat(43)
+const HOLDER_DETAIL_FIELDS = ['name', 'email', 'phone', 'birthDay', 'birthMonth']
+const HOLDER_DETAILS = {
+  name: 'Lena',
+  email: 'lena@example.com',
+  phone: '06 12 34 56 78',
+  birthDay: '29',
+  birthMonth: '2',
+}
 /** GET-only JSON calls: their action answers every method 405. */
 const GET_ONLY: FuzzPlan = { fields: [] }
 /** A Continue button: the body carries nothing. */
@@ -128,6 +136,10 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { intent: 'we_miss_you', enabled: 'on', title: 'We miss you', body: 'Come back soon', days: '30' },
   },
   // Stamping rules (issue 20): most stamps a scan, the pause (a preset or custom) and the daily cap.
+  '/account/:cardId/holder-details': {
+    fields: ['fields', 'when', 'afterStamps', 'privacyNote', 'phoneCountry'],
+    base: { fields: 'email', when: 'joining', afterStamps: '2', privacyNote: 'We keep it safe.', phoneCountry: 'FR' },
+  },
   '/account/:cardId/rules': {
     fields: ['maxPerScan', 'pause', 'customAmount', 'customUnit', 'dailyCap'],
     base: { maxPerScan: '5', pause: 'custom', customAmount: '2', customUnit: 'hours', dailyCap: '3' },
@@ -251,7 +263,9 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
   '/api/onboarding/card-constructor': { fields: [...DESIGN_FIELDS, 'cardId'], base: { ...DESIGN, cardId: '{card}' } },
   '/api/onboarding/card-reward': { fields: ['cardId', 'reward', 'terms'], base: { cardId: '{card}', ...REWARD } },
 
-  '/c/:slug': { fields: ['website'] },
+  // Joining, with the optional holder details the walk's card asks for (issue 34).
+  '/c/:slug': { fields: ['website', ...HOLDER_DETAIL_FIELDS] },
+  '/p/:passId/details': { fields: HOLDER_DETAIL_FIELDS, base: HOLDER_DETAILS },
   // Removing a card needs the join cookie of the device that got it (integration test: holder-pass.test.ts).
   '/c/remove/:passId': { fields: [], refusedToEveryone: true },
   '/p/:passId/push-subscription': {

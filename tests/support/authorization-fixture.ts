@@ -37,10 +37,23 @@ export const PNG_BYTES =
 
 export async function createCard(userId: string, label: string) {
   const [card] = await sql<{ id: string; slug: string }>(
-    `insert into cards (user_id, slug, status, title, business_name, reward, logo, logo_content_type)
-     values (:userId, :slug, 'active', 'Coffee card', 'Corner Coffee', 'A free coffee', decode(:png, 'hex'), 'image/png')
+    `insert into cards (user_id, slug, status, title, business_name, reward, logo, logo_content_type, holder_details)
+     values (:userId, :slug, 'active', 'Coffee card', 'Corner Coffee', 'A free coffee', decode(:png, 'hex'), 'image/png',
+             :holderDetails::jsonb)
      returning id, slug`,
-    { userId, slug: `authz-${label}-${Math.random().toString(36).slice(2, 10)}`, png: PNG_BYTES },
+    {
+      userId,
+      slug: `authz-${label}-${Math.random().toString(36).slice(2, 10)}`,
+      png: PNG_BYTES,
+      // The card asks every holder detail at joining (issue 34), so the walks reach those fields and pages.
+      holderDetails: JSON.stringify({
+        fields: ['name', 'email', 'phone', 'birthday'],
+        when: 'joining',
+        afterStamps: 2,
+        privacyNote: 'We keep these to find your card again.',
+        phoneCountry: 'FR',
+      }),
+    },
   )
   return card!
 }

@@ -66,6 +66,18 @@ export async function createPageRecords(baseURL: string): Promise<PageRecords> {
   const card = await createCard(owner.id, { title: 'Coffee card', businessName: 'Corner Coffee' })
   // Made by an admin, as a pre-made account's card is: /premaid_card shows it (an owner's own card goes to /account).
   await sql(`update cards set premade = true where id = $1`, [card.id])
+  // The card asks every holder detail at joining (issue 34): the walk shows the join page's optional fields and the
+  // holder's details page.
+  await sql(`update cards set holder_details = $2::jsonb where id = $1`, [
+    card.id,
+    JSON.stringify({
+      fields: ['name', 'email', 'phone', 'birthday'],
+      when: 'joining',
+      afterStamps: 2,
+      privacyNote: 'We keep these only to find your card again. Ask us at the counter to erase them.',
+      phoneCountry: 'FR',
+    }),
+  ])
   const [pass] = await sql<{ id: string }>(`insert into passes (card_id, short_code) values ($1, $2) returning id`, [
     card.id,
     shortCode(),

@@ -40,12 +40,19 @@ export async function seedEveryTable(client: pg.ClientBase, tag = 'a') {
       invoice as (insert into invoices (number, subscription_id, tariff_id, period_months, amount_cents, reason, status, paid_at, paid_by)
         select 'SW-' || nextval('invoice_number_seq'), sub.id, tariffs.id, 12, 9900, 'new', 'paid', now(), admin.id
         from sub, admin, tariffs where tariffs.tier = 2 returning id),
-      card as (insert into cards (user_id, slug, status, title, business_name, stamps_required, logo, logo_content_type, reward, terms)
+      card as (insert into cards (user_id, slug, status, title, business_name, stamps_required, logo, logo_content_type, reward, terms, holder_details)
         select id, $1 || '-cafe-card', 'active', 'Café ☕ «stamps»', 'Bäckerei', 8, '\\x52494646'::bytea, 'image/webp',
-          'A free coffee', E'Line one\\nLine "two"' from owner returning id),
+          'A free coffee', E'Line one\\nLine "two"',
+          '{"fields": ["email", "birthday"], "when": "after_stamps", "afterStamps": 2, "privacyNote": "Nur für Sie ✓", "phoneCountry": "DE"}'
+        from owner returning id),
       draft as (insert into cards (user_id, slug, onboarding_step) select id, $1 || '-draft', 'design' from owner returning id),
       pass as (insert into passes (card_id, short_code, stamps, rewards_redeemed, last_stamped_at)
         select id, $2, 3, 1, now() from card returning id, card_id),
+      profile as (insert into holder_profiles (pass_id, card_id, name, email, email_confirmed_at, phone, birth_day, birth_month)
+        select id, card_id, 'Zoë Ñúñez', $1 || '-holder@seed.test', now(), '+4930901820', 29, 2 from pass returning pass_id),
+      holder_token as (insert into holder_tokens (token_hash, pass_id, kind, email, expires_at)
+        select $1 || '-holder-token', id, 'email_confirmation', $1 || '-holder@seed.test', now() + interval '2 days'
+        from pass returning pass_id),
       device as (insert into push_subscriptions (pass_id, endpoint, p256dh, auth)
         select id, 'https://push.seed.test/' || $1, 'BPk-p256dh', 'auth-secret' from pass returning id),
       template as (insert into templates (user_id, title, body, link)

@@ -273,6 +273,9 @@ export default function RewardCard() {
         <Link to={`/account/${card.id}/rules`} className="button button--ghost">
           Stamping rules
         </Link>
+        <Link to={`/account/${card.id}/holder-details`} className="button button--ghost">
+          Holder details
+        </Link>
         <Link to={`/account/${card.id}/push_notification/history`} className="button button--ghost">
           History
         </Link>

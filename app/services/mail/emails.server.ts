@@ -19,9 +19,13 @@ type MailContent = {
   action?: { label: string; href: string }
   /** A quieter link under the button (a way out, such as declining). */
   secondary?: { lead: string; label: string; href: string }
+  /** Why the recipient gets it; an owner's account unless said (a holder has none). */
+  reason?: string
 }
 
-function layout({ heading, paragraphs, action, secondary }: MailContent) {
+const ACCOUNT_REASON = 'You receive this e-mail because of your Stampwise account.'
+
+function layout({ heading, paragraphs, action, secondary, reason = ACCOUNT_REASON }: MailContent) {
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#b9381b;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
        <p style="color:#4a5568;font-size:13px">If the button does not work, copy this address into your browser:<br>${escapeHtml(action.href)}</p>`
@@ -33,7 +37,7 @@ function layout({ heading, paragraphs, action, secondary }: MailContent) {
 ${paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join('\n')}
 ${button}
 ${secondary ? `<p style="color:#4a5568;font-size:14px">${escapeHtml(secondary.lead)} <a href="${escapeHtml(secondary.href)}" style="color:#17233b">${escapeHtml(secondary.label)}</a></p>` : ''}
-<p style="color:#4a5568;font-size:13px;margin-top:32px">You receive this e-mail because of your Stampwise account. Questions? Reply to ${escapeHtml(getEnv().SUPPORT_EMAIL)}.</p>
+<p style="color:#4a5568;font-size:13px;margin-top:32px">${escapeHtml(reason)} Questions? Reply to ${escapeHtml(getEnv().SUPPORT_EMAIL)}.</p>
 </div></body></html>`
 }
 
@@ -149,5 +153,21 @@ export function staffInvitationEmail({ token, name, from }: { token: string; nam
     ],
     action: { label: 'Choose my password', href: appLink('/join-team', { token }) },
     secondary: { lead: 'Not you?', label: 'Decline', href: appLink('/decline-invitation', { token }) },
+  })
+}
+
+/**
+ * A holder confirms the e-mail they gave a card (issue 34): the business's name is quoted data, never the mail's
+ * own sentence (DECISIONS.md, third review).
+ */
+export function holderEmailConfirmationEmail({ token, businessName }: { token: string; businessName: string }): Email {
+  return email('Confirm your e-mail for your stamp card', {
+    heading: 'Confirm your e-mail address',
+    paragraphs: [
+      `You gave this address to keep your stamp card of ${quotedName(businessName, 'a business')} safe. Confirm it, and you can get the card back on a new phone.`,
+      'The link works for 48 hours. If it was not you, ignore this e-mail: an address that is not confirmed is never used.',
+    ],
+    action: { label: 'Confirm my e-mail', href: appLink('/p/confirm-email', { token }) },
+    reason: 'You receive this e-mail because this address was given for a Stampwise stamp card.',
   })
 }
