@@ -82,6 +82,10 @@ export default function RemovePass() {
       ) : (
         <>
           <p>{`Your ${progressWords(progress)}${where} will be lost, and notifications from this card stop. This cannot be undone.`}</p>
+          <p className="pass-page__note">
+            The details you gave for it go too; a Google Wallet pass of it becomes inactive, and an Apple Wallet pass no
+            longer updates.
+          </p>
           <Form method="post" className="pass-page__actions" onSubmit={() => forgetOnThisDevice(pass.id)}>
             <button type="submit" className="button">
               Remove my card

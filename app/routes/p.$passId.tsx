@@ -107,6 +107,9 @@ export default function PassPage() {
       {card.terms ? <p className="pass-page__terms">{card.terms}</p> : null}
       <PassNotifications passId={pass.id} pushKey={pushKey} keptCopy={keptCopy} />
       <InstallGuide />
+      <Link to={`/p/${pass.id}/data`} className="pass-page__remove">
+        Your data
+      </Link>
       {/* Under /c, where this device's join cookie is sent: only the device that got the card may remove it. */}
       <Link to={`/c/remove/${pass.id}`} className="pass-page__remove">
         Remove this card

@@ -7,10 +7,9 @@ import { readFormData } from '#app/server/form-data.server.ts'
 import { formReply } from '#app/server/form-reply.server.ts'
 import { invariantResponse } from '#app/server/http-errors.server.ts'
 import { keepHolderDetails, readHolderDetails } from '#app/services/holders/holder-details.server.ts'
-import { phoneText } from '#app/services/holders/phone.server.ts'
 import passStylesHref from '#app/styles/pass.css?url'
-import { birthdayText } from '#app/utils/holder-details.ts'
-import { getPassHolderDetails } from '#models/holder-profile.server.ts'
+import { birthdayText, maskedEmail, maskedName, maskedPhone } from '#app/utils/holder-details.ts'
+import { getPassHolderDetails, type HolderProfile } from '#models/holder-profile.server.ts'
 
 /**
  * The holder's details for their card (issue 34; DECISIONS.md "Holders who can be found again"), linked from the
@@ -23,6 +22,20 @@ async function requireAskingPass(passId: string | undefined) {
   return found
 }
 
+/** What the holder gave, masked, as [label, value] rows. */
+function keptSummary(profile: HolderProfile): [string, string][] {
+  const rows: [string, string | null][] = [
+    ['Name', profile.name && maskedName(profile.name)],
+    [
+      'E-mail',
+      profile.email && `${maskedEmail(profile.email)}${profile.emailConfirmed ? ' (confirmed)' : ' (not confirmed)'}`,
+    ],
+    ['Phone', profile.phone && maskedPhone(profile.phone)],
+    ['Birthday', profile.birthday && birthdayText(profile.birthday)],
+  ]
+  return rows.filter((row): row is [string, string] => Boolean(row[1]))
+}
+
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const { card, settings, profile } = await requireAskingPass(params.passId)
   // A card that asks nothing (any more) has nothing to show here: back to the card.
@@ -33,15 +46,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       passId: params.passId!,
       card,
       ask: { fields: settings.fields, privacyNote: settings.privacyNote },
-      profile: profile
-        ? {
-            ...profile,
-            phone: profile.phone ? phoneText(profile.phone) : null,
-            birthday: profile.birthday ? birthdayText(profile.birthday) : null,
-            birthDay: profile.birthday ? String(profile.birthday.day) : undefined,
-            birthMonth: profile.birthday ? String(profile.birthday.month) : undefined,
-          }
-        : null,
+      // Masked: the pass's address is not a secret from people nearby; the form changes what it is given.
+      kept: profile ? keptSummary(profile) : [],
+      emailUnconfirmed: Boolean(profile?.email && !profile.emailConfirmed),
       saved: saved === 'confirm' ? ('confirm' as const) : saved === '1' ? ('saved' as const) : null,
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
@@ -66,7 +73,7 @@ export async function action({ params, request }: ActionFunctionArgs) {
 }
 
 export default function HolderDetailsPage() {
-  const { passId, card, ask, profile, saved } = useLoaderData<typeof loader>()
+  const { passId, card, ask, kept, emailUnconfirmed, saved } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   return (
     <main className="pass-page">
@@ -82,25 +89,24 @@ export default function HolderDetailsPage() {
           {card.businessName || 'The business'} asks for these details. All are optional: your card works without them.
         </p>
       )}
-      {profile?.email && !profile.emailConfirmed && saved !== 'confirm' ? (
+      {emailUnconfirmed && saved !== 'confirm' ? (
         <p className="pass-page__note">Your e-mail is not confirmed yet: open the link we sent to it.</p>
       ) : null}
+      {kept.length > 0 ? (
+        <section className="pass-page__keep" aria-labelledby="kept-now">
+          <h2 id="kept-now">Kept now</h2>
+          <ul className="holder-kept">
+            {kept.map(([label, value]) => (
+              <li key={label}>
+                {label}: {value}
+              </li>
+            ))}
+          </ul>
+          <p className="pass-page__note">To change one, type it again below; what you leave empty stays as it is.</p>
+        </section>
+      ) : null}
       <Form method="post" className="pass-page__keep" replace>
-        <HolderDetailsFields
-          ask={ask}
-          lastResult={actionData?.result}
-          values={
-            profile
-              ? {
-                  name: profile.name ?? undefined,
-                  email: profile.email ?? undefined,
-                  phone: profile.phone ?? undefined,
-                  birthDay: profile.birthDay,
-                  birthMonth: profile.birthMonth,
-                }
-              : undefined
-          }
-        />
+        <HolderDetailsFields ask={ask} lastResult={actionData?.result} />
         <button type="submit" className="button button--block">
           Save my details
         </button>

@@ -6,6 +6,9 @@ import {
   holderDetailsSettingsOf,
   holderDetailsSettingsSchema,
   holderProfileSchema,
+  maskedEmail,
+  maskedName,
+  maskedPhone,
   type HolderDetailsSettings,
 } from './holder-details.ts'
 
@@ -137,4 +140,12 @@ test('the pass asks after the Nth stamp of the first round, from then on, and on
   expect(askOnPass({ ...settings, fields: [] }, { stamps: 5, rewardsRedeemed: 0 })).toBe(false)
   expect(askOnPass(null, { stamps: 5, rewardsRedeemed: 0 })).toBe(false)
   expect(birthdayText({ day: 29, month: 2 })).toBe('29 February')
+})
+
+test('the pages under /p show what a holder gave only masked', () => {
+  expect(maskedEmail('lena.vogel@example.com')).toBe('l•••@example.com')
+  expect(maskedEmail('nonsense')).toBe('•••')
+  expect(maskedPhone('+33612345678')).toBe('+33•••••••78')
+  expect(maskedName('Lena  Vogel')).toBe('L••• V•••')
+  expect(maskedName('Émile')).toBe('É•••')
 })

@@ -192,3 +192,28 @@ export function askOnPass(
   if (!settings || settings.fields.length === 0 || settings.when !== 'after_stamps') return false
   return progress.rewardsRedeemed > 0 || progress.stamps >= settings.afterStamps
 }
+
+/*
+ * What a holder gave, as the pages under /p show it: the pass's address may be seen by others (a shared link, a
+ * glance at the screen), so the details themselves are only in the download, which only the holder's own browser gets
+ * (docs/decisions/065-holder-details.md).
+ */
+const DOT = '•'
+
+/** 'l•••@example.com' */
+export function maskedEmail(email: string) {
+  const at = email.lastIndexOf('@')
+  return at <= 0 ? DOT.repeat(3) : `${email[0]}${DOT.repeat(3)}${email.slice(at)}`
+}
+
+/** '+33•••••••78' (E.164: the country code and the last two digits). */
+export const maskedPhone = (phone: string) =>
+  phone.length <= 6 ? DOT.repeat(phone.length) : `${phone.slice(0, 3)}${DOT.repeat(phone.length - 5)}${phone.slice(-2)}`
+
+/** 'L••• V•••' */
+export const maskedName = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => `${[...word][0]}${DOT.repeat(3)}`)
+    .join(' ')

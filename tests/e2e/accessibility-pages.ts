@@ -170,6 +170,12 @@ export const PAGES: PageRow[] = [
   guest('/p/:passId', undefined, { path: (r) => `/p/${r.pass}` }),
   // What a holder gives to find the card again (issue 34), and a confirmation link without its token.
   guest('/p/:passId/details', undefined, { path: (r) => `/p/${r.pass}/details` }),
+  guest('/p/:passId/data', undefined, { path: (r) => `/p/${r.pass}/data` }),
+  guest('/p/:passId/data', undefined, {
+    path: (r) => `/p/${r.pass}/data?download=refused`,
+    status: 403,
+    state: 'the download asked from another browser',
+  }),
   guest('/p/confirm-email', undefined, { path: () => '/p/confirm-email', status: 404, state: 'no token' }),
   // 'Save to Google Wallet' is a redirect to Google; its one page is the one saying Google cannot be reached.
   guest('/p/:passId/google-wallet', undefined, {

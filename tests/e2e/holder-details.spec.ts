@@ -169,3 +169,57 @@ test('a card that asks at joining shows the optional fields under Get my card, a
   expect(profile).toEqual({ name: 'Amélie', phone: '+33612345678' })
   void javaScriptEnabled
 })
+
+test('the data page: what is kept, masked; the download; deleting the card with its details', async ({ page }) => {
+  const owner = await createOwner('holder-data')
+  const card = await createCard(owner.id, { businessName: 'Teehaus Nord' })
+  await sql(`update cards set holder_details = $2::jsonb where id = $1`, [
+    card.id,
+    JSON.stringify({
+      fields: ['email'],
+      when: 'joining',
+      afterStamps: 2,
+      privacyNote: 'Only to find you.',
+      phoneCountry: 'DE',
+    }),
+  ])
+  await page.setViewportSize({ width: 360, height: 740 })
+  await page.goto(`/c/${card.slug}`)
+  const email = `data-${Date.now().toString(36)}@example.com`
+  await page.getByLabel('E-mail (optional)').fill(email)
+  await page.getByRole('button', { name: 'Get my card' }).click()
+  await expect(page).toHaveURL(/\/p\/[0-9a-f-]{36}$/)
+  const passId = new URL(page.url()).pathname.split('/')[2]!
+
+  await page.getByRole('link', { name: 'Your data' }).click()
+  await expect(page.locator('main h1')).toHaveText('Your data')
+  await expect(page.getByText('E-mail: d•••@example.com')).toBeVisible()
+  await expect(page.getByText(email)).toHaveCount(0)
+  await expectFitsPhones(page, 'the data page')
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download my data' }).click(),
+  ])
+  expect(download.suggestedFilename()).toMatch(/^stampwise-card-[A-Z2-9]{8}\.json$/)
+  const exported = JSON.parse(
+    await new Promise<string>((resolve, reject) => {
+      void download.createReadStream().then((stream) => {
+        let text = ''
+        stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+        stream.on('end', () => resolve(text))
+        stream.on('error', reject)
+      })
+    }),
+  ) as { profile: { email: string }; card: { businessName: string } }
+  expect(exported.profile.email).toBe(email)
+  expect(exported.card.businessName).toBe('Teehaus Nord')
+
+  await page.getByRole('link', { name: 'Delete my card and data' }).click()
+  await expect(page.locator('main h1')).toHaveText('Remove this card?')
+  await expect(page.getByText('The details you gave for it go too')).toBeVisible()
+  await page.getByRole('button', { name: 'Remove my card' }).click()
+  await expect(page).toHaveURL(`/c/${card.slug}`)
+  expect(await sql('select 1 from holder_profiles where pass_id = $1', [passId])).toHaveLength(0)
+  expect(await sql('select 1 from passes where id = $1', [passId])).toHaveLength(0)
+})

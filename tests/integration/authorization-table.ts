@@ -340,6 +340,9 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/p/:passId/push-subscription', fill: { passId: 'pass' }, get: OK, post: INVALID },
   // The holder's details (issue 34), by the pass's capability; an empty form gives nothing and goes back to the pass.
   { route: '/p/:passId/details', fill: { passId: 'pass' }, get: OK, post: everyone(to('/p/{pass}')) },
+  // 'Your data' by the pass's capability; its download only for the browser that got the card (its join cookie).
+  { route: '/p/:passId/data', fill: { passId: 'pass' }, get: OK },
+  { route: '/c/data/:passId', fill: { passId: 'pass' }, get: everyone(to('/p/{pass}/data?download=refused')) },
   // A holder's confirmation link: without a token there is nothing to confirm.
   { route: '/p/confirm-email', get: everyone(404) },
 

@@ -331,3 +331,83 @@ describe('the holder’s side', () => {
     expect(await sql('select 1 from holder_profiles where pass_id = :passId', { passId })).toHaveLength(0)
   })
 })
+
+describe('the holder’s own data', () => {
+  test('the page shows what is kept, masked; the download is for the browser that got the card', async () => {
+    const { owner, cardId, slug } = await ownerWithCard()
+    await saveSettings(owner.cookie, cardId, settingsForm(['name', 'email', 'phone'], { when: 'joining' }))
+    const email = `data-${Date.now().toString(36)}@example.com`
+    const joined = await server.post(`/c/${slug}`, { name: 'Lena Vogel', email, phone: '030 901820' })
+    const passId = passIdOf(joined)!
+    const cookie = joined.headers.getSetCookie()[0]!.split(';')[0]!
+    await stamp(owner.cookie, cardId, passId)
+    await stamp(owner.cookie, cardId, passId)
+
+    const pass = await pageText(await server.fetch(`/p/${passId}`))
+    expect(pass).toContain(`href="/p/${passId}/data"`)
+    const page = await server.fetch(`/p/${passId}/data`)
+    expect(page.status).toBe(200)
+    const html = await pageText(page)
+    expect(html).toContain('Your card: 2 stamps now, 0 rewards redeemed')
+    expect(html).toContain('E-mail: d•••@example.com')
+    expect(html).toContain('Phone: +49••••••20')
+    expect(html).toContain('Name: L••• V•••')
+    // Nowhere in the page, its hydration data included.
+    for (const secret of [email, '+4930901820', 'Lena']) expect(html).not.toContain(secret)
+
+    // Another browser (no join cookie) is sent back to the page, which says why, with 403.
+    const stranger = await server.fetch(`/c/data/${passId}`)
+    expect(stranger.status).toBe(303)
+    expect(stranger.headers.get('Location')).toBe(`/p/${passId}/data?download=refused`)
+    const refused = await server.fetch(`/p/${passId}/data?download=refused`)
+    expect(refused.status).toBe(403)
+    expect(await pageText(refused)).toContain('Only the browser this card was got in can download its data')
+
+    const download = await server.fetch(`/c/data/${passId}`, { headers: { Cookie: cookie } })
+    expect(download.status).toBe(200)
+    expect(download.headers.get('Content-Type')).toContain('application/json')
+    expect(download.headers.get('Content-Disposition')).toMatch(
+      /^attachment; filename="stampwise-card-[A-Z2-9]{8}\.json"$/,
+    )
+    const body = (await download.json()) as {
+      card: { businessName: string }
+      pass: { stamps: number }
+      profile: { name: string; email: string; emailConfirmed: boolean; phone: string }
+      history: { kind: string; count: number }[]
+      messages: unknown[]
+      devices: { browsers: number }
+    }
+    expect(body.card.businessName).toBe('Café Kranz')
+    expect(body.pass.stamps).toBe(2)
+    expect(body.profile).toMatchObject({ name: 'Lena Vogel', email, emailConfirmed: false, phone: '+4930901820' })
+    expect(body.history.map((row) => `${row.kind} ${row.count}`)).toEqual(['stamp 1', 'stamp 1'])
+    expect(body.devices.browsers).toBe(0)
+    expect(Object.keys(body)).not.toContain('cardId')
+    expect((await server.fetch('/c/data/00000000-0000-4000-8000-000000000000')).status).toBe(404)
+  })
+
+  test('deleting the card deletes the details; the business keeps its counts, naming nobody', async () => {
+    const { owner, cardId, slug } = await ownerWithCard()
+    await saveSettings(owner.cookie, cardId, settingsForm(['email'], { when: 'joining' }))
+    const joined = await server.post(`/c/${slug}`, { email: `gone-${Date.now().toString(36)}@example.com` })
+    const passId = passIdOf(joined)!
+    const cookie = joined.headers.getSetCookie()[0]!.split(';')[0]!
+    await stamp(owner.cookie, cardId, passId)
+    const data = await pageText(await server.fetch(`/p/${passId}/data`))
+    expect(data).toContain(`href="/c/remove/${passId}"`)
+    expect(await pageText(await server.fetch(`/c/remove/${passId}`, { headers: { Cookie: cookie } }))).toContain(
+      'The details you gave for it go too',
+    )
+    const removed = await server.fetch(`/c/remove/${passId}`, { method: 'POST', headers: { Cookie: cookie } })
+    expect(removed.status).toBe(303)
+    expect(await sql('select 1 from holder_profiles where pass_id = :passId', { passId })).toHaveLength(0)
+    expect(await sql('select 1 from holder_tokens where pass_id = :passId', { passId })).toHaveLength(0)
+    expect(await sql('select 1 from passes where id = :passId', { passId })).toHaveLength(0)
+    const [stamps] = await sql<{ count: number; named: number }>(
+      `select count(*)::int as count, count(pass_id)::int as named from stamp_events where card_id = :cardId`,
+      { cardId },
+    )
+    expect(stamps).toEqual({ count: 1, named: 0 })
+    expect((await server.fetch(`/p/${passId}/data`)).status).toBe(404)
+  })
+})
