@@ -33,6 +33,13 @@ export type HolderExportRow = {
   web_push: boolean
   apple_wallet: boolean
   google_wallet: boolean
+  /** What the holder gave (issue 34), null where nothing. */
+  name: string | null
+  email: string | null
+  email_confirmed: boolean
+  phone: string | null
+  birth_day: number | null
+  birth_month: number | null
 }
 
 export type HolderCursor = { createdAt: string; id: string }
@@ -58,8 +65,10 @@ export function holdersExportPage(
             exists (select 1 from push_subscriptions s where s.pass_id = p.id) as web_push,
             exists (select 1 from apple_registrations r where r.pass_id = p.id) as apple_wallet,
             exists (select 1 from google_wallet_objects g where g.pass_id = p.id and g.state = 'active')
-              as google_wallet
+              as google_wallet,
+            h.name, h.email, h.email_confirmed_at is not null as email_confirmed, h.phone, h.birth_day, h.birth_month
      from cards c join users u on u.id = c.user_id join passes p on p.card_id = c.id
+       left join holder_profiles h on h.pass_id = p.id
      where c.id = :cardId and c.user_id = :userId ${afterCursor}
      order by p.created_at, p.id
      limit :limit`,

@@ -234,3 +234,86 @@ export async function getPassHolderDetails(passId: string) {
     profile: hasProfile ? profileOf({ ...profile, emailConfirmed: Boolean(profile.emailConfirmed) }) : null,
   }
 }
+
+type OwnedPass = { userId: string; cardId: string; passId: string }
+
+/** The details a holder of the owner's card gave, with the card's phone country; null for another owner's pass. */
+export async function getOwnedHolderProfile({ userId, cardId, passId }: OwnedPass) {
+  if (!isUuid(userId) || !isUuid(cardId) || !isUuid(passId)) return null
+  const [row] = await selectRows<
+    { settings: unknown } & { [K in keyof ProfileRow]: ProfileRow[K] | null } & {
+      hasProfile: boolean
+    }
+  >(
+    `select c.holder_details as settings, h.pass_id is not null as "hasProfile", h.name, h.email,
+            coalesce(h.email_confirmed_at is not null, false) as "emailConfirmed", h.phone,
+            h.birth_day as "birthDay", h.birth_month as "birthMonth"
+     from passes p join cards c on c.id = p.card_id and c.user_id = :userId
+       left join holder_profiles h on h.pass_id = p.id
+     where p.id = :passId and p.card_id = :cardId`,
+    { userId, cardId, passId },
+  )
+  if (!row) return null
+  const { settings, hasProfile, ...profile } = row
+  return {
+    settings: settingsOf(settings),
+    profile: hasProfile ? profileOf({ ...profile, emailConfirmed: Boolean(profile.emailConfirmed) }) : null,
+  }
+}
+
+/**
+ * The owner corrects what a holder of their card gave (a request the owner received): every field is replaced, an
+ * empty one erased; nothing left erases the row. A changed e-mail is unconfirmed until its holder opens the new link
+ * (`afterSave` queues it in the transaction). False for another owner's pass.
+ */
+export async function correctHolderProfile(
+  { userId, cardId, passId, profile }: OwnedPass & { profile: Omit<HolderProfile, 'emailConfirmed'> },
+  afterSave?: (toConfirm: { email: string; token: string } | null, transaction: Transaction) => Promise<void>,
+): Promise<boolean> {
+  if (!isUuid(userId) || !isUuid(cardId) || !isUuid(passId)) return false
+  return withTransaction(async (transaction) => {
+    const [pass] = await selectRows<{ email: string | null }>(
+      `update passes p set updated_at = now() from cards c
+       where p.id = :passId and p.card_id = :cardId and c.id = p.card_id and c.user_id = :userId
+       returning (select email from holder_profiles where pass_id = p.id) as email`,
+      { userId, cardId, passId },
+      transaction,
+    )
+    if (!pass) return false
+    const { name, email, phone, birthday } = profile
+    if (!name && !email && !phone && !birthday) {
+      await selectRows(`delete from holder_profiles where pass_id = :passId returning pass_id`, { passId }, transaction)
+      await selectRows(`delete from holder_tokens where pass_id = :passId returning pass_id`, { passId }, transaction)
+      return true
+    }
+    await selectRows(
+      `insert into holder_profiles as h (pass_id, card_id, name, email, phone, birth_day, birth_month)
+       values (:passId, :cardId, :name, :email, :phone, :birthDay, :birthMonth)
+       on conflict (pass_id) do update set name = excluded.name, email = excluded.email,
+         email_confirmed_at = case when excluded.email = h.email then h.email_confirmed_at end,
+         phone = excluded.phone, birth_day = excluded.birth_day, birth_month = excluded.birth_month
+       returning pass_id`,
+      {
+        passId,
+        cardId,
+        name: name ?? null,
+        email: email ?? null,
+        phone: phone ?? null,
+        birthDay: birthday?.day ?? null,
+        birthMonth: birthday?.month ?? null,
+      },
+      transaction,
+    )
+    const toConfirm =
+      email && email !== pass.email ? { email, token: await issueHolderToken({ passId, email }, transaction) } : null
+    if (!email) {
+      await selectRows(
+        `update holder_tokens set used_at = now() where pass_id = :passId and used_at is null returning pass_id`,
+        { passId },
+        transaction,
+      )
+    }
+    await afterSave?.(toConfirm, transaction)
+    return true
+  })
+}

@@ -225,7 +225,13 @@ export const AUTHORIZATION_TABLE: Row[] = [
   { route: '/account/:cardId/push_notification/scheduled', fill: { cardId: 'card' }, get: ownerA(), post: ownerA(400) },
   // Holders (issue 18): the list and one holder's history.
   { route: '/account/:cardId/holders', fill: { cardId: 'card' }, get: ownerA() },
-  { route: '/account/:cardId/holders/:passId', fill: { cardId: 'card', passId: 'pass' }, get: ownerA() },
+  // The holder's details, corrected or erased by the owner (issue 34): an empty form names no intent, 400.
+  {
+    route: '/account/:cardId/holders/:passId',
+    fill: { cardId: 'card', passId: 'pass' },
+    get: ownerA(),
+    post: ownerA(400),
+  },
   { route: '/account/:cardId/push_notification/template', fill: { cardId: 'card' }, get: ownerA() },
   {
     route: '/account/:cardId/push_notification/template/:templateId/create',

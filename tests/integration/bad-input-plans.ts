@@ -136,6 +136,11 @@ export const FUZZ_PLANS: Record<string, FuzzPlan> = {
     base: { intent: 'we_miss_you', enabled: 'on', title: 'We miss you', body: 'Come back soon', days: '30' },
   },
   // Stamping rules (issue 20): most stamps a scan, the pause (a preset or custom) and the daily cap.
+  '/account/:cardId/holders/:passId': {
+    fields: ['intent', ...HOLDER_DETAIL_FIELDS],
+    intents: ['correct', 'erase'],
+    base: { intent: 'correct', ...HOLDER_DETAILS },
+  },
   '/account/:cardId/holder-details': {
     fields: ['fields', 'when', 'afterStamps', 'privacyNote', 'phoneCountry'],
     base: { fields: 'email', when: 'joining', afterStamps: '2', privacyNote: 'We keep it safe.', phoneCountry: 'FR' },

@@ -71,6 +71,12 @@ describe('the CSV exports', () => {
     await event(winter!, 'stamp', 1, '2026-07-11T03:00:00Z')
     await event(summer!, 'redeem', 5, '2026-07-12T11:59:59Z')
     await sql(`delete from passes where id = :removed`, { removed })
+    // What the summer holder gave (issue 34): a name that looks like a formula, a confirmed e-mail, 29 February.
+    await sql(
+      `insert into holder_profiles (pass_id, card_id, name, email, email_confirmed_at, phone, birth_day, birth_month)
+       values (:summer, :card, '=Zoë, "the" regular', 'zoe@example.com', now(), '+6421234567', 29, 2)`,
+      { summer, card: card.id },
+    )
 
     const holders = await download(`/account/${card.id}/export/holders.csv`, owner.cookie)
     const today = localDay(new Date(), ZONE)
@@ -91,6 +97,11 @@ describe('the CSV exports', () => {
       'web_push',
       'apple_wallet',
       'google_wallet',
+      'name',
+      'email',
+      'email_confirmed',
+      'phone',
+      'birthday',
     ])
     expect(holders.rows).toEqual([
       {
@@ -105,6 +116,12 @@ describe('the CSV exports', () => {
         web_push: 'yes',
         apple_wallet: 'yes',
         google_wallet: 'no',
+        // Formula cells are escaped with a leading ' (app/utils/csv.ts): the phone's + too.
+        name: `'=Zoë, "the" regular`,
+        email: 'zoe@example.com',
+        email_confirmed: 'yes',
+        phone: "'+6421234567",
+        birthday: '02-29',
       },
       {
         short_code: codes.winter,
@@ -117,6 +134,11 @@ describe('the CSV exports', () => {
         web_push: 'no',
         apple_wallet: 'no',
         google_wallet: 'yes',
+        name: '',
+        email: '',
+        email_confirmed: '',
+        phone: '',
+        birthday: '',
       },
     ])
 

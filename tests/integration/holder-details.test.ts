@@ -411,3 +411,59 @@ describe('the holder’s own data', () => {
     expect((await server.fetch(`/p/${passId}/data`)).status).toBe(404)
   })
 })
+
+describe('the owner’s side', () => {
+  test('the holder’s page shows what was given; the owner corrects and erases it; another owner cannot', async () => {
+    const { owner, cardId, slug } = await ownerWithCard()
+    await saveSettings(owner.cookie, cardId, settingsForm(['name', 'email', 'phone', 'birthday'], { when: 'joining' }))
+    const email = `fix-${Date.now().toString(36)}@example.com`
+    const passId = passIdOf(await server.post(`/c/${slug}`, { name: 'Lena Vogle', email, phone: '030 901820' }))!
+    const page = `/account/${cardId}/holders/${passId}`
+    const html = await pageText(await server.fetch(page, { headers: { Cookie: owner.cookie } }))
+    expect(html).toContain('Details the holder gave')
+    expect(html).toContain('value="Lena Vogle"')
+    expect(html).toContain('value="+49 30 901820"')
+    expect(html).toContain('Not confirmed yet.')
+
+    const post = (form: Record<string, string>, cookie = owner.cookie) =>
+      server.fetch(page, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams(form) })
+    const bad = await post({
+      intent: 'correct',
+      name: 'Lena Vogel',
+      email,
+      phone: 'nope',
+      birthDay: '31',
+      birthMonth: '4',
+    })
+    expect(bad.status).toBe(400)
+    const badHtml = await pageText(bad)
+    expect(badHtml).toContain('April has no 31st')
+
+    const other = await signedInOwner(server)
+    expect((await post({ intent: 'erase' }, other.cookie)).status).toBe(404)
+
+    // The name corrected, the phone erased (left empty), the birthday added, the e-mail kept as it was.
+    const fixed = await post({
+      intent: 'correct',
+      name: 'Lena Vogel',
+      email,
+      phone: '',
+      birthDay: '3',
+      birthMonth: '7',
+    })
+    expect(fixed.status).toBe(302)
+    const [row] = await sql<Record<string, unknown>>(
+      'select name, email, phone, birth_day, birth_month from holder_profiles where pass_id = :passId',
+      { passId },
+    )
+    expect(row).toEqual({ name: 'Lena Vogel', email, phone: null, birth_day: 3, birth_month: 7 })
+    expect(smtp.messagesTo(email).filter((mail) => mail.subject.startsWith('Confirm'))).toHaveLength(1)
+
+    const erased = await post({ intent: 'erase' })
+    expect(erased.status).toBe(302)
+    expect(await sql('select 1 from holder_profiles where pass_id = :passId', { passId })).toHaveLength(0)
+    expect(await pageText(await server.fetch(page, { headers: { Cookie: owner.cookie } }))).toContain('None yet.')
+    const unknown = await post({ intent: 'nonsense' })
+    expect(unknown.status).toBe(400)
+  })
+})

@@ -1,12 +1,23 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
+import { FieldErrors, FormErrors, InputField, SubmitButton, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
+import { readFormData } from '#app/server/form-data.server.ts'
+import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
+import { redirectWithToast } from '#app/server/toast.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { progressOf, schemeOf, stampsOfGoal } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { correctHolderDetails, readHolderCorrection } from '#app/services/holders/holder-details.server.ts'
+import { phoneText } from '#app/services/holders/phone.server.ts'
+import { countryOfTimeZone } from '#app/services/holders/zone-countries.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
+import { HOLDER_FIELDS, holderProfileSchema, MONTHS, type HolderProfileInput } from '#app/utils/holder-details.ts'
 import { reachText } from '#app/utils/holders-query.ts'
 import { formatLocalDate, formatLocalDateTime } from '#app/utils/local-time.ts'
+import { getOwnedHolderProfile } from '#models/holder-profile.server.ts'
 import { getHolder, listHolderEvents, listHolderMessages, type HolderEvent } from '#models/holders.server.ts'
 import { getOwnerTimeZone } from '#models/user.server.ts'
 
@@ -26,11 +37,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const owned = { cardId: card.id, userId, passId: params.passId ?? '' }
   const holder = await getHolder(owned)
   if (!holder) throw notFound('Holder not found')
-  const [timeZone, history, inbox] = await Promise.all([
+  const [timeZone, history, inbox, given] = await Promise.all([
     getOwnerTimeZone(userId),
     listHolderEvents(owned, EVENTS_SHOWN),
     listHolderMessages(owned, MESSAGES_SHOWN),
+    getOwnedHolderProfile(owned),
   ])
+  const profile = given?.profile ?? null
   return {
     card: { id: card.id, title: card.title, reward: card.reward },
     holder: {
@@ -57,7 +70,46 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       channels: reachText(message.channels),
     })),
     moreMessages: inbox.more,
+    // What the holder gave (issue 34), as the owner may correct or erase it on the holder's request.
+    details: {
+      name: profile?.name ?? '',
+      email: profile?.email ?? '',
+      emailConfirmed: profile?.emailConfirmed ?? false,
+      phone: profile?.phone ? phoneText(profile.phone) : '',
+      birthDay: profile?.birthday ? String(profile.birthday.day) : '',
+      birthMonth: profile?.birthday ? String(profile.birthday.month) : '',
+      any: profile !== null,
+    },
   }
+}
+
+type ActionData = { result: SubmissionResult<string[]> }
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const userId = await requireUserId(request)
+  const card = await requireOwnedCard(userId, params.cardId)
+  const owned = { cardId: card.id, userId, passId: params.passId ?? '' }
+  const found = await getOwnedHolderProfile(owned)
+  if (!found) throw notFound('Holder not found')
+  const formData = await readFormData(request)
+  const intent = formData.get('intent')
+  const empty = new FormData()
+  const reading =
+    intent === 'erase'
+      ? readHolderCorrection(empty, 'US')
+      : intent === 'correct'
+        ? readHolderCorrection(
+            formData,
+            found.settings?.phoneCountry ?? countryOfTimeZone(await getOwnerTimeZone(userId)) ?? 'US',
+          )
+        : null
+  if (!reading) return formReply<ActionData>({ result: { status: 'error', error: { '': [UNREADABLE_SUBMISSION] } } })
+  if (reading.status === 'error') return formReply<ActionData>({ result: reading.reply })
+  if (!(await correctHolderDetails({ owned, change: reading.change, businessName: card.businessName })))
+    throw notFound('Holder not found')
+  return redirectWithToast(`/account/${card.id}/holders/${owned.passId}`, {
+    message: intent === 'erase' || !reading.given ? 'The holder’s details were erased.' : 'Details saved.',
+  })
 }
 
 function eventText(event: HolderEvent): string {
@@ -67,7 +119,8 @@ function eventText(event: HolderEvent): string {
 }
 
 export default function Holder() {
-  const { card, holder, events, moreEvents, messages, moreMessages } = useLoaderData<typeof loader>()
+  const { card, holder, events, moreEvents, messages, moreMessages, details } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
   return (
     <>
       <h1>
@@ -98,6 +151,23 @@ export default function Holder() {
           <dd>{holder.reach}</dd>
         </div>
       </dl>
+      <section aria-labelledby="holder-details" className="panel">
+        <h2 id="holder-details">Details the holder gave</h2>
+        <p className="field-hint">
+          {details.any
+            ? 'Correct them when the holder asks you to; an empty field is erased. A new e-mail is confirmed by the holder from a link we send.'
+            : 'None yet. Choose what your card asks on its Holder details page.'}
+        </p>
+        <DetailsForm key={JSON.stringify(details)} details={details} lastResult={actionData?.result} />
+        {details.any ? (
+          <Form method="post" className="holder-erase">
+            <input type="hidden" name="intent" value="erase" />
+            <button type="submit" className="button button--ghost">
+              Erase all details
+            </button>
+          </Form>
+        ) : null}
+      </section>
       <section aria-labelledby="holder-visits">
         <h2 id="holder-visits">Stamps and rewards</h2>
         {events.length ? (
@@ -141,6 +211,76 @@ export default function Holder() {
         ) : null}
       </section>
     </>
+  )
+}
+
+const CORRECTION_SCHEMA = holderProfileSchema([...HOLDER_FIELDS])
+
+function DetailsForm({
+  details,
+  lastResult,
+}: {
+  details: { name: string; email: string; emailConfirmed: boolean; phone: string; birthDay: string; birthMonth: string }
+  lastResult: SubmissionResult<string[]> | undefined
+}) {
+  const { emailConfirmed: _confirmed, ...defaultValue } = details
+  // What the browser sends: text in every field (the schema makes numbers of the birthday).
+  const [form, fields] = useForm<
+    Record<'name' | 'email' | 'phone' | 'birthDay' | 'birthMonth', string>,
+    HolderProfileInput
+  >({
+    id: 'holder-correction',
+    lastResult,
+    defaultValue,
+    // The phone is checked on the server, where the phone library's metadata lives.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CORRECTION_SCHEMA }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <Form method="post" className="form" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="correct" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <InputField meta={fields.name} label="Name" autoComplete="off" />
+      <InputField
+        meta={fields.email}
+        label="E-mail"
+        type="email"
+        autoComplete="off"
+        hint={details.email ? (details.emailConfirmed ? 'Confirmed by the holder.' : 'Not confirmed yet.') : undefined}
+      />
+      <InputField meta={fields.phone} label="Phone" type="tel" autoComplete="off" />
+      <fieldset className="field">
+        <legend>Birthday</legend>
+        <div className="holder-birthday">
+          <label htmlFor={fields.birthDay.id} className="visually-hidden">
+            Day
+          </label>
+          <select id={fields.birthDay.id} name={fields.birthDay.name} defaultValue={details.birthDay}>
+            <option value="">Day</option>
+            {Array.from({ length: 31 }, (_, index) => (
+              <option key={index} value={String(index + 1)}>
+                {index + 1}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={fields.birthMonth.id} className="visually-hidden">
+            Month
+          </label>
+          <select id={fields.birthMonth.id} name={fields.birthMonth.name} defaultValue={details.birthMonth}>
+            <option value="">Month</option>
+            {MONTHS.map((month, index) => (
+              <option key={month} value={String(index + 1)}>
+                {month}
+              </option>
+            ))}
+          </select>
+        </div>
+        <FieldErrors id={fields.birthDay.errorId} errors={fields.birthDay.errors} />
+        <FieldErrors id={fields.birthMonth.errorId} errors={fields.birthMonth.errors} />
+      </fieldset>
+      <SubmitButton pendingLabel="Saving…">Save details</SubmitButton>
+    </Form>
   )
 }
 

@@ -30,7 +30,19 @@ const HOLDER_COLUMNS = [
   'web_push',
   'apple_wallet',
   'google_wallet',
+  // What the holder gave (issue 34), after the columns existing spreadsheets read by position.
+  'name',
+  'email',
+  'email_confirmed',
+  'phone',
+  'birthday',
 ] as const
+
+/**
+ * A birthday without a year: MM-DD (ISO 8601's --MM-DD would start with '-', which the CSV escapes as a formula).
+ */
+const birthdayCell = (day: number | null, month: number | null) =>
+  day === null || month === null ? null : `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
 
 const STAMP_COLUMNS = ['time', 'short_code', 'action', 'count', 'undone'] as const
 
@@ -46,6 +58,11 @@ const holderCells = (row: HolderExportRow) => [
   row.web_push,
   row.apple_wallet,
   row.google_wallet,
+  row.name,
+  row.email,
+  row.email === null ? null : row.email_confirmed,
+  row.phone,
+  birthdayCell(row.birth_day, row.birth_month),
 ]
 
 const stampCells = (row: StampExportRow) => [

@@ -4,12 +4,13 @@ import { logger } from '#app/server/logger.server.ts'
 import { queueMail } from '#app/server/mail.server.ts'
 import { holderEmailConfirmationEmail } from '#app/services/mail/emails.server.ts'
 import {
+  HOLDER_FIELDS,
   holderProfileSchema,
   PROFILE_MESSAGES,
   type HolderDetailsSettings,
   type HolderField,
 } from '#app/utils/holder-details.ts'
-import { saveHolderProfile, type ProfileChange } from '#models/holder-profile.server.ts'
+import { correctHolderProfile, saveHolderProfile, type ProfileChange } from '#models/holder-profile.server.ts'
 import { normalizePhone } from './phone.server.ts'
 
 /**
@@ -63,4 +64,49 @@ export async function keepHolderDetails({
   // Ids only: what a holder gave never goes into a log line.
   if (saved) logger.info({ passId, emailToConfirm: saved.emailToConfirm !== null }, 'holder details kept')
   return saved
+}
+
+/**
+ * The owner's correction of a holder's details (/account/{cardId}/holders/{passId}): every field as the form sends
+ * it (empty erases it), phones read with the card's country; a changed e-mail gets its confirmation link.
+ */
+export function readHolderCorrection(formData: FormData, phoneCountry: string): HolderDetailsReading {
+  return readHolderDetails(formData, {
+    fields: [...HOLDER_FIELDS],
+    when: 'after_stamps',
+    afterStamps: 1,
+    privacyNote: '',
+    phoneCountry,
+  })
+}
+
+export async function correctHolderDetails({
+  owned,
+  change,
+  businessName,
+}: {
+  owned: { userId: string; cardId: string; passId: string }
+  change: ProfileChange
+  businessName: string
+}) {
+  const corrected = await correctHolderProfile(
+    {
+      ...owned,
+      profile: {
+        name: change.name ?? null,
+        email: change.email ?? null,
+        phone: change.phone ?? null,
+        birthday: change.birthday ?? null,
+      },
+    },
+    async (toConfirm, transaction) => {
+      if (!toConfirm) return
+      await queueMail(
+        { to: toConfirm.email, ...holderEmailConfirmationEmail({ token: toConfirm.token, businessName }) },
+        { transaction },
+      )
+    },
+  )
+  if (corrected) logger.info({ passId: owned.passId, cardId: owned.cardId }, 'holder details corrected by the owner')
+  return corrected
 }
