@@ -23,6 +23,8 @@ export type HolderRow = {
   rewardsEarned: number
   rewardsRedeemed: number
   reach: HolderReach
+  /** What the holder gave (issue 34), each null where not given. */
+  given: { name: string | null; email: string | null; phone: string | null }
   /** Where this row stands in the order: the next or previous page's cursor starts after or before it. */
   key: { value: string; id: string }
 }
@@ -87,6 +89,9 @@ type HolderDbRow = {
   apple_wallet: boolean
   google_wallet: boolean
   sort_key: string
+  name: string | null
+  email: string | null
+  phone: string | null
 }
 
 /**
@@ -112,6 +117,7 @@ function toHolderRow(row: HolderDbRow): HolderRow {
     rewardsEarned: row.rewards_earned,
     rewardsRedeemed: row.rewards_redeemed,
     reach: { webPush: row.web_push, appleWallet: row.apple_wallet, googleWallet: row.google_wallet },
+    given: { name: row.name, email: row.email, phone: row.phone },
     key: { value: row.sort_key, id: row.id },
   }
 }
@@ -141,7 +147,7 @@ export async function listHolders(
   const comparison = cursor ? `and (p.${column}, p.id) ${backwards ? '>' : '<'} (:value::${cast}, :cursorId::uuid)` : ''
   const direction = backwards ? 'asc' : 'desc'
   const rows = await selectRows<HolderDbRow>(
-    `select page.*, ${REACH_COLUMNS}
+    `select page.*, ${REACH_COLUMNS}, h.name, h.email, h.phone
      from (
        select p.id, p.short_code, p.created_at, p.last_visit_at, p.stamps, c.stamps_required, p.rewards_redeemed,
               ${PASS_REWARDS_EARNED} as rewards_earned,
@@ -149,7 +155,7 @@ export async function listHolders(
        ${holdersWhere(filter, search)} ${comparison}
        order by p.${column} ${direction}, p.id ${direction}
        limit :limit
-     ) page
+     ) page left join holder_profiles h on h.pass_id = page.id
      order by page.${column} desc, page.id desc`,
     {
       cardId,
@@ -184,14 +190,14 @@ export async function countHolders(
 export async function getHolder({ cardId, userId, passId }: Owned & { passId: string }): Promise<HolderRow | null> {
   if (!isUuid(cardId) || !isUuid(userId) || !isUuid(passId)) return null
   const [row] = await selectRows<HolderDbRow>(
-    `select page.*, ${REACH_COLUMNS}
+    `select page.*, ${REACH_COLUMNS}, h.name, h.email, h.phone
      from (
        select p.id, p.short_code, p.created_at, p.last_visit_at, p.stamps, c.stamps_required, p.rewards_redeemed,
               ${PASS_REWARDS_EARNED} as rewards_earned,
               p.id::text as sort_key
        from passes p join cards c on c.id = p.card_id and c.user_id = :userId
        where p.card_id = :cardId and p.id = :passId
-     ) page`,
+     ) page left join holder_profiles h on h.pass_id = page.id`,
     { cardId, userId, passId },
   )
   return row ? toHolderRow(row) : null

@@ -69,12 +69,7 @@ export function HolderDetailsFields({
             aria-invalid={described('birthDay') ? true : undefined}
             aria-describedby={described('birthDay')}
           >
-            <option value="">Day</option>
-            {Array.from({ length: 31 }, (_, index) => (
-              <option key={index} value={String(index + 1)}>
-                {index + 1}
-              </option>
-            ))}
+            <DayOptions />
           </select>
           <label htmlFor={id('birthMonth')} className="visually-hidden">
             Month
@@ -86,12 +81,7 @@ export function HolderDetailsFields({
             aria-invalid={described('birthMonth') ? true : undefined}
             aria-describedby={described('birthMonth')}
           >
-            <option value="">Month</option>
-            {MONTHS.map((month, index) => (
-              <option key={month} value={String(index + 1)}>
-                {month}
-              </option>
-            ))}
+            <MonthOptions />
           </select>
           {error('birthDay')}
           {error('birthMonth')}
@@ -99,5 +89,32 @@ export function HolderDetailsFields({
       ) : null}
       {ask.privacyNote ? <p className="holder-fields__privacy">{ask.privacyNote}</p> : null}
     </div>
+  )
+}
+
+/** A birthday's day and month as select options, with an empty first choice (no birthday). */
+export function DayOptions() {
+  return (
+    <>
+      <option value="">Day</option>
+      {Array.from({ length: 31 }, (_, index) => (
+        <option key={index} value={String(index + 1)}>
+          {index + 1}
+        </option>
+      ))}
+    </>
+  )
+}
+
+export function MonthOptions() {
+  return (
+    <>
+      <option value="">Month</option>
+      {MONTHS.map((month, index) => (
+        <option key={month} value={String(index + 1)}>
+          {month}
+        </option>
+      ))}
+    </>
   )
 }

@@ -1,7 +1,7 @@
 import { createCard, createOwner, signIn, sql } from '#tests/support/e2e-database.ts'
+import { readMail } from '#tests/support/e2e-mail.ts'
 import { measureWidth, PHONE_WIDTHS } from '#tests/support/page-width.ts'
-import { e2eMailPorts, type ReceivedMail } from '#tests/support/smtp-peer.ts'
-import { expect, expectPageError, failedLoad, test, type APIRequestContext, type Page } from '#tests/support/test.ts'
+import { expect, expectPageError, failedLoad, test, type Page } from '#tests/support/test.ts'
 
 /*
  * Holders who can be found again (issue 34), the part that asks, with and without JavaScript (the two projects): the
@@ -9,23 +9,7 @@ import { expect, expectPageError, failedLoad, test, type APIRequestContext, type
  * mistyped e-mail and confirms it from the mail, which goes over SMTP to the peer Playwright starts. Phones first:
  * every page of it at 360 and 390 px.
  */
-const MAIL_URL = `http://127.0.0.1:${e2eMailPorts().http}`
 const ASK = 'Keep your card safe: get it back on a new phone'
-
-async function readMail(request: APIRequestContext, to: string, subject: string): Promise<ReceivedMail> {
-  let found: ReceivedMail[] = []
-  await expect
-    .poll(
-      async () => {
-        const response = await request.get(`${MAIL_URL}/messages?${new URLSearchParams({ to })}`)
-        found = ((await response.json()) as ReceivedMail[]).filter((mail) => mail.subject.includes(subject))
-        return found.length
-      },
-      { message: `a mail "${subject}" to ${to}`, timeout: 15_000 },
-    )
-    .toBeGreaterThan(0)
-  return found.at(-1)!
-}
 
 async function expectFitsPhones(page: Page, what: string) {
   for (const width of PHONE_WIDTHS) {

@@ -97,6 +97,12 @@ describe('the holders list', () => {
       id: none.id,
       cardId,
     })
+    // What holders gave (issue 34): a name, or else an e-mail, or else a phone, names them in the list.
+    await sql(
+      `insert into holder_profiles (pass_id, card_id, name, email, phone) values
+         (:both, :cardId, 'Lena Vogel', 'lena@example.com', null), (:apple, :cardId, null, null, '+4930901820')`,
+      { both: both.id, apple: apple.id, cardId },
+    )
 
     const html = await page(`/account/${cardId}/holders`, owner.cookie)
     expect(html).toContain('<title>Holders — Stampwise</title>')
@@ -104,6 +110,7 @@ describe('the holders list', () => {
     expect(tableRows(html)).toEqual([
       [
         'WEBGG234',
+        'Lena Vogel',
         formatLocalDate(new Date('2026-01-10T11:30:00Z'), ZONE),
         formatLocalDateTime(new Date('2026-03-01T10:15:00Z'), ZONE),
         '4 of 5',
@@ -111,11 +118,11 @@ describe('the holders list', () => {
         '2',
         'Web push, Google Wallet',
       ],
-      ['APPLE234', expect.any(String), expect.any(String), '5 of 5', '1', '0', 'Apple Wallet'],
-      ['NNNE2345', expect.any(String), expect.any(String), '0 of 5', '0', '0', 'None'],
+      ['APPLE234', '+49 30 901820', expect.any(String), expect.any(String), '5 of 5', '1', '0', 'Apple Wallet'],
+      ['NNNE2345', '—', expect.any(String), expect.any(String), '0 of 5', '0', '0', 'None'],
     ])
     // Auckland is 13 hours ahead in January: joined on the 11th there.
-    expect(tableRows(html)[0]!.slice(1, 3)).toEqual(['11 Jan 2026', '1 Mar 2026, 23:15'])
+    expect(tableRows(html)[0]!.slice(2, 4)).toEqual(['11 Jan 2026', '1 Mar 2026, 23:15'])
     expect(html).toContain(`href="/account/${cardId}/holders/${both.id}"`)
   })
 

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, type MetaFunction } from '@remix-run/react'
 import { FieldErrors, FormErrors, InputField, SubmitButton, UNREADABLE_SUBMISSION } from '#app/components/forms.tsx'
+import { DayOptions, MonthOptions } from '#app/routes/__holder-details-fields.tsx'
 import { readFormData } from '#app/server/form-data.server.ts'
 import { formReply } from '#app/server/form-reply.server.ts'
 import { notFound } from '#app/server/http-errors.server.ts'
@@ -14,7 +15,7 @@ import { correctHolderDetails, readHolderCorrection } from '#app/services/holder
 import { phoneText } from '#app/services/holders/phone.server.ts'
 import { countryOfTimeZone } from '#app/services/holders/zone-countries.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
-import { HOLDER_FIELDS, holderProfileSchema, MONTHS, type HolderProfileInput } from '#app/utils/holder-details.ts'
+import { HOLDER_FIELDS, holderProfileSchema, type HolderProfileInput } from '#app/utils/holder-details.ts'
 import { reachText } from '#app/utils/holders-query.ts'
 import { formatLocalDate, formatLocalDateTime } from '#app/utils/local-time.ts'
 import { getOwnedHolderProfile } from '#models/holder-profile.server.ts'
@@ -257,23 +258,13 @@ function DetailsForm({
             Day
           </label>
           <select id={fields.birthDay.id} name={fields.birthDay.name} defaultValue={details.birthDay}>
-            <option value="">Day</option>
-            {Array.from({ length: 31 }, (_, index) => (
-              <option key={index} value={String(index + 1)}>
-                {index + 1}
-              </option>
-            ))}
+            <DayOptions />
           </select>
           <label htmlFor={fields.birthMonth.id} className="visually-hidden">
             Month
           </label>
           <select id={fields.birthMonth.id} name={fields.birthMonth.name} defaultValue={details.birthMonth}>
-            <option value="">Month</option>
-            {MONTHS.map((month, index) => (
-              <option key={month} value={String(index + 1)}>
-                {month}
-              </option>
-            ))}
+            <MonthOptions />
           </select>
         </div>
         <FieldErrors id={fields.birthDay.errorId} errors={fields.birthDay.errors} />

@@ -10,6 +10,7 @@ import { formReply } from '#app/server/form-reply.server.ts'
 import { requireUserId } from '#app/services/auth/session.server.ts'
 import { progressOf, schemeOf, stampsOfGoal } from '#app/services/cards/loyalty-scheme.ts'
 import { requireOwnedCard } from '#app/services/cards/owned-card.server.ts'
+import { phoneText } from '#app/services/holders/phone.server.ts'
 import { type AccountHandle } from '#app/utils/account-handle.ts'
 import {
   HOLDER_FILTER_OPTIONS,
@@ -72,6 +73,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const holders = page.rows.map((row) => ({
     id: row.id,
     shortCode: row.shortCode,
+    // Who the holder is, as far as they said (issue 34): a name, else an e-mail, else a phone.
+    who: row.given.name ?? row.given.email ?? (row.given.phone ? phoneText(row.given.phone) : null),
     joined: formatLocalDate(row.joinedAt, timeZone),
     lastVisit: formatLocalDateTime(row.lastVisitAt, timeZone),
     stamps: stampsOfGoal(progressOf(schemeOf(row), row.stamps)),
@@ -150,6 +153,7 @@ const holderColumns = (cardId: string): Column<HolderView>[] => [
       </Link>
     ),
   },
+  { header: 'Holder', cell: (holder) => holder.who ?? '—' },
   { header: 'Joined', cell: (holder) => holder.joined },
   { header: 'Last visit', cell: (holder) => holder.lastVisit },
   { header: 'Stamps', cell: (holder) => holder.stamps },
